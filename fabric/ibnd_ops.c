@@ -27,6 +27,7 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 {
 	struct fabric_node *n;
 	struct fabric_port *p;
+	const uint8_t *cap;
 	int i;
 
 	n = fabric_add_node(f, in->guid, node_type(in->type), in->nodedesc,
@@ -39,7 +40,10 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 		p = &n->ports[i];
 		p->guid = in->ports[i]->guid;
 		p->lid = in->ports[i]->base_lid;
-		fabric_mad_decode_portinfo(in->ports[i]->info, p);
+		cap = n->type == FABRIC_NODE_SWITCH && in->ports[0]
+			      ? in->ports[0]->info
+			      : in->ports[i]->info;
+		fabric_mad_decode_portinfo(in->ports[i]->info, cap, p);
 	}
 	n->lid = n->type == FABRIC_NODE_SWITCH && in->ports[0]
 			 ? in->ports[0]->base_lid

@@ -47,10 +47,13 @@ static uint16_t speed_mask(unsigned speeds, unsigned ext)
 	return mask;
 }
 
-void fabric_mad_decode_portinfo(const uint8_t *info, struct fabric_port *p)
+/* cap_info: PortInfo holding the CapabilityMask (a switch's port 0; the
+ * field is reserved on switch external ports). */
+void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
+				struct fabric_port *p)
 {
 	void *pi = (void *)info;
-	unsigned cap = mad_get_field(pi, 0, IB_PORT_CAPMASK_F);
+	unsigned cap = mad_get_field((void *)cap_info, 0, IB_PORT_CAPMASK_F);
 	unsigned ext_act = 0, ext_ena = 0;
 
 	if (cap & PORT_CAP_EXT_SPEEDS) {
