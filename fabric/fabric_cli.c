@@ -307,8 +307,11 @@ int fabric_main(int argc, char **argv)
 		cli_usage(stdout, &fabric_cmd);
 		return IBP_EXIT_PASS;
 	}
-	cli_usage_error(&fabric_cmd, sub ? "unknown subcommand '%s'"
-					 : "a subcommand is required%s",
-			sub ? sub : "");
+	if (sub && sub[0] == '-')
+		cli_usage_error(&fabric_cmd, "unknown option '%s'", sub);
+	else if (sub)
+		cli_usage_error(&fabric_cmd, "unknown subcommand '%s'", sub);
+	else
+		cli_usage_error(&fabric_cmd, "a subcommand is required");
 	return IBP_EXIT_USAGE;
 }
