@@ -30,17 +30,16 @@
 
 static int index_name(struct fabric_strtab *t, const char *name, long idx)
 {
-	long rc, *v;
+	long *v = fabric_strtab_get(t, name);
 
 	if (!*name)
 		return 0;
-	rc = fabric_strtab_put(t, name, idx);
-	if (rc < 0)
-		return (int)rc;
-	v = fabric_strtab_get(t, name);
-	if (rc > 0 && *v != idx)
-		*v = -1;
-	return 0;
+	if (v) {
+		if (*v != idx)
+			*v = -1;	/* a second node has this name */
+		return 0;
+	}
+	return fabric_strtab_put(t, name, idx) < 0 ? -ENOMEM : 0;
 }
 
 static int build_name_index(struct diff_ctx *c)
@@ -186,6 +185,21 @@ const char *diff_end_str(const struct diff_ctx *c, size_t k, char *buf,
 }
 
 
+/* A cable with an ambiguous end is not checked (ambiguous-name says so);
+ * its other end must not look miswired either. */
+static void skip_cable(struct diff_ctx *c, size_t i)
+{
+	size_t k;
+
+	c->cable_done[i] = true;
+	for (k = 2 * i; k <= 2 * i + 1; k++) {
+		if (c->end[k] && c->exp[c->end[k]->id] == (int)k) {
+			c->exp[c->end[k]->id] = -1;
+			c->port_done[c->end[k]->id] = true;
+		}
+	}
+}
+
 static int diff_alloc(struct diff_ctx *c)
 {
 	size_t nc = c->s->ncables, np = c->m->nports_total;
@@ -229,6 +243,9 @@ int cabling_diff(const struct fabric *m, const struct fabric_spec *s,
 		if (!rc)
 			rc = resolve_end(&c, 2 * i + 1, &s->cables[i].z,
 					 s->cables[i].line);
+		if (c.res[2 * i] == END_AMBIGUOUS ||
+		    c.res[2 * i + 1] == END_AMBIGUOUS)
+			skip_cable(&c, i);
 	}
 	if (!rc)
 		rc = diff_rules(&c);
