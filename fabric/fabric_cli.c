@@ -72,8 +72,9 @@ static const struct cli_cmd counters_cmd = {
 	.name = "fabric counters",
 	.synopsis = "[--baseline FILE] [--reset] [OPTIONS]",
 	.description =
-		"Read the PMA PortCounters (and PortCountersExtended where\n"
-		"ClassPortInfo advertises them) of every port, switches and CAs.\n"
+		"Read the PMA PortCounters of every port, switches and CAs, and\n"
+		"PortCountersExtended (where ClassPortInfo advertises them) of\n"
+		"ports with errors or saturated 32-bit data counters.\n"
 		"Needs LIDs (an SM). Judges each cable's two ends together\n"
 		"against thresholds (ibqueryerrors' error_thresholds names and\n"
 		"format; defaults as its example file). Counters saturate:\n"

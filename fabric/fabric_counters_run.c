@@ -28,20 +28,50 @@ static uint16_t port_lid(const struct fabric_port *p)
 	return p->node->type == FABRIC_NODE_SWITCH ? p->node->lid : p->lid;
 }
 
+/* PortCountersExtended only where it adds something: a 32-bit data
+ * counter saturated, or errors whose rate per bit we want. This keeps a
+ * fabric read to about one MAD per port. */
+static bool wants_ext(const struct fabric_pc *pc)
+{
+	int i;
+
+	for (i = FABRIC_PC_XMIT_DATA; i < FABRIC_PC_COUNT; i++)
+		if (pc->v[i] == fabric_pc_max(i, false))
+			return true;
+	for (i = 0; i < FABRIC_PC_ERRORS_END; i++)
+		if (pc->v[i])
+			return true;
+	return false;
+}
+
+static int read_port(struct counters_run *r, const struct fabric_port *p,
+		     int *ext)
+{
+	struct fabric_pc *pc = &r->pcs[p->id].cur;
+	bool has_ext = false;
+
+	if (fabric_pma->query(r->pma, port_lid(p), p->num, false, pc))
+		return -EIO;
+	if (!wants_ext(pc))
+		return 0;
+	if (*ext < 0)	/* ClassPortInfo, once per node */
+		*ext = !fabric_pma->class_info(r->pma, port_lid(p),
+					       &has_ext) && has_ext;
+	if (*ext && fabric_pma->query(r->pma, port_lid(p), p->num, true, pc))
+		return -EIO;
+	return 0;
+}
+
 static void read_node(struct counters_run *r, const struct fabric_node *n)
 {
 	const struct fabric_port *p;
-	bool ext = false;
-	int j;
+	int j, ext = -1;
 
-	if (!n->lid || fabric_pma->class_info(r->pma, n->lid, &ext))
-		ext = false;
 	for (j = 1; j <= n->nports; j++) {
 		p = &n->ports[j];
 		if (!p->valid || !port_lid(p))
 			continue;
-		if (fabric_pma->query(r->pma, port_lid(p), p->num, ext,
-				      &r->pcs[p->id].cur)) {
+		if (read_port(r, p, &ext)) {
 			log_debug("%s port %d: PMA query failed", n->name,
 				  p->num);
 			r->failed++;

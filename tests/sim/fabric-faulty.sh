@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/findings.sh"
 sim_require jq
 out=$(mktemp -d "${TMPDIR:-/tmp}/ibproof-faulty.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+trap '[ -n "${SIM_KEEP:-}" ] || rm -rf "$out"' EXIT
 "$here/scenario-faulty.sh" "$out" || sim_fail "scenario-faulty.sh"
 
 expect_exit check 1
