@@ -195,6 +195,7 @@ static void test_counters_run_with_fakes(void **state)
 	close(fd);
 	fabric_disc = &fake_disc;
 	fabric_pma = &fake_pma;
+	a.tool = "fabric counters";
 	a.common.records = recs;
 	assert_int_equal(IBP_EXIT_FAIL, fabric_counters_run(&a));
 	/* Its own snapshot as baseline: nothing new; --reset resets all. */
