@@ -44,14 +44,17 @@ for i in $(seq "$RUNS"); do
 	once discover "$IBPROOF" fabric discover
 	once check "$IBPROOF" fabric check --spec spec.csv
 	once counters "$IBPROOF" fabric counters
+	sim_client "$IBPROOF" fabric counters -v 2>&1 >/dev/null |
+		sed -n 's/.*ports read in \([0-9.]*\) s.*/\1/p' >>t.pma
 done
-for l in ibnetdiscover discover check counters; do
+for l in ibnetdiscover discover check counters pma; do
 	median <"t.$l" >"m.$l"
 done
 printf 'ibnetdiscover:                      %6.3f s\n' "$(cat m.ibnetdiscover)"
 printf 'ibproof fabric discover:            %6.3f s\n' "$(cat m.discover)"
 printf 'ibproof fabric check (disc+diff):   %6.3f s\n' "$(cat m.check)"
 printf 'ibproof fabric counters:            %6.3f s\n' "$(cat m.counters)"
+printf '  of which PMA reads (every port):   %6.3f s\n' "$(cat m.pma)"
 printf 'discover+check / ibnetdiscover:     %6.2f x\n' \
 	"$(echo "$(cat m.check) / $(cat m.ibnetdiscover)" | bc -l)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
