@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
@@ -138,7 +139,21 @@ static int pma_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
 struct pma_slot {
 	struct fabric_pma_req *req;
 	uint32_t trid;
+	double deadline;	/* monotonic ms */
 };
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static unsigned pma_timeout(const struct fabric_pma *h)
+{
+	return h->timeout_ms ? h->timeout_ms : 1000;
+}
 
 static int pma_send(struct fabric_pma *h, struct fabric_pma_req *q,
 		    uint32_t *trid)
@@ -167,7 +182,7 @@ static int pma_send(struct fabric_pma *h, struct fabric_pma_req *q,
 	*trid = (uint32_t)mad_get_field64(umad_get_mad(buf), 0, IB_MAD_TRID_F);
 	if (umad_send(mad_rpc_portid(h->port),
 		      mad_rpc_class_agent(h->port, IB_PERFORMANCE_CLASS), buf,
-		      len, (int)(h->timeout_ms ? h->timeout_ms : 1000), 0) < 0)
+		      len, (int)pma_timeout(h), 0) < 0)
 		return -EIO;
 	return 0;
 }
@@ -197,17 +212,30 @@ static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
 	q->status = 0;
 }
 
-/* Matches one answer to its slot; returns 1 if a slot was freed. */
+/* Waits for one answer until the earliest deadline; matches it to its
+ * slot. Returns the number of slots freed (answered or expired). */
 static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
 {
-	uint8_t buf[PMA_BUF];
+	uint8_t buf[PMA_BUF], *mad;
+	double first = 0, now;
+	int len = PMA_BUF - (int)umad_size(), i, freed = 0;
 	uint32_t trid;
-	int len = PMA_BUF - (int)umad_size(), i;
-	uint8_t *mad;
 
+	for (i = 0; i < n; i++)
+		if (win[i].req && (!first || win[i].deadline < first))
+			first = win[i].deadline;
+	now = mono_ms();
 	if (umad_recv(mad_rpc_portid(h->port), buf, &len,
-		      (int)(h->timeout_ms ? h->timeout_ms : 1000)) < 0)
-		return -ETIMEDOUT;
+		      first > now ? (int)(first - now) + 1 : 1) < 0) {
+		now = mono_ms();
+		for (i = 0; i < n; i++) {	/* expire the late ones */
+			if (win[i].req && win[i].deadline <= now) {
+				win[i].req = NULL;
+				freed++;
+			}
+		}
+		return freed;
+	}
 	mad = umad_get_mad(buf);
 	trid = (uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F);
 	for (i = 0; i < n; i++) {
@@ -222,14 +250,15 @@ static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
 }
 
 /* Sends up to PMA_WINDOW queries at once and matches answers by TID:
- * a fabric read is bound by round trips, not by work. */
+ * a fabric read is bound by round trips, not by work. A query not
+ * answered within the timeout fails alone. */
 static int pma_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
 {
 	struct pma_slot win[PMA_WINDOW] = { { 0 } };
-	size_t next = 0, busy = 0;
-	int i, rc;
+	size_t next = 0, k;
+	int i, busy = 0;
 
-	for (size_t k = 0; k < n; k++)
+	for (k = 0; k < n; k++)
 		q[k].status = -ETIMEDOUT;
 	while (next < n || busy) {
 		for (i = 0; i < PMA_WINDOW && next < n; i++) {
@@ -237,19 +266,13 @@ static int pma_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
 				continue;
 			if (!pma_send(h, &q[next], &win[i].trid)) {
 				win[i].req = &q[next];
+				win[i].deadline = mono_ms() + pma_timeout(h);
 				busy++;
 			}
 			next++;
 		}
-		if (!busy)
-			continue;
-		rc = pma_receive(h, win, PMA_WINDOW);
-		if (rc > 0) {
-			busy--;
-		} else if (rc < 0) {	/* nothing came: give up on these */
-			memset(win, 0, sizeof(win));
-			busy = 0;
-		}
+		if (busy)
+			busy -= pma_receive(h, win, PMA_WINDOW);
 	}
 	return 0;
 }
