@@ -1,0 +1,43 @@
+# Thin wrapper around CMake. The two commands of the README:
+#   make demo    install what is missing, build, run the suite on the simulated cluster
+#   make check   install what is missing, build with -Werror, run every test tier
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build build-asan check check-unit demo format clean
+
+all: build
+
+deps:
+	scripts/install-deps
+
+build:
+	cmake -S . -B $(BUILD) -DIBPROOF_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan:
+	cmake -S . -B $(ASAN_BUILD) -DIBPROOF_WERROR=ON -DIBPROOF_SANITIZE=ON $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# Every tier, strictly: in CI (CI set) or with STRICT=1 a skipped test fails.
+check: deps
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory build build-asan && \
+	scripts/run-tests $(ASAN_BUILD) -L unit && \
+	scripts/run-tests $(BUILD); rc=$$?; \
+	echo "make check: $$(( $$(date +%s) - start )) s wall time, exit $$rc"; \
+	exit $$rc
+
+check-unit: build
+	scripts/run-tests $(BUILD) -L unit
+
+demo: deps build
+	scripts/demo $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_COMMON_IBRATE_H
+#define IBPROOF_COMMON_IBRATE_H
+
+/*
+ * InfiniBand link speeds and widths (see shared ib-facts.md). Data rates are
+ * in Gb/s (10^9 bits per second) after encoding; never GB/s.
+ */
+enum ib_speed {
+	IB_SPEED_UNKNOWN = 0,
+	IB_SPEED_SDR,
+	IB_SPEED_DDR,
+	IB_SPEED_QDR,
+	IB_SPEED_FDR10,
+	IB_SPEED_FDR,
+	IB_SPEED_EDR,
+	IB_SPEED_HDR,
+	IB_SPEED_NDR,
+	IB_SPEED_XDR,
+};
+
+/* "SDR" ... "XDR", or "unknown". */
+const char *ib_speed_name(enum ib_speed speed);
+/* Case-insensitive name to speed; IB_SPEED_UNKNOWN if not a name. */
+enum ib_speed ib_speed_from_name(const char *name);
+/* Data rate of one lane in Gb/s (QDR: 8, FDR: 13.636..., EDR: 25). */
+double ib_speed_lane_gbps(enum ib_speed speed);
+/* verbs ibv_port_attr.active_speed (1, 2, 4, 8, 16, 32, 64, 128). */
+enum ib_speed ib_speed_from_verbs(int active_speed);
+/*
+ * MAD PortInfo: LinkSpeedActive (1 SDR, 2 DDR, 4 QDR), LinkSpeedExtActive
+ * (1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 = none) and the FDR10 bit of
+ * MLNX ExtendedPortInfo.LinkSpeedActive (0 = none).
+ */
+enum ib_speed ib_speed_from_mad(int speed_active, int ext_active, int fdr10);
+
+/* Lanes of a verbs/MAD width code (1: 1x, 2: 4x, 4: 8x, 8: 12x, 16: 2x). */
+int ib_width_lanes_from_code(int code);
+/* The code of a lane count (the inverse), 0 if none. */
+int ib_width_code_from_lanes(int lanes);
+/* "4x" for 4 lanes; buf of 8 bytes. */
+const char *ib_width_name(int lanes, char buf[8]);
+/* "4x" or "4X" to 4; 0 if not a width. */
+int ib_width_from_name(const char *name);
+
+/* Data rate of a link in Gb/s: lanes x lane rate. 0 when unknown. */
+double ib_data_rate_gbps(enum ib_speed speed, int lanes);
+
+/* Gb/s to GB/s (10^9 bytes per second) and back. */
+static inline double gbps_to_GBps(double gbps) { return gbps / 8.0; }
+static inline double GBps_to_gbps(double GBps) { return GBps * 8.0; }
+
+#endif

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The dispatcher's documented behaviour: --help, version, help CMD, unknown
+# commands and not-built stubs, with their exit codes.
+set -u
+bin=${1:?usage: cli-smoke.sh IBPROOF}
+fails=0
+passes=0
+expect() { # expect RC PATTERN -- ARGS...
+	local want=$1 pattern=$2 out rc
+	shift 3
+	out=$("$bin" "$@" 2>&1); rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qE -- "$pattern" <<<"$out"; then
+		echo "FAIL: ibproof $*: exit $rc (want $want), output:"; echo "$out"
+		fails=$((fails + 1))
+	else
+		echo "ok: ibproof $* -> $rc"
+		passes=$((passes + 1))
+	fi
+}
+expect 0 'Usage: ibproof COMMAND' -- --help
+expect 0 'Exit status:' -- help
+expect 0 '^ibproof [0-9]+\.[0-9]+\.[0-9]+' -- version
+expect 2 "unknown command 'nosuch'" -- nosuch
+expect 2 'Usage: ibproof COMMAND' -- nosuch
+expect 2 'Usage: ibproof COMMAND' --
+for cmd in burnin fabric pcie report node demo; do
+	expect 0 "Usage: ibproof $cmd" -- help "$cmd"
+	a=$("$bin" help "$cmd" 2>&1); b=$("$bin" "$cmd" --help 2>&1)
+	[ "$a" = "$b" ] || { echo "FAIL: help $cmd differs from $cmd --help"; fails=$((fails + 1)); }
+	expect 2 "unknown option" -- "$cmd" --no-such-option
+done
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

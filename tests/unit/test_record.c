@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/* Records: writer/reader round trip for every kind, and the rejection of
+ * malformed lines with the exact file:line message. */
+#include <setjmp.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/record.h"
+
+static char *temp_path(void)
+{
+	char *path = strdup("/tmp/ibproof-test-record-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return path;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static json_t *sample(const char *kind)
+{
+	json_t *rec = record_new(kind);
+
+	assert_non_null(rec);
+	if (!strcmp(kind, "port"))
+		assert_int_equal(0, json_object_update_new(rec, json_pack(
+			"{s:s,s:i,s:s,s:i,s:s,s:s,s:f,s:i}", "ca", "mlx5_0",
+			"port", 1, "guid", "0x0002c90300a1b2c3", "lid", 12,
+			"link_layer", "InfiniBand", "state", "ACTIVE",
+			"rate_gbps", 100.0, "rail", 0)));
+	else if (!strcmp(kind, "pair"))
+		assert_int_equal(0, json_object_update_new(rec, json_pack(
+			"{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}", "round", 3,
+			"test", "write", "dir", "uni",
+			"a", record_port_ref("n1", "mlx5_0", 1, 0x1234),
+			"b", record_port_ref("n2", "mlx5_1", 1, 0x5678),
+			"gbps", 97.5, "gbps_min", 91.25, "expected_gbps", 100.0,
+			"status", "ok")));
+	else if (!strcmp(kind, "link"))
+		assert_int_equal(0, json_object_update_new(rec, json_pack(
+			"{s:{s:s,s:s,s:i,s:s},s:{s:s,s:s,s:i,s:s},s:s,s:s,s:s,s:s}",
+			"a", "name", "leaf01", "guid", "0x0000000000000a01",
+			"port", 17, "type", "switch",
+			"b", "name", "node01 mlx5_0", "guid", "0x0000000000000b01",
+			"port", 1, "type", "ca", "width", "4x", "speed", "EDR",
+			"state", "ACTIVE", "phys_state", "LinkUp")));
+	else if (!strcmp(kind, "run"))
+		assert_int_equal(0, json_object_update_new(rec, json_pack(
+			"{s:s,s:s}", "tool", "fabric check", "event", "start")));
+	else if (!strcmp(kind, "pcie"))
+		assert_int_equal(0, json_object_set_new(rec, "bdf",
+						       json_string("0000:c1:00.0")));
+	else if (!strcmp(kind, "counters"))
+		assert_int_equal(0, json_object_update_new(rec, json_pack(
+			"{s:o,s:{s:i}}", "subject",
+			record_switch_port_ref("leaf01", 0xa01, 3),
+			"counters", "SymbolErrorCounter", 12)));
+	return rec;
+}
+
+static void test_round_trip_every_kind(void **state)
+{
+	static const char *const kinds[] = { "port", "pair", "link", "run",
+					     "pcie", "counters", NULL };
+	char *path = temp_path();
+	struct record_writer *w = record_writer_open(path, false);
+	struct record_reader *r;
+	json_t *written[8], *back;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(w);
+	for (; kinds[n]; n++) {
+		written[n] = sample(kinds[n]);
+		assert_int_equal(0, record_writer_emit(w, written[n]));
+	}
+	written[n] = record_finding("fail", "miswired",
+		record_switch_port_ref("leaf01", 0xa01, 17),
+		json_pack("{s:s}", "expected", "node01"), "replace-cable",
+		"leaf01 port %d goes to %s, spec says %s", 17, "node02", "node01");
+	assert_non_null(written[n]);
+	assert_int_equal(0, record_writer_emit(w, written[n++]));
+	assert_int_equal(0, record_writer_close(w));
+
+	r = record_reader_open(path);
+	assert_non_null(r);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(1, record_reader_next(r, &back));
+		assert_true(json_equal(written[i], back));
+		assert_int_equal(i + 1, record_reader_line(r));
+		json_decref(back);
+		json_decref(written[i]);
+	}
+	assert_int_equal(0, record_reader_next(r, &back));
+	record_reader_close(r);
+	unlink(path);
+	free(path);
+}
+
+static void test_record_new_has_envelope(void **state)
+{
+	json_t *rec = record_new("run");
+	const char *t = json_string_value(json_object_get(rec, "time"));
+
+	(void)state;
+	assert_string_equal(RECORD_SCHEMA,
+			    json_string_value(json_object_get(rec, "schema")));
+	assert_non_null(json_string_value(json_object_get(rec, "host")));
+	assert_string_equal(IBPROOF_VERSION,
+			    json_string_value(json_object_get(rec, "version")));
+	/* RFC 3339 UTC: 2026-12-02T15:04:05.123Z */
+	assert_int_equal(24, strlen(t));
+	assert_int_equal('T', t[10]);
+	assert_int_equal('Z', t[23]);
+	json_decref(rec);
+}
+
+/* Reads a file of one good line and one bad line; returns the message. */
+static void expect_rejection(const char *bad_line, const char *expected)
+{
+	char *path = temp_path();
+	char text[2048], message[1024];
+	struct record_reader *r;
+	json_t *rec = sample("run");
+	char *good = json_dumps(rec, JSON_COMPACT);
+
+	json_decref(rec);
+	snprintf(text, sizeof(text), "%s\n\n%s\n", good, bad_line);
+	write_text(path, text);
+	r = record_reader_open(path);
+	assert_non_null(r);
+	assert_int_equal(1, record_reader_next(r, &rec));
+	json_decref(rec);
+	assert_int_equal(-EINVAL, record_reader_next(r, &rec));
+	assert_null(rec);
+	snprintf(message, sizeof(message), "%s:3: %s", path, expected);
+	assert_string_equal(message, record_reader_error(r));
+	record_reader_close(r);
+	free(good);
+	unlink(path);
+	free(path);
+}
+
+#define ENVELOPE "\"schema\":\"ibproof/1\",\"time\":\"2026-12-02T15:00:00.000Z\"," \
+		 "\"host\":\"n1\",\"version\":\"0.1.0\""
+
+static void test_rejects_bad_json(void **state)
+{
+	(void)state;
+	expect_rejection("{\"schema\": \"ibproof/1\",",
+			 "invalid JSON at column 23: string or '}' expected near end of file");
+}
+
+static void test_rejects_non_object(void **state)
+{
+	(void)state;
+	expect_rejection("[1, 2]", "expected a JSON object");
+}
+
+static void test_rejects_unknown_schema(void **state)
+{
+	(void)state;
+	expect_rejection("{\"schema\":\"ibproof/2\",\"kind\":\"run\"}",
+			 "unknown schema 'ibproof/2' (expected \"ibproof/1\")");
+	expect_rejection("{\"kind\":\"run\"}",
+			 "missing required field 'schema' (expected \"ibproof/1\")");
+}
+
+static void test_rejects_missing_field(void **state)
+{
+	(void)state;
+	expect_rejection("{" ENVELOPE ",\"kind\":\"pair\",\"round\":1,\"test\":\"write\","
+			 "\"dir\":\"uni\",\"a\":{\"host\":\"n1\",\"ca\":\"mlx5_0\",\"port\":1,"
+			 "\"guid\":\"0x1\"},\"b\":{\"host\":\"n2\",\"ca\":\"mlx5_0\",\"port\":1,"
+			 "\"guid\":\"0x2\"},\"gbps_min\":1.0,\"expected_gbps\":100,"
+			 "\"status\":\"ok\"}",
+			 "pair record: missing required field 'gbps'");
+	expect_rejection("{" ENVELOPE ",\"kind\":\"link\",\"a\":{\"name\":\"x\"}}",
+			 "link record: missing required field 'a.guid'");
+}
+
+static void test_rejects_wrong_type(void **state)
+{
+	(void)state;
+	expect_rejection("{" ENVELOPE ",\"kind\":\"port\",\"ca\":\"mlx5_0\",\"port\":\"1\"}",
+			 "port record: field 'port' must be an integer");
+	expect_rejection("{" ENVELOPE ",\"kind\":7}", "a record: field 'kind' must be a string");
+}
+
+static void test_rejects_unknown_values(void **state)
+{
+	(void)state;
+	expect_rejection("{" ENVELOPE ",\"kind\":\"nosuch\"}", "unknown record kind 'nosuch'");
+	expect_rejection("{" ENVELOPE ",\"kind\":\"run\",\"tool\":\"x\",\"event\":\"middle\"}",
+			 "run record: field 'event' has unknown value 'middle'");
+}
+
+static void test_pair_error_needs_reason(void **state)
+{
+	json_t *rec = sample("pair");
+	char why[256];
+
+	(void)state;
+	json_object_set_new(rec, "status", json_string("error"));
+	assert_int_equal(-EINVAL, record_validate(rec, why, sizeof(why)));
+	assert_string_equal("pair record: status 'error' needs an 'error' string", why);
+	json_object_set_new(rec, "error", json_string("stalled"));
+	assert_int_equal(0, record_validate(rec, why, sizeof(why)));
+	json_decref(rec);
+}
+
+static void test_finding_rejects_bad_enums(void **state)
+{
+	(void)state;
+	assert_null(record_finding("fatal", "x", json_object(), NULL, "none", "m"));
+	assert_null(record_finding("fail", "x", json_object(), NULL, "reboot", "m"));
+}
+
+static void test_guid_parse(void **state)
+{
+	uint64_t g;
+	char buf[19];
+
+	(void)state;
+	assert_int_equal(0, record_guid_parse("0x0002c90300a1b2c3", &g));
+	assert_int_equal(0x0002c90300a1b2c3ULL, g);
+	assert_int_equal(0, record_guid_parse("2c90300a1b2c3", &g));
+	assert_string_equal("0x0002c90300a1b2c3", record_guid_str(g, buf));
+	assert_int_equal(-EINVAL, record_guid_parse("0x", &g));
+	assert_int_equal(-EINVAL, record_guid_parse("0xzz", &g));
+	assert_int_equal(-EINVAL, record_guid_parse("0x10002c90300a1b2c3", &g));
+}
+
+static void test_reader_missing_file(void **state)
+{
+	(void)state;
+	assert_null(record_reader_open("/nonexistent/records.jsonl"));
+	assert_int_equal(ENOENT, errno);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_every_kind),
+		cmocka_unit_test(test_record_new_has_envelope),
+		cmocka_unit_test(test_rejects_bad_json),
+		cmocka_unit_test(test_rejects_non_object),
+		cmocka_unit_test(test_rejects_unknown_schema),
+		cmocka_unit_test(test_rejects_missing_field),
+		cmocka_unit_test(test_rejects_wrong_type),
+		cmocka_unit_test(test_rejects_unknown_values),
+		cmocka_unit_test(test_pair_error_needs_reason),
+		cmocka_unit_test(test_finding_rejects_bad_enums),
+		cmocka_unit_test(test_guid_parse),
+		cmocka_unit_test(test_reader_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
