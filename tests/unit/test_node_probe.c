@@ -31,45 +31,42 @@ static void test_captures_output_and_status(void **state)
 	assert_int_equal(0, res.timed_out);
 }
 
-static void test_kills_a_hung_program(void **state)
+/* Runs argv with a 0.3 s deadline and expects it killed well in time. */
+static void expect_killed(char *const argv[])
 {
-	char *argv[] = { "sleep", "30", NULL };
 	struct probe_result res;
 	struct timespec t0;
 
-	(void)state;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(0, probe_run(argv, 0.3, &res));
 	assert_int_equal(1, res.timed_out);
 	assert_true(elapsed_since(&t0) < 5);
+}
+
+static void test_kills_a_hung_program(void **state)
+{
+	char *argv[] = { "sleep", "30", NULL };
+
+	(void)state;
+	expect_killed(argv);
 }
 
 /* A program that closes stdout and then hangs is still bounded. */
 static void test_kills_a_hung_program_without_stdout(void **state)
 {
 	char *argv[] = { "sh", "-c", "exec >&-; sleep 30", NULL };
-	struct probe_result res;
-	struct timespec t0;
 
 	(void)state;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(0, probe_run(argv, 0.3, &res));
-	assert_int_equal(1, res.timed_out);
-	assert_true(elapsed_since(&t0) < 5);
+	expect_killed(argv);
 }
 
 /* Grandchildren in the group die with it (a hung `df` under a wrapper). */
 static void test_kills_the_process_group(void **state)
 {
 	char *argv[] = { "sh", "-c", "sleep 30 & wait", NULL };
-	struct probe_result res;
-	struct timespec t0;
 
 	(void)state;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(0, probe_run(argv, 0.3, &res));
-	assert_int_equal(1, res.timed_out);
-	assert_true(elapsed_since(&t0) < 5);
+	expect_killed(argv);
 }
 
 static void test_missing_program(void **state)
