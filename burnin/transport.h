@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_TRANSPORT_H
+#define IBPROOF_BURNIN_TRANSPORT_H
+
+/*
+ * The seam between burnin's orchestration (schedules, rounds, MPI, records)
+ * and the data path. Two backends implement it: verbs (burnin/verbs_*.c,
+ * the only files with ibv_* calls) and fake (burnin/fake_transport.c, for
+ * unit and mpi-tier tests, with fault injection). The fio ioengine_ops model.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BURNIN_NAME_MAX 64
+#define BURNIN_MAX_QPS 16
+#define BURNIN_WINDOW_MS 100 /* gbps_min is the lowest window of this length */
+#define BURNIN_MAX_WINDOWS 4096
+
+/* One local HCA port as the inventory sees it (written as a `port` record). */
+struct burnin_port {
+	char host[BURNIN_NAME_MAX];
+	char ca[BURNIN_NAME_MAX];	/* mlx5_0, rxe0 */
+	int port;			/* 1-based */
+	uint64_t guid;			/* port GUID (host byte order) */
+	uint16_t lid;
+	uint8_t gid[16];		/* GID used for RoCE / global routing */
+	int gid_index;			/* -1: no GRH (InfiniBand, same subnet) */
+	bool ethernet;			/* link_layer Ethernet (RoCE) */
+	char state[16];			/* "ACTIVE" */
+	char phys_state[24];		/* "LinkUp" */
+	double rate_gbps;		/* active data rate; RoCE: netdev speed */
+	int active_mtu;			/* bytes */
+	int numa_node;			/* -1 unknown */
+	char pci_addr[16];		/* "0000:c1:00.0", "" unknown */
+	char netdev[32];		/* RoCE: eth0; "" for InfiniBand */
+	int rail;			/* local index among the host's ports */
+};
+
+enum burnin_test { BURNIN_TEST_WRITE, BURNIN_TEST_READ };
+
+struct burnin_params {
+	enum burnin_test test;
+	bool bidir;		/* both ends post (write) or read from each other */
+	size_t msg_size;	/* bytes per work request, default 1 MiB */
+	int qps;		/* RC QPs per pair, default 4 */
+	int tx_depth;		/* outstanding work requests per QP */
+	double duration_s;	/* measurement window, warm-up excluded */
+	double warmup_s;
+	double stall_s;		/* no completion for this long -> error: stalled */
+	int retry_cnt;		/* finite (3): a dead link must surface as an error */
+	bool verify;		/* check a data pattern end to end */
+};
+
+/*
+ * Opaque blob exchanged between the two ends (over MPI, or in-process) to
+ * connect their QPs. Fixed size so a bootstrap can move it as bytes.
+ */
+struct burnin_conn_info {
+	uint8_t bytes[512];
+};
+
+/* What one end measured. Filled by run(); times from CLOCK_MONOTONIC. */
+struct burnin_result {
+	double gbps;		/* average over the measurement window */
+	double gbps_min;	/* lowest BURNIN_WINDOW_MS window */
+	uint64_t bytes;		/* moved in the measurement window */
+	double seconds;		/* length of the measurement window */
+	uint64_t completions;
+	uint64_t error_completions;
+	char error[160];	/* "" when ok; "stalled: 12 outstanding", ... */
+	bool verify_failed;
+};
+
+enum burnin_role {
+	BURNIN_ROLE_INITIATOR, /* posts the RDMA operations */
+	BURNIN_ROLE_TARGET,    /* passive side of a unidirectional test */
+	BURNIN_ROLE_BOTH,      /* bidirectional: both ends post */
+};
+
+struct burnin_endpoint; /* one end of a pair: PD, CQ, QPs, MRs on a port */
+
+struct burnin_transport_ops {
+	const char *name; /* "verbs", "fake" */
+	/* Local ports to test: filter "mlx5_0:1,mlx5_1:1" or NULL = all ACTIVE. */
+	int (*list_ports)(const char *filter, struct burnin_port **ports,
+			  int *n_ports);
+	int (*endpoint_create)(const struct burnin_port *port,
+			       const struct burnin_params *params,
+			       struct burnin_endpoint **ep);
+	void (*local_info)(struct burnin_endpoint *ep,
+			   struct burnin_conn_info *info);
+	int (*connect)(struct burnin_endpoint *ep,
+		       const struct burnin_conn_info *remote);
+	/*
+	 * Runs the test for warmup + duration. A target returns once its
+	 * peer's traffic window has passed (it cannot see completions of
+	 * one-sided operations) or at the deadline. Never blocks past
+	 * duration + warmup + stall_s. 0, or -errno with res->error set.
+	 */
+	int (*run)(struct burnin_endpoint *ep, enum burnin_role role,
+		   struct burnin_result *res);
+	void (*endpoint_destroy)(struct burnin_endpoint *ep);
+	/* sysfs port counters (counters/ and hw_counters/): name -> value. */
+	int (*read_counters)(const struct burnin_port *port,
+			     char (*names)[48], uint64_t *values, int max,
+			     int *n);
+};
+
+extern const struct burnin_transport_ops burnin_verbs_ops;
+extern const struct burnin_transport_ops burnin_fake_ops;
+
+#endif
