@@ -1,6 +1,9 @@
 # vm tier of the verbs data path (branch burnin-verbs), included from
 # burnin/CMakeLists.txt so that tests/vm/CMakeLists.txt stays the vm
 # harness's own file.
+# enable_testing() here too: burnin/ is configured before the top level
+# enables it, and add_test() needs it in this directory.
+enable_testing()
 add_executable(burnin_verbs_probe
 	${PROJECT_SOURCE_DIR}/tests/vm/burnin_verbs_probe.c)
 target_link_libraries(burnin_verbs_probe PRIVATE ibproof_core)
