@@ -20,5 +20,12 @@ add_test(NAME vm_burnin_verbs_pair
 		--timeout 300 --
 		${PROJECT_SOURCE_DIR}/tests/vm/burnin-verbs-pair
 		$<TARGET_FILE:burnin_verbs_probe>)
+# Fail closed: node2's rail goes down mid-run; both ends report, none hangs.
+add_test(NAME vm_burnin_verbs_link_down
+	COMMAND ${PROJECT_SOURCE_DIR}/tests/vm/vmcluster --nodes 2 --rails 1
+		--timeout 300 --link-down 2:0:5 --
+		${PROJECT_SOURCE_DIR}/tests/vm/burnin-verbs-linkdown
+		$<TARGET_FILE:burnin_verbs_probe>)
 set_tests_properties(vm_burnin_verbs_loopback vm_burnin_verbs_pair
+	vm_burnin_verbs_link_down
 	PROPERTIES LABELS vm SKIP_RETURN_CODE 77 TIMEOUT 360 RUN_SERIAL TRUE)
