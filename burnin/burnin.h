@@ -155,6 +155,9 @@ struct burnin_config {
 	const char *argv_line;		/* for the run start record */
 };
 
+/* The defaults of every option (burnin_cli.c). */
+void burnin_config_defaults(struct burnin_config *cfg);
+
 /* Set by the SIGINT/SIGTERM handler; checked between rounds. */
 extern volatile int burnin_stop_requested;
 void burnin_install_signal_handlers(void);
@@ -163,6 +166,12 @@ struct burnin_bootstrap;
 
 /* Runs burnin on this rank. Returns an IBP_EXIT_* code. */
 int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs);
+
+/*
+ * Without an MPI launcher: one thread per local port, each a rank of the
+ * in-process bootstrap. Returns rank 0's IBP_EXIT_* code.
+ */
+int burnin_run_local(const struct burnin_config *cfg);
 
 /* Predicted seconds for n_rounds rounds of the config. */
 double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds);

@@ -5,7 +5,6 @@
  * per local port in this process (bootstrap_threads.c).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +163,7 @@ static int on_opt(void *p, int key, const char *arg)
 	return -EINVAL;
 }
 
-static void defaults(struct burnin_config *c)
+void burnin_config_defaults(struct burnin_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->params = (struct burnin_params){ .test = BURNIN_TEST_WRITE,
@@ -248,57 +247,6 @@ static int dry_run_inventory(const struct burnin_config *cfg)
 	return IBP_EXIT_PASS;
 }
 
-struct thread_rank {
-	pthread_t tid;
-	const struct burnin_config *cfg;
-	struct burnin_bootstrap *bs;
-	int code;
-};
-
-static void *thread_main(void *p)
-{
-	struct thread_rank *t = p;
-
-	t->code = burnin_run(t->cfg, t->bs);
-	return NULL;
-}
-
-/* No MPI launcher: the local ports against each other, a thread each. */
-static int run_threads(const struct burnin_config *cfg)
-{
-	struct burnin_port *ports = NULL;
-	struct burnin_bootstrap **bs;
-	struct thread_rank *t;
-	int n = 0, code = IBP_EXIT_RUNTIME;
-
-	if (cfg->ops->list_ports(cfg->ports_filter, &ports, &n))
-		return IBP_EXIT_RUNTIME;
-	free(ports);
-	if (n < 2) {
-		log_error("%d local %s port(s): without mpirun burnin needs 2 ports on this node",
-			  n, cfg->ops->name);
-		return IBP_EXIT_RUNTIME;
-	}
-	bs = calloc((size_t)n, sizeof(*bs));
-	t = calloc((size_t)n, sizeof(*t));
-	if (!bs || !t || burnin_bootstrap_threads_open(n, bs))
-		goto out;
-	for (int i = 0; i < n; i++) {
-		t[i] = (struct thread_rank){ .cfg = cfg, .bs = bs[i] };
-		if (pthread_create(&t[i].tid, NULL, thread_main, &t[i]))
-			t[i].code = -1; /* the others time out waiting for it */
-	}
-	for (int i = 0; i < n; i++)
-		if (t[i].code != -1)
-			pthread_join(t[i].tid, NULL);
-	code = t[0].code;
-	burnin_bootstrap_threads_free(bs, n);
-out:
-	free(bs);
-	free(t);
-	return code;
-}
-
 static int run_mpi(const struct burnin_config *cfg, int *argc, char ***argv)
 {
 	struct burnin_bootstrap *bs = burnin_bootstrap_mpi_open(argc, argv);
@@ -318,7 +266,7 @@ int burnin_main(int argc, char **argv)
 	char filter[BURNIN_NAME_MAX + 16], *line;
 	int idx, code;
 
-	defaults(&st.cfg);
+	burnin_config_defaults(&st.cfg);
 	idx = cli_parse(&burnin_cmd, argc, argv, &co, on_opt, &st);
 	if (idx < 0)
 		return cli_parse_exit(idx);
@@ -343,7 +291,7 @@ int burnin_main(int argc, char **argv)
 	if (burnin_bootstrap_mpi_launched())
 		code = run_mpi(&st.cfg, &argc, &argv);
 	else
-		code = run_threads(&st.cfg);
+		code = burnin_run_local(&st.cfg);
 	free(line);
 	return code;
 }

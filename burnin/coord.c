@@ -162,11 +162,14 @@ static void fill_measure(struct burnin_ctx *ctx, struct step *st, int i,
 		.expected_gbps = bidir ? 2 * rate : rate };
 	err[0] = '\0';
 	if (!st->got[ra] || !st->got[rb]) {
-		int idx = !st->got[ra] ? p->a : p->b;
+		int idx = !ctx->alive[ra] ? p->a : !ctx->alive[rb] ? p->b
+			  : !st->got[ra] ? p->a : p->b;
+		bool ran = st->ctrl[ctx->inv_rank[idx]].cmd == CTRL_RUN;
 
 		port_label(ctx, idx, name, sizeof(name));
 		m->status = BURNIN_PAIR_NOT_TESTED;
-		snprintf(err, len, "rank %d (%s) did not report within the deadline",
+		snprintf(err, len, ran ? "rank %d (%s) did not report within the deadline"
+				       : "rank %d (%s) stopped responding earlier; pair not run",
 			 ctx->inv_rank[idx], name);
 		return;
 	}

@@ -122,6 +122,13 @@ static int port_findings(struct finding_ctx *fc, int p,
 			"none",
 			"%s was never measured (its rank or its partners failed): see the pair records' errors and run burnin again",
 			name));
+	else if (!ctx->alive[ctx->inv_rank[p]])
+		ret |= put(fc, record_finding("fail", "not-tested",
+			subject(&ctx->inv[p]), json_pack("{s:i,s:i}", "rank",
+				ctx->inv_rank[p], "pairs_ok", v->n_ok),
+			"none",
+			"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
+			name, ctx->inv_rank[p], ctx->inv[p].host));
 	if (v->blame)
 		ret |= blamed(fc, p, v);
 	else if (v->suspect)

@@ -216,18 +216,31 @@ static bool is_good(const struct burnin_port_verdict *v)
 	       !v->n_dip && !v->n_err;
 }
 
+static bool bad_with(const struct burnin_measure *m, int n_m, int p, int q)
+{
+	for (int j = 0; j < n_m; j++)
+		if (partner_of(&m[j], p) == q && !is_fine(&m[j]))
+			return true;
+	return false;
+}
+
+/*
+ * A fine partner for suspect p: one it has not met (same rail first),
+ * else one it met and was fine with (all-pairs leaves no stranger).
+ */
 static int retest_partner(const struct burnin_measure *m, int n_m,
 			  const struct burnin_port_verdict *v,
 			  const struct burnin_port *ports, int n_ports, int p,
 			  const bool *used)
 {
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; pass < 4; pass++)
 		for (int q = 0; q < n_ports; q++) {
 			if (q == p || used[q] || !is_good(&v[q]))
 				continue;
-			if (!pass && ports[q].rail != ports[p].rail)
+			if (!(pass & 1) && ports[q].rail != ports[p].rail)
 				continue;
-			if (!have_met(m, n_m, p, q))
+			if (pass < 2 ? !have_met(m, n_m, p, q)
+				     : !bad_with(m, n_m, p, q))
 				return q;
 		}
 	return -1;

@@ -5,6 +5,7 @@
  * 0, then either follow rank 0 (worker.c) or drive the run (coord.c).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -195,3 +196,55 @@ int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 	free(ctx.done_steps);
 	return code;
 }
+
+struct thread_rank {
+	pthread_t tid;
+	const struct burnin_config *cfg;
+	struct burnin_bootstrap *bs;
+	int code;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_rank *t = p;
+
+	t->code = burnin_run(t->cfg, t->bs);
+	return NULL;
+}
+
+/* No MPI launcher: the local ports against each other, a thread each. */
+int burnin_run_local(const struct burnin_config *cfg)
+{
+	struct burnin_port *ports = NULL;
+	struct burnin_bootstrap **bs;
+	struct thread_rank *t;
+	int n = 0, code = IBP_EXIT_RUNTIME;
+
+	if (cfg->ops->list_ports(cfg->ports_filter, &ports, &n))
+		return IBP_EXIT_RUNTIME;
+	free(ports);
+	if (n < 2) {
+		log_error("%d local %s port(s): without mpirun burnin needs 2 ports on this node",
+			  n, cfg->ops->name);
+		return IBP_EXIT_RUNTIME;
+	}
+	bs = calloc((size_t)n, sizeof(*bs));
+	t = calloc((size_t)n, sizeof(*t));
+	if (!bs || !t || burnin_bootstrap_threads_open(n, bs))
+		goto out;
+	for (int i = 0; i < n; i++) {
+		t[i] = (struct thread_rank){ .cfg = cfg, .bs = bs[i] };
+		if (pthread_create(&t[i].tid, NULL, thread_main, &t[i]))
+			t[i].code = -1; /* the others time out waiting for it */
+	}
+	for (int i = 0; i < n; i++)
+		if (t[i].code != -1)
+			pthread_join(t[i].tid, NULL);
+	code = t[0].code;
+	burnin_bootstrap_threads_free(bs, n);
+out:
+	free(bs);
+	free(t);
+	return code;
+}
+
