@@ -38,6 +38,7 @@ struct burnin_bootstrap {
 	const struct burnin_bootstrap_ops *ops;
 	int rank, size;
 	int local_rank, local_size; /* among the ranks of this host */
+	bool peers_lost;	/* a rank died: close() must not wait for it */
 	void *priv;
 };
 

@@ -114,12 +114,19 @@ static int mpi_exchange(struct burnin_bootstrap *bs, int peer, int tag,
 	return ret;
 }
 
+/*
+ * MPI_Finalize waits for every rank, dead ones too: when a rank died, skip
+ * it (mpirun runs with orte_enable_recovery) and let the process exit.
+ */
 static void mpi_close(struct burnin_bootstrap *bs, bool failed)
 {
-	/* a dead peer must not keep us in MPI_Finalize forever */
-	alarm(FINALIZE_GRACE_S);
-	if (failed)
-		log_debug("rank %d: finalizing after a failure", bs->rank);
+	if (bs->peers_lost || failed) {
+		log_debug("rank %d: a peer was lost; leaving without MPI_Finalize",
+			  bs->rank);
+		free(bs);
+		return;
+	}
+	alarm(FINALIZE_GRACE_S); /* never hang here */
 	MPI_Finalize();
 	alarm(0);
 	free(bs);

@@ -165,6 +165,10 @@ static void stop_all(struct burnin_ctx *ctx, int code)
 	struct wire_ctrl c = { CTRL_STOP, ctx->seq, code };
 
 	for (int r = 1; r < ctx->bs->size; r++)
+		c.partner += ctx->alive && !ctx->alive[r]; /* ranks lost */
+	ctx->bs->peers_lost = c.partner > 0;
+
+	for (int r = 1; r < ctx->bs->size; r++)
 		if (ctx->alive && ctx->alive[r])
 			ctx->bs->ops->send(ctx->bs, r, burnin_tag(ctx->seq, MSG_CTRL),
 					   &c, sizeof(c),

@@ -158,10 +158,13 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 					  sizeof(c), burnin_now() + wait)) {
 			log_error("rank %d: no word from rank 0 for %.0f s; giving up",
 				  bs->rank, wait);
+			bs->peers_lost = true;
 			return IBP_EXIT_RUNTIME;
 		}
-		if (c.cmd == CTRL_STOP)
+		if (c.cmd == CTRL_STOP) {
+			bs->peers_lost = c.partner > 0; /* ranks rank 0 lost */
 			return c.round; /* rank 0's exit code */
+		}
 		if (c.cmd != CTRL_RUN)
 			continue;
 		burnin_worker_step(ctx, &c, &r);
