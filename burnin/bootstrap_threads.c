@@ -158,10 +158,13 @@ int burnin_bootstrap_threads_open(int n, struct burnin_bootstrap **bs)
 	for (int i = 0; i < n; i++) {
 		bs[i] = calloc(1, sizeof(*bs[i]));
 		if (!bs[i]) {
+			if (!i)
+				free(mb);
 			burnin_bootstrap_threads_free(bs, i);
 			return -ENOMEM;
 		}
-		*bs[i] = (struct burnin_bootstrap){ &threads_ops, i, n, i, n, mb };
+		*bs[i] = (struct burnin_bootstrap){ .ops = &threads_ops, .rank = i,
+			.size = n, .local_rank = i, .local_size = n, .priv = mb };
 	}
 	if (!n)
 		free(mb);
