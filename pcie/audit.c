@@ -21,7 +21,7 @@ int pcie_audit_init(struct pcie_audit *a)
 	a->findings = json_array();
 	a->skipped = json_array();
 	a->notes = json_array();
-	a->n_fail = a->n_warn = 0;
+	a->n_fail = a->n_warn = a->n_error = 0;
 	if (!a->findings || !a->skipped || !a->notes) {
 		pcie_audit_free(a);
 		return -ENOMEM;
@@ -116,8 +116,7 @@ bool pcie_hop_of(const struct pcie_topo *t, int i, struct pcie_hop *h)
 static json_t *hop_evidence(const struct pcie_topo *t, const struct pcie_hop *h)
 {
 	const struct pcie_dev *u = &t->devs[h->up], *d = &t->devs[h->down];
-
-	return json_pack(
+	json_t *ev = json_pack(
 		"{s:s, s:s, s:f, s:f, s:i, s:i, s:f, s:f, s:i, s:i}",
 		"hop_upstream", u->bdf, "hop_downstream", d->bdf,
 		"current_speed_GTps", h->cur_gts, "capable_speed_GTps",
@@ -126,6 +125,10 @@ static json_t *hop_evidence(const struct pcie_topo *t, const struct pcie_hop *h)
 		"device_max_speed_GTps", d->link.max_gts,
 		"upstream_max_width", u->link.max_width, "device_max_width",
 		d->link.max_width);
+
+	if (d->kernel_lines)
+		json_object_set(ev, "kernel_limited", d->kernel_lines);
+	return ev;
 }
 
 static void judge_width(const struct pcie_topo *t, const struct pcie_hop *h,
@@ -178,7 +181,14 @@ void pcie_audit_links(const struct pcie_topo *t, struct pcie_audit *a)
 	struct pcie_hop h;
 
 	for (int i = 0; i < t->n; i++) {
-		if (!t->devs[i].relevant || !pcie_hop_of(t, i, &h))
+		if (!t->devs[i].relevant)
+			continue;
+		if (t->devs[i].link.missing)
+			json_array_append_new(a->notes, json_sprintf(
+				"%s: some link attributes are missing; judged "
+				"with what the other end reports",
+				t->devs[i].bdf));
+		if (!pcie_hop_of(t, i, &h))
 			continue;
 		if (!h.judged) {
 			pcie_audit_skip(a, "link %s -> %s: %s",

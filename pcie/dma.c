@@ -153,6 +153,7 @@ void pcie_dma_run(const struct pcie_topo *t, const struct pcie_dma_ops *ops,
 				pcie_audit_skip(a, "dma: %s port %d RDMA %s "
 						"loopback: %s", p->ca, p->port,
 						test_names[test], err);
+				a->n_error++;
 				continue;
 			}
 			pcie_dma_stats(v, samples, &s);

@@ -51,6 +51,7 @@ struct pcie_link {
 	double cur_gts, max_gts; /* GT/s */
 	int cur_width, max_width;
 	bool present;		 /* the link attributes exist at all */
+	bool missing;		 /* some of the four are missing */
 };
 
 enum pcie_aer_kind { PCIE_AER_COR, PCIE_AER_NONFATAL, PCIE_AER_FATAL,
@@ -180,6 +181,7 @@ struct pcie_audit {
 	json_t *skipped;  /* array of strings: check: why */
 	json_t *notes;	  /* array of strings */
 	int n_fail, n_warn;
+	int n_error; /* measurements that could not run: exit 3 */
 };
 
 int pcie_audit_init(struct pcie_audit *a);

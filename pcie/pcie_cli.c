@@ -103,7 +103,7 @@ int pcie_main(int argc, char **argv)
 		return IBP_EXIT_USAGE;
 	}
 	rc = pcie_run(&o, &topo, &a, out);
-	if (rc == IBP_EXIT_PASS || rc == IBP_EXIT_FAIL)
+	if (rc != IBP_EXIT_USAGE && (topo.n > 0 || rc == IBP_EXIT_PASS))
 		pcie_report_summary(stdout, &topo, &a, out);
 	if (pcie_records_close(out, &a, rc) && rc != IBP_EXIT_USAGE)
 		rc = IBP_EXIT_RUNTIME;

@@ -138,6 +138,7 @@ static void read_link(const struct pcie_topo *t, struct pcie_dev *d)
 	if (d->link.cur_width < 0 || d->link.max_width < 0)
 		d->link.cur_width = d->link.max_width = 0;
 	d->link.present = n > 0;
+	d->link.missing = n > 0 && n < 4;
 }
 
 static void parse_aer(const char *text, struct pcie_aer_file *f)
@@ -195,9 +196,12 @@ static int read_dev(struct pcie_topo *t, struct pcie_dev *d)
 		d->device = (uint16_t)v;
 	if (!dev_hex(t, d, "class", &v))
 		d->class = v;
-	d->role = pcie_role_of(d->vendor, d->class);
 	dev_int(t, d, "numa_node", &d->numa_node);
 	read_link(t, d);
+	d->role = pcie_role_of(d->vendor, d->class);
+	/* A VGA device without a PCIe link is a BMC's display, not a GPU. */
+	if (d->role == PCIE_ROLE_GPU && !d->link.present)
+		d->role = PCIE_ROLE_OTHER;
 	read_aer(t, d);
 	return 0;
 }
