@@ -12,6 +12,22 @@
 #include "common/log.h"
 #include "pcie/pcie.h"
 
+/* The PCI device at path canon or above it (virtio: eth1/device is virtio1). */
+static int dev_at_or_above(const struct pcie_topo *t, char *canon)
+{
+	for (;;) {
+		char *slash;
+
+		for (int i = 0; i < t->n; i++)
+			if (strcmp(t->devs[i].path, canon) == 0)
+				return i;
+		slash = strrchr(canon, '/');
+		if (!slash)
+			return -1;
+		*slash = '\0';
+	}
+}
+
 /* The PCI device of an RDMA device: its own, or its netdev's (rxe). */
 static int port_pci_dev(const struct pcie_topo *t, const char *ca)
 {
@@ -19,17 +35,20 @@ static int port_pci_dev(const struct pcie_topo *t, const char *ca)
 
 	snprintf(rel, sizeof(rel), "class/infiniband/%s/device", ca);
 	if (pcie_sysfs_resolve(t->root, rel, canon, sizeof(canon))) {
+		/* rxe: "parent" names the netdev, or GID 0's netdev does */
 		snprintf(rel, sizeof(rel), "class/infiniband/%s/parent", ca);
-		if (pcie_sysfs_read(t->root, rel, parent, sizeof(parent)))
-			return -1;
+		if (pcie_sysfs_read(t->root, rel, parent, sizeof(parent))) {
+			snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/"
+				 "1/gid_attrs/ndevs/0", ca);
+			if (pcie_sysfs_read(t->root, rel, parent,
+					    sizeof(parent)))
+				return -1;
+		}
 		snprintf(rel, sizeof(rel), "class/net/%s/device", parent);
 		if (pcie_sysfs_resolve(t->root, rel, canon, sizeof(canon)))
 			return -1;
 	}
-	for (int i = 0; i < t->n; i++)
-		if (strcmp(t->devs[i].path, canon) == 0)
-			return i;
-	return -1;
+	return dev_at_or_above(t, canon);
 }
 
 /* "200 Gb/sec (4X HDR)" -> data rate in GB/s; QDR and older: signalling. */

@@ -210,8 +210,8 @@ static void summary_dma(FILE *f, const struct pcie_records *r)
 
 		if (!json_object_get(rec, "samples_GBps"))
 			continue;
-		fprintf(f, "  dma %s port %lld RDMA %s loopback: median %.2f "
-			   "GB/s, min %.2f GB/s over %zu samples; floor %s",
+		fprintf(f, "  dma %s port %lld RDMA %s loopback: median %.4g "
+			   "GB/s, min %.4g GB/s over %zu samples; floor %s",
 			json_string_value(json_object_get(rec, "ca")),
 			json_integer_value(json_object_get(rec, "port")),
 			json_string_value(json_object_get(rec, "test")),
