@@ -3,8 +3,8 @@
  * Attribution of low pairs to ports. A pair is low with two ends; which end
  * is at fault shows only across partners: a port is blamed when it was low
  * with at least min_witnesses different partners that were fine with the
- * others they met, and when its share of low pairs stands out from the rest
- * of the fabric's (noise alone blames nobody). Blamed ports are taken out
+ * others they met, and when its low pairs are too many to be chance at the
+ * rest of the fabric's low rate (noise alone blames nobody). Blamed ports are taken out
  * and the rest judged again, so a partner shared by two bad ports is
  * cleared once they are blamed.
  */
@@ -32,14 +32,20 @@ struct attr_state {
 	uint32_t *meas_blamed;	/* measurements with a blamed partner */
 	uint32_t *low_blamed;
 	uint64_t meas_total, low_total;	/* all measured pairs */
-	uint64_t meas_ex, low_ex;	/* those without a blamed end */
+	uint64_t meas_ex, low_ex;	/* background: no blamed or heavy end */
 };
+
+/* Low with most partners: left out of the background low rate. */
+static int heavy(const struct attr_port *p)
+{
+	return p->blamed || 2 * p->n_low > p->n_meas;
+}
 
 void attribute_default_params(struct attr_params *p)
 {
 	p->min_witnesses = 2;
 	p->fine_max_low = 0.25;
-	p->noise_factor = 4.0;
+	p->noise_alpha = 1e-3;
 }
 
 static int edge_cmp(const void *x, const void *y)
@@ -184,7 +190,7 @@ static void count_blamed(struct attr_state *s)
 			s->meas_blamed[p->b]++;
 			s->low_blamed[p->b] += p->verdict == ATTR_LOW;
 		}
-		if (!ba && !bb) {
+		if (!heavy(&s->ports[p->a]) && !heavy(&s->ports[p->b])) {
 			s->meas_ex++;
 			s->low_ex += p->verdict == ATTR_LOW;
 		}
@@ -208,20 +214,39 @@ static int partner_fine(const struct attr_state *s, uint32_t q,
 	return meas >= 1 && low <= s->params->fine_max_low * meas;
 }
 
-/* The port's low share against the rest of the fabric's (noise guard). */
+/* P(X >= k) for X ~ Poisson(mu), summed from the tail's first term. */
+static double poisson_tail(double mu, double k)
+{
+	double term, sum = 0;
+
+	if (k <= 0)
+		return 1;
+	if (mu <= 0)
+		return 0;
+	term = exp(-mu + k * log(mu) - lgamma(k + 1));
+	for (double i = k; i < k + 100000 && term > sum * 1e-12; i++) {
+		sum += term;
+		term *= mu / (i + 1);
+	}
+	return sum;
+}
+
+/*
+ * The noise guard: the port's low pairs must be too many to be chance at
+ * the background low rate (pairs between ports that were fine with most
+ * partners): Poisson tail below noise_alpha / number of ports.
+ */
 static int stands_out(const struct attr_state *s, uint32_t p)
 {
 	const struct attr_port *ap = &s->ports[p];
 	double meas = (double)ap->n_meas - s->meas_blamed[p];
 	double low = (double)ap->n_low - s->low_blamed[p];
-	double rest_meas = (double)s->meas_ex - meas;
-	double rest_low = (double)s->low_ex - low;
-	double rest_rate;
+	double rate = s->meas_ex ? (double)s->low_ex / (double)s->meas_ex : 0;
 
-	if (meas <= 0)
+	if (meas <= 0 || low <= 0)
 		return 0;
-	rest_rate = rest_meas > 0 ? rest_low / rest_meas : 0;
-	return low / meas > s->params->noise_factor * rest_rate;
+	return poisson_tail(rate * meas, low) <
+	       s->params->noise_alpha / (double)s->nports;
 }
 
 /* Low partners of p that are not blamed, and how many of them were fine. */

@@ -21,8 +21,9 @@ struct attr_params {
 	unsigned int min_witnesses; /* default 2 */
 	double fine_max_low;	    /* a partner is fine when at most this
 				       share of its other pairs is low: 0.25 */
-	double noise_factor;	    /* the port's low share must exceed this
-				       times the rest of the fabric's: 4 */
+	double noise_alpha;	    /* a port's low pairs must have less than
+				       this chance (over all ports) at the
+				       rest's low rate: 1e-3 */
 };
 
 struct attr_port {

@@ -156,6 +156,12 @@ struct report {
 int report_init(struct report *r);
 void report_fini(struct report *r);
 void report_sort(struct report *r);
+/*
+ * The whole analysis: read files, judge, build the disable list, group,
+ * compare with a previous report (may be NULL), order for output. 0,
+ * -ENODATA (no records), -EINVAL (bad input: r->error), -errno.
+ */
+int report_analyse(struct report *r, char **files, int n, const char *previous);
 
 /* Model (report_model.c): lookups and inserts; callers hold r->lock. */
 int report_hport_get(struct report *r, const char *host, const char *ca,

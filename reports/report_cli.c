@@ -131,25 +131,17 @@ static int run_report(struct report *r, const struct report_opts *o,
 {
 	int ret;
 
-	if (c->node_name_map && (ret = report_load_node_name_map(r, c->node_name_map)))
+	if (c->node_name_map &&
+	    (ret = report_load_node_name_map(r, c->node_name_map)))
 		return input_exit(r, ret);
-	ret = report_ingest_files(r, files, n);
-	if (ret)
-		return input_exit(r, ret);
-	if (!r->n_pairs && !r->n_records) {
+	ret = report_analyse(r, files, n, o->previous);
+	if (ret == -ENODATA) {
 		fprintf(stderr, "ibproof report: no records in %s%s\n", files[0],
 			n > 1 ? " and the other files" : "");
 		return IBP_EXIT_USAGE;
 	}
-	ret = report_judge(r) ?: report_build_disable_list(r) ?:
-	      report_group_common_causes(r);
-	if (!ret && o->previous && (ret = report_apply_previous(r, o->previous)))
+	if (ret)
 		return input_exit(r, ret);
-	if (ret) {
-		log_error("report: %s", strerror(-ret));
-		return IBP_EXIT_RUNTIME;
-	}
-	report_sort(r);
 	if (report_print_text(r, stdout) || write_outputs(r, o, c))
 		return IBP_EXIT_RUNTIME;
 	return report_passed(r) ? IBP_EXIT_PASS : IBP_EXIT_FAIL;

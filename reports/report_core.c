@@ -98,3 +98,20 @@ void report_sort(struct report *r)
 	json_object_clear(r->finding_keys);
 	json_object_clear(r->entry_keys);
 }
+
+int report_analyse(struct report *r, char **files, int n, const char *previous)
+{
+	int ret = report_ingest_files(r, files, n);
+
+	if (ret)
+		return ret;
+	if (!r->n_pairs && !r->n_records)
+		return -ENODATA;
+	ret = report_judge(r) ?: report_build_disable_list(r) ?:
+	      report_group_common_causes(r);
+	if (!ret && previous)
+		ret = report_apply_previous(r, previous);
+	if (!ret)
+		report_sort(r);
+	return ret;
+}

@@ -137,7 +137,7 @@ static const char html_script[] =
 	"  var data = JSON.parse(document.getElementById('ibproof-data').textContent);\n"
 	"  var cells = document.querySelectorAll('#heatmap .hm-cell').length;\n"
 	"  document.getElementById('script-status').textContent =\n"
-	"    cells + ' heatmap cells, ' + data.disable.length + ' ports to disable.';\n"
+	"    cells + ' heatmap cells, ' + data.disable.length + ' in the disable list.';\n"
 	"  document.body.setAttribute('data-heatmap-cells', String(cells));\n"
 	"})();\n</script>\n";
 
