@@ -104,7 +104,9 @@ int pcie_main(int argc, char **argv)
 	}
 	rc = pcie_run(&o, &topo, &a, out);
 	if (rc != IBP_EXIT_USAGE && (topo.n > 0 || rc == IBP_EXIT_PASS))
-		pcie_report_summary(stdout, &topo, &a, out);
+		pcie_report_summary(c.records && !strcmp(c.records, "-") ?
+					    stderr : stdout,
+				    &topo, &a, out);
 	if (pcie_records_close(out, &a, rc) && rc != IBP_EXIT_USAGE)
 		rc = IBP_EXIT_RUNTIME;
 	pcie_topo_free(&topo);

@@ -58,12 +58,6 @@ static void capture_and_compare(const char *tree, size_t want)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void test_capture_half_width(void **state)
-{
-	(void)state;
-	capture_and_compare("half-width", 1);
-}
-
 static void test_capture_acs(void **state)
 {
 	(void)state;
@@ -79,7 +73,6 @@ static void test_capture_aer(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_capture_half_width),
 		cmocka_unit_test(test_capture_acs),
 		cmocka_unit_test(test_capture_aer),
 	};
