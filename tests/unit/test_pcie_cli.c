@@ -21,7 +21,7 @@
 static int pcie(const char *tree, const char *records, const char *extra)
 {
 	char root[512];
-	char *argv[12] = { "pcie", "--sysfs-root", root, "--no-dma" };
+	char *argv[12] = {"pcie", "--sysfs-root", root, "--no-dma"};
 	int argc = 4;
 
 	snprintf(root, sizeof(root), "%s/sysfs/%s", FIXTURES_DIR, tree);
@@ -68,7 +68,7 @@ static void test_records_of_a_failing_node(void **state)
 	count_kinds(path, &p, &f, &r);
 	assert_int_equal(p, 44); /* 8 HCA, 8 GPU, 2 NVMe, 26 bridges */
 	assert_int_equal(f, 4);
-	assert_int_equal(r, 2);	 /* start and end */
+	assert_int_equal(r, 2); /* start and end */
 	assert_int_equal(pcie("clean", path, NULL), IBP_EXIT_PASS);
 	count_kinds(path, &p, &f, &r);
 	assert_int_equal(f, 0);
@@ -88,8 +88,8 @@ static void test_usage_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_records_of_a_failing_node),
-		cmocka_unit_test(test_usage_errors),
+	    cmocka_unit_test(test_records_of_a_failing_node),
+	    cmocka_unit_test(test_usage_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
