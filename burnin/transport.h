@@ -77,7 +77,8 @@ struct burnin_result {
 	uint64_t error_completions;
 	char error[160];	/* "" when ok; "stalled: 12 outstanding", ... */
 	bool verify_failed;
-	/* error_completions by status, first seen first (more: last slot). */
+	/* error_completions by status, first seen first; when more statuses
+	 * appear than fit, the last slot becomes "other" and counts them. */
 	struct burnin_status_count errors[BURNIN_MAX_ERR_STATUS];
 	int n_errors;
 };

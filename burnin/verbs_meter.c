@@ -26,10 +26,12 @@ void burnin_meter_add(struct burnin_meter *m, int64_t now_ns, uint64_t bytes)
 	double rate;
 
 	if (to <= from) {
-		/* Same instant as the previous completion: no time to spread.
+		/*
+		 * Same instant as the previous completion: no time to spread;
+		 * it belongs to the window that ends at or after it.
 		 */
-		if (to >= m->start_ns && to < m->end_ns) {
-			int w = (int)((to - m->start_ns) / m->window_ns);
+		if (to > m->start_ns && to <= m->end_ns) {
+			int w = (int)((to - 1 - m->start_ns) / m->window_ns);
 
 			m->window_bytes[w] += (double)bytes;
 			m->bytes += (double)bytes;

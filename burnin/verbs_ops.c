@@ -26,9 +26,10 @@
 
 #define SYSFS_ROOT "/sys"
 #define RECV_DEPTH 4	     /* posted receives for the peer's done signal */
-#define DONE_IMM 0x1b9d0e00u /* immediate data of the done signal */
-#define QP_TIMEOUT 16 /* 4.096 us * 2^16 = 268 ms per try: (3 + 1) tries ~1 s  \
-		       */
+#define DONE_IMM 0x1b9d0e00u /* done signal: this | (run number & 0xff) */
+#define QP_TIMEOUT                                                             \
+	16 /* 4.096 us * 2^16 = 268 ms per try: (3 + 1) tries ~1 s             \
+	    */
 #define WR_DATA 1ull
 #define WR_DONE 2ull
 #define WR_RECV 3ull
@@ -50,6 +51,8 @@ struct burnin_endpoint {
 	int rd_atom, max_cqe;
 	struct burnin_vconn remote;
 	bool connected;
+	uint32_t
+	    run_seq; /* runs so far: a late done of an old run is ignored */
 };
 
 static uint8_t *ep_src(struct burnin_endpoint *ep, int q)
@@ -165,16 +168,23 @@ static int ep_open(struct burnin_endpoint *ep)
 	struct ibv_device **devs = ibv_get_device_list(NULL);
 	struct ibv_device_attr da;
 	struct ibv_port_attr pa;
+	int ret = -ENODEV;
 
-	for (int i = 0; devs && devs[i] && !ep->ctx; i++)
-		if (!strcmp(ibv_get_device_name(devs[i]), ep->port.ca))
-			ep->ctx = ibv_open_device(devs[i]);
+	for (int i = 0; devs && devs[i] && !ep->ctx; i++) {
+		if (strcmp(ibv_get_device_name(devs[i]), ep->port.ca))
+			continue;
+		ep->ctx = ibv_open_device(devs[i]);
+		if (!ep->ctx) {
+			ret = errno ? -errno : -ENODEV;
+			log_error("%s: ibv_open_device failed: %m", ep->name);
+		}
+	}
 	if (devs)
 		ibv_free_device_list(devs);
 	if (!ep->ctx) {
-		log_error("%s: no such device or ibv_open_device failed: %m",
-			  ep->name);
-		return errno ? -errno : -ENODEV;
+		if (ret == -ENODEV)
+			log_error("%s: no such RDMA device", ep->name);
+		return ret;
 	}
 	if (ibv_query_device(ep->ctx, &da) ||
 	    ibv_query_port(ep->ctx, (uint8_t)ep->port.port, &pa)) {
@@ -485,7 +495,7 @@ static int vio_post_done(void *ctx)
 	    .wr_id = WR_DONE << 32,
 	    .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
 	    .send_flags = IBV_SEND_SIGNALED,
-	    .imm_data = htobe32(DONE_IMM),
+	    .imm_data = htobe32(DONE_IMM | (ep->run_seq & 0xff)),
 	    .wr.rdma = {.remote_addr = ep->remote.dst_addr,
 			.rkey = ep->remote.rkey},
 	};
@@ -498,7 +508,7 @@ static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
 {
 	struct burnin_endpoint *ep = ctx;
 	struct ibv_wc wc[32];
-	int n = ibv_poll_cq(ep->cq, max < 32 ? max : 32, wc);
+	int n = ibv_poll_cq(ep->cq, max < 32 ? max : 32, wc), k = 0;
 
 	if (n < 0) {
 		log_error("%s: ibv_poll_cq failed", ep->name);
@@ -506,7 +516,7 @@ static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
 	}
 	for (int i = 0; i < n; i++) {
 		uint64_t kind = wc[i].wr_id >> 32;
-		struct burnin_vcqe *c = &out[i];
+		struct burnin_vcqe *c = &out[k];
 
 		c->qp = (int)(wc[i].wr_id & 0xffffffffu);
 		c->ok = wc[i].status == IBV_WC_SUCCESS;
@@ -515,10 +525,16 @@ static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
 		c->kind = kind == WR_DATA   ? BURNIN_CQE_DATA
 			  : kind == WR_DONE ? BURNIN_CQE_DONE_SENT
 					    : BURNIN_CQE_PEER_DONE;
-		if (kind == WR_RECV && c->ok && ep_post_recv(ep, c->qp))
+		k++;
+		if (kind != WR_RECV || !c->ok)
+			continue;
+		if (ep_post_recv(ep, c->qp))
 			return -EIO;
+		if (be32toh(wc[i].imm_data) !=
+		    (DONE_IMM | (ep->run_seq & 0xff)))
+			k--; /* the done signal of an earlier, failed run */
 	}
-	return n;
+	return k;
 }
 
 static int64_t vio_now_ns(void *ctx)
@@ -574,6 +590,7 @@ static int verbs_run(struct burnin_endpoint *ep, enum burnin_role role,
 		return -ENOTCONN;
 	}
 	ret = burnin_vrun(&io, &ep->params, role, res);
+	ep->run_seq++; /* both ends count runs alike */
 	if (ret && res->error[0])
 		log_debug("%s: %s", ep->name, res->error);
 	if (!ret && ep->params.verify &&

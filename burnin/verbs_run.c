@@ -36,9 +36,10 @@ void burnin_result_count_error(struct burnin_result *res, const char *status)
 			break;
 	if (i == res->n_errors) {
 		if (res->n_errors == BURNIN_MAX_ERR_STATUS)
-			i = BURNIN_MAX_ERR_STATUS - 1;
+			status = "other"; /* the last slot gathers the rest */
 		else
 			res->n_errors++;
+		i = res->n_errors - 1;
 		snprintf(res->errors[i].status, sizeof(res->errors[i].status),
 			 "%s", status);
 	}
