@@ -184,6 +184,18 @@ static void judge_speed(const struct pcie_topo *t, const struct pcie_hop *h,
 		       : "; reseat the card or check the slot"));
 }
 
+/* Functions of one device (0000:c1:00.0 and .1) share its link: judge once. */
+static bool link_judged_before(const struct pcie_topo *t, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (t->devs[j].relevant &&
+		    t->devs[j].parent == t->devs[i].parent &&
+		    strncmp(t->devs[j].bdf, t->devs[i].bdf,
+			    strcspn(t->devs[i].bdf, ".")) == 0)
+			return true;
+	return false;
+}
+
 void pcie_audit_links(const struct pcie_topo *t, struct pcie_audit *a)
 {
 	struct pcie_hop h;
@@ -198,7 +210,7 @@ void pcie_audit_links(const struct pcie_topo *t, struct pcie_audit *a)
 				"%s: some link attributes are missing; judged "
 				"with what the other end reports",
 				t->devs[i].bdf));
-		if (!pcie_hop_of(t, i, &h))
+		if (!pcie_hop_of(t, i, &h) || link_judged_before(t, i))
 			continue;
 		if (!h.judged) {
 			pcie_audit_skip(a, "link %s -> %s: %s",
