@@ -175,6 +175,26 @@ static void test_intermittent_and_errors(void **state)
 	assert_int_equal(0, v[2].blame);
 }
 
+static void test_dip_floor_off(void **state)
+{
+	struct burnin_judge_params jp;
+
+	(void)state;
+	reset();
+	all_pairs(6, -1, 1);
+	for (int i = 0; i < n_m; i++)
+		m[i].gbps_min = 2; /* bursty everywhere, as TCG guests are */
+	burnin_judge_defaults(&jp);
+	burnin_judge(&jp, m, n_m, v, 6);
+	assert_true(m[0].dip);
+	jp.dip_floor = 0; /* --dip-floor 0 */
+	burnin_judge(&jp, m, n_m, v, 6);
+	for (int i = 0; i < n_m; i++)
+		assert_false(m[i].dip);
+	for (int p = 0; p < 6; p++)
+		assert_false(v[p].blame || v[p].suspect);
+}
+
 static void test_not_tested_port(void **state)
 {
 	(void)state;
@@ -198,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_partner_must_be_fine_elsewhere),
 		cmocka_unit_test(test_floor_and_class_outlier),
 		cmocka_unit_test(test_intermittent_and_errors),
+		cmocka_unit_test(test_dip_floor_off),
 		cmocka_unit_test(test_not_tested_port),
 	};
 
