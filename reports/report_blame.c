@@ -27,12 +27,11 @@ static int rank_of(const char *action)
 
 int report_add_finding(struct report *r, json_t *finding)
 {
+	size_t before = r->n_findings;
 	int ret;
 
 	if (!finding)
 		return -ENOMEM;
-	size_t before = r->n_findings;
-
 	ret = report_finding_take(r, finding);
 	if (!ret && r->n_findings > before)
 		r->findings[before].own = true;
