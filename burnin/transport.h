@@ -16,6 +16,7 @@
 #define BURNIN_MAX_QPS 16
 #define BURNIN_WINDOW_MS 100 /* gbps_min is the lowest window of this length */
 #define BURNIN_MAX_WINDOWS 4096
+#define BURNIN_MAX_ERR_STATUS 4 /* distinct completion statuses kept */
 
 /* One local HCA port as the inventory sees it (written as a `port` record). */
 struct burnin_port {
@@ -60,6 +61,12 @@ struct burnin_conn_info {
 	uint8_t bytes[512];
 };
 
+/* Error completions of one status ("transport retry counter exceeded"). */
+struct burnin_status_count {
+	char status[48];	/* ibv_wc_status_str() */
+	uint64_t count;
+};
+
 /* What one end measured. Filled by run(); times from CLOCK_MONOTONIC. */
 struct burnin_result {
 	double gbps;		/* average over the measurement window */
@@ -70,6 +77,10 @@ struct burnin_result {
 	uint64_t error_completions;
 	char error[160];	/* "" when ok; "stalled: 12 outstanding", ... */
 	bool verify_failed;
+	/* error_completions by status, first seen first; when more statuses
+	 * appear than fit, the last slot becomes "other" and counts them. */
+	struct burnin_status_count errors[BURNIN_MAX_ERR_STATUS];
+	int n_errors;
 };
 
 enum burnin_role {

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/* Encoding of burnin_vconn into the bootstrap's bytes; the verify pattern. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "burnin/verbs_conn.h"
+#include "burnin/verbs_internal.h"
+#include "common/log.h"
+
+#define VCONN_MAGIC 0x56504249u /* "IBPV" */
+#define VCONN_VERSION 1
+
+struct cursor {
+	uint8_t *p;
+	const uint8_t *end;
+};
+
+static void put(struct cursor *c, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		*c->p++ = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get(struct cursor *c, int bytes)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)*c->p++ << (8 * i);
+	return v;
+}
+
+void burnin_vconn_encode(const struct burnin_vconn *c,
+			 struct burnin_conn_info *info)
+{
+	struct cursor w = {info->bytes, info->bytes + sizeof(info->bytes)};
+
+	memset(info, 0, sizeof(*info));
+	put(&w, VCONN_MAGIC, 4);
+	put(&w, VCONN_VERSION, 1);
+	put(&w, c->nqps, 1);
+	put(&w, c->lid, 2);
+	memcpy(w.p, c->gid, 16);
+	w.p += 16;
+	put(&w, (uint8_t)c->gid_index, 1);
+	put(&w, c->mtu_code, 1);
+	put(&w, c->rkey, 4);
+	put(&w, c->src_addr, 8);
+	put(&w, c->dst_addr, 8);
+	put(&w, c->msg_size, 8);
+	put(&w, c->seed, 8);
+	for (int i = 0; i < c->nqps && i < BURNIN_MAX_QPS; i++) {
+		put(&w, c->qpn[i], 4);
+		put(&w, c->psn[i], 4);
+	}
+}
+
+int burnin_vconn_decode(const struct burnin_conn_info *info,
+			struct burnin_vconn *c)
+{
+	struct cursor r = {(uint8_t *)info->bytes,
+			   info->bytes + sizeof(info->bytes)};
+
+	memset(c, 0, sizeof(*c));
+	if (get(&r, 4) != VCONN_MAGIC || get(&r, 1) != VCONN_VERSION)
+		return -EPROTO;
+	c->nqps = (uint8_t)get(&r, 1);
+	c->lid = (uint16_t)get(&r, 2);
+	memcpy(c->gid, r.p, 16);
+	r.p += 16;
+	c->gid_index = (int8_t)get(&r, 1);
+	c->mtu_code = (uint8_t)get(&r, 1);
+	c->rkey = (uint32_t)get(&r, 4);
+	c->src_addr = get(&r, 8);
+	c->dst_addr = get(&r, 8);
+	c->msg_size = get(&r, 8);
+	c->seed = get(&r, 8);
+	if (c->nqps < 1 || c->nqps > BURNIN_MAX_QPS || !c->msg_size)
+		return -EINVAL;
+	for (int i = 0; i < c->nqps; i++) {
+		c->qpn[i] = (uint32_t)get(&r, 4);
+		c->psn[i] = (uint32_t)get(&r, 4);
+	}
+	return 0;
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+void burnin_pattern_fill(void *buf, size_t len, uint64_t seed)
+{
+	uint64_t *w = buf;
+
+	for (size_t i = 0; i < len / 8; i++)
+		w[i] = splitmix64(seed ^ i);
+}
+
+long burnin_pattern_check(const void *buf, size_t len, uint64_t seed)
+{
+	const uint64_t *w = buf;
+
+	for (size_t i = 0; i < len / 8; i++)
+		if (w[i] != splitmix64(seed ^ i)) {
+			const uint8_t *b = (const uint8_t *)&w[i];
+			uint64_t want = splitmix64(seed ^ i);
+			const uint8_t *x = (const uint8_t *)&want;
+			int k = 0;
+
+			while (b[k] == x[k])
+				k++;
+			return (long)(i * 8 + (size_t)k);
+		}
+	return -1;
+}
+
+int burnin_verbs_check_params(const struct burnin_port *port,
+			      const struct burnin_params *p)
+{
+	const char *bad = NULL;
+
+	if (p->qps < 1 || p->qps > BURNIN_MAX_QPS)
+		bad = "qps: expected 1..16";
+	else if (p->msg_size < 1 || p->msg_size > (1ul << 30))
+		bad = "message size: expected 1 byte .. 1 GiB";
+	else if (p->tx_depth < 1 || p->tx_depth > 8192)
+		bad = "tx depth: expected 1..8192";
+	else if (!(p->duration_s > 0) || !(p->warmup_s >= 0))
+		bad = "duration: expected > 0 s, warm-up >= 0 s";
+	else if (!(p->stall_s > 0))
+		bad = "stall time: expected > 0 s";
+	else if (p->retry_cnt < 0 || p->retry_cnt > 7)
+		bad = "retry count: expected 0..7";
+	if (!bad)
+		return 0;
+	log_error("%s port %d: %s", port->ca, port->port, bad);
+	return -EINVAL;
+}
+
+int burnin_verbs_check_peer(const char *name, const struct burnin_params *p,
+			    const struct burnin_vconn *peer)
+{
+	if (peer->nqps == p->qps && peer->msg_size == p->msg_size)
+		return 0;
+	log_error("%s: peer uses %d QPs of %" PRIu64
+		  " bytes, this end %d QPs of %zu bytes",
+		  name, peer->nqps, peer->msg_size, p->qps, p->msg_size);
+	return -EINVAL;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_VERBS_CONN_H
+#define IBPROOF_BURNIN_VERBS_CONN_H
+
+/*
+ * What one verbs endpoint tells its peer (struct burnin_conn_info, encoded
+ * little-endian with a magic and a version so a mismatched peer is refused),
+ * and the data pattern that --verify checks. Pure, no ibv_* calls.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "burnin/transport.h"
+
+struct burnin_vconn {
+	uint16_t lid;
+	uint8_t gid[16];
+	int8_t gid_index; /* -1: no GRH */
+	uint8_t mtu_code; /* enum ibv_mtu of the sender's port */
+	uint8_t nqps;
+	uint32_t qpn[BURNIN_MAX_QPS];
+	uint32_t psn[BURNIN_MAX_QPS];
+	uint32_t rkey;
+	uint64_t src_addr; /* pattern the peer may READ, nqps x msg_size */
+	uint64_t dst_addr; /* where the peer may WRITE, nqps x msg_size */
+	uint64_t msg_size;
+	uint64_t seed; /* of the sender's pattern */
+};
+
+void burnin_vconn_encode(const struct burnin_vconn *c,
+			 struct burnin_conn_info *info);
+/* 0, or -EPROTO (not ours / other version) / -EINVAL (bad counts). */
+int burnin_vconn_decode(const struct burnin_conn_info *info,
+			struct burnin_vconn *c);
+
+/* Fill len bytes (a multiple of 8) with the pattern of seed. */
+void burnin_pattern_fill(void *buf, size_t len, uint64_t seed);
+/* Offset of the first byte that differs from the pattern, or -1. */
+long burnin_pattern_check(const void *buf, size_t len, uint64_t seed);
+
+#endif

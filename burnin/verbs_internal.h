@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_VERBS_INTERNAL_H
+#define IBPROOF_BURNIN_VERBS_INTERNAL_H
+
+/* Between the verbs backend's files and loopback.c; not for orchestration. */
+#include "burnin/transport.h"
+#include "burnin/verbs_conn.h"
+
+/* Parameters a verbs endpoint can run with; 0 or -EINVAL (logged). */
+int burnin_verbs_check_params(const struct burnin_port *port,
+			      const struct burnin_params *params);
+/* The peer must use the same QP count and message size; 0 or -EINVAL. */
+int burnin_verbs_check_peer(const char *name,
+			    const struct burnin_params *params,
+			    const struct burnin_vconn *peer);
+/* Warm-up of the endpoint's next runs (loopback: only the first sample). */
+void burnin_verbs_set_warmup(struct burnin_endpoint *ep, double warmup_s);
+
+#endif

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/* burnin/verbs_conn.c: connection data encoding, verify pattern, checks. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "burnin/verbs_conn.h"
+#include "burnin/verbs_internal.h"
+
+static struct burnin_vconn sample(void)
+{
+	struct burnin_vconn c;
+
+	memset(&c, 0, sizeof(c)); /* padding too: compared as bytes */
+	c.lid = 0x1a;
+	c.gid_index = 3;
+	c.mtu_code = 5;
+	c.nqps = 16;
+	c.rkey = 0xdeadbeef;
+	c.src_addr = 0x7f0012345000ull;
+	c.dst_addr = 0x7f0012355000ull;
+	c.msg_size = 1 << 20;
+	c.seed = 0x0123456789abcdefull;
+
+	for (int i = 0; i < 16; i++) {
+		c.gid[i] = (uint8_t)(0xf0 + i);
+		c.qpn[i] = 0x100 + (uint32_t)i;
+		c.psn[i] = 0xabcd00 + (uint32_t)i;
+	}
+	return c;
+}
+
+static void test_round_trip(void **state)
+{
+	struct burnin_vconn in = sample(), out;
+	struct burnin_conn_info info;
+
+	(void)state;
+	burnin_vconn_encode(&in, &info);
+	assert_int_equal(0, burnin_vconn_decode(&info, &out));
+	assert_memory_equal(&in, &out, sizeof(in));
+	in.gid_index = -1; /* InfiniBand: no GRH */
+	in.nqps = 1;
+	burnin_vconn_encode(&in, &info);
+	assert_int_equal(0, burnin_vconn_decode(&info, &out));
+	assert_int_equal(-1, out.gid_index);
+	assert_int_equal(0x100, out.qpn[0]);
+	assert_int_equal(0, out.qpn[1]);
+}
+
+static void test_refuses_foreign_data(void **state)
+{
+	struct burnin_vconn in = sample(), out;
+	struct burnin_conn_info info;
+
+	(void)state;
+	memset(&info, 0, sizeof(info));
+	assert_int_equal(-EPROTO, burnin_vconn_decode(&info, &out));
+	burnin_vconn_encode(&in, &info);
+	info.bytes[4] = 2; /* another version */
+	assert_int_equal(-EPROTO, burnin_vconn_decode(&info, &out));
+	in.nqps = 17;
+	burnin_vconn_encode(&in, &info);
+	assert_int_equal(-EINVAL, burnin_vconn_decode(&info, &out));
+	in.nqps = 0;
+	burnin_vconn_encode(&in, &info);
+	assert_int_equal(-EINVAL, burnin_vconn_decode(&info, &out));
+}
+
+static void test_pattern(void **state)
+{
+	size_t len = 1 << 16;
+	uint8_t *buf = malloc(len);
+
+	(void)state;
+	burnin_pattern_fill(buf, len, 42);
+	assert_int_equal(-1, burnin_pattern_check(buf, len, 42));
+	assert_int_equal(0, burnin_pattern_check(buf, len, 43));
+	buf[12345] ^= 0x10;
+	assert_int_equal(12345, burnin_pattern_check(buf, len, 42));
+	buf[12345] ^= 0x10;
+	memset(buf + len - 8, 0, 8); /* a message cut short */
+	assert_true(burnin_pattern_check(buf, len, 42) >= (long)(len - 8));
+	free(buf);
+}
+
+static void test_param_checks(void **state)
+{
+	struct burnin_port port = {.ca = "rxe0", .port = 1};
+	struct burnin_params p = {.msg_size = 65536,
+				  .qps = 4,
+				  .tx_depth = 16,
+				  .duration_s = 1,
+				  .stall_s = 3,
+				  .retry_cnt = 3};
+	struct burnin_params bad;
+	struct burnin_vconn peer = sample();
+
+	(void)state;
+	assert_int_equal(0, burnin_verbs_check_params(&port, &p));
+	bad = p, bad.qps = 17;
+	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	bad = p, bad.tx_depth = 0;
+	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	bad = p, bad.stall_s = 0;
+	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	bad = p, bad.retry_cnt = 8;
+	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	bad = p, bad.msg_size = 0;
+	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	peer.nqps = 4;
+	peer.msg_size = 65536;
+	assert_int_equal(0, burnin_verbs_check_peer("rxe0 port 1", &p, &peer));
+	peer.msg_size = 1 << 20;
+	assert_int_equal(-EINVAL,
+			 burnin_verbs_check_peer("rxe0 port 1", &p, &peer));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_refuses_foreign_data),
+	    cmocka_unit_test(test_pattern),
+	    cmocka_unit_test(test_param_checks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

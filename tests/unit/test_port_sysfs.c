@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* burnin/port_sysfs.c against the fixture trees of tests/fixtures/sysfs-ib. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "burnin/port_sysfs.h"
+
+#define ROOT(name) FIXTURES_DIR "/sysfs-ib/" name
+
+static struct burnin_port port_of(const char *ca, int port, bool ethernet)
+{
+	struct burnin_port p;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.ca, sizeof(p.ca), "%s", ca);
+	p.port = port;
+	p.ethernet = ethernet;
+	return p;
+}
+
+static void test_gid_parse(void **state)
+{
+	uint8_t g[16];
+
+	(void)state;
+	assert_int_equal(
+	    0, burnin_gid_parse("fe80:0000:0000:0000:0c42:a103:00a1:b2c1", g));
+	assert_int_equal(0xfe, g[0]);
+	assert_int_equal(0x80, g[1]);
+	assert_int_equal(0xc1, g[15]);
+	assert_int_equal(-EINVAL, burnin_gid_parse("fe80::1", g));
+	assert_int_equal(-EINVAL,
+			 burnin_gid_parse("fe80:0:0:0:0:0:0:1 trailing", g));
+}
+
+static void test_infiniband_port(void **state)
+{
+	struct burnin_port p = port_of("mlx5_0", 1, false);
+
+	(void)state;
+	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(-1, p.gid_index);
+	assert_true(p.guid == 0x0c42a10300a1b2c1ull);
+	assert_int_equal(0xfe, p.gid[0]);
+	assert_string_equal("0000:c1:00.0", p.pci_addr);
+	assert_int_equal(1, p.numa_node);
+	assert_string_equal("", p.netdev);
+	assert_float_equal(200.0, burnin_port_rate_gbps(0, 64, 2, 0), 1e-9);
+}
+
+static void test_roce_picks_ipv4_v2_gid(void **state)
+{
+	struct burnin_port p = port_of("mlx5_2", 1, true);
+	long mbps;
+
+	(void)state;
+	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("roce-node"), &p));
+	assert_int_equal(3, p.gid_index);
+	assert_int_equal(0xff, p.gid[10]);
+	assert_int_equal(0x0a, p.gid[12]);
+	assert_int_equal(0x07, p.gid[15]);
+	assert_true(p.guid == 0x0c42a10300556670ull);
+	assert_string_equal("ens1f0", p.netdev);
+	assert_string_equal("0000:41:00.0", p.pci_addr);
+	assert_int_equal(0, p.numa_node);
+	mbps = burnin_netdev_speed_mbps(ROOT("roce-node"), p.netdev);
+	assert_int_equal(100000, mbps);
+	/* RoCE: the netdev's speed, not verbs' nominal speed x width. */
+	assert_float_equal(100.0, burnin_port_rate_gbps(1, 32, 2, mbps), 1e-9);
+}
+
+static void test_rxe_port(void **state)
+{
+	struct burnin_port p = port_of("rxe0", 1, true);
+	long mbps;
+
+	(void)state;
+	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("rxe-node"), &p));
+	assert_int_equal(1, p.gid_index); /* Soft-RoCE: index 1 */
+	assert_string_equal("eth1", p.netdev);
+	/* No device link of its own: the PCI function behind eth1. */
+	assert_string_equal("0000:00:05.0", p.pci_addr);
+	assert_int_equal(-1, p.numa_node);
+	mbps = burnin_netdev_speed_mbps(ROOT("rxe-node"), "eth1");
+	assert_int_equal(0, mbps); /* virtio says -1: unknown */
+	assert_float_equal(0.0, burnin_port_rate_gbps(1, 1, 1, mbps), 1e-9);
+}
+
+static void test_missing_port(void **state)
+{
+	struct burnin_port p = port_of("mlx5_9", 1, false);
+	uint8_t g[16];
+
+	(void)state;
+	assert_int_equal(-ENOENT, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	p = port_of("mlx5_0", 2, false);
+	assert_int_equal(-ENOENT, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	/* InfiniBand has no RoCE GID. */
+	assert_int_equal(-ENOENT, burnin_port_sysfs_roce_gid(ROOT("ib-node"),
+							     "mlx5_0", 1, g));
+	assert_int_equal(0, burnin_netdev_speed_mbps(ROOT("ib-node"), "ib0"));
+}
+
+static int find(char (*names)[BURNIN_COUNTER_NAME_MAX], int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+static void test_counters(void **state)
+{
+	char names[64][BURNIN_COUNTER_NAME_MAX];
+	uint64_t v[64];
+	int n, i;
+
+	(void)state;
+	assert_int_equal(0,
+			 burnin_port_sysfs_counters(ROOT("ib-node"), "mlx5_0",
+						    1, names, v, 64, &n));
+	assert_int_equal(7 + 4, n); /* VL15_dropped "N/A" skipped */
+	assert_int_equal(-1, find(names, n, "VL15_dropped"));
+	i = find(names, n, "port_xmit_data");
+	assert_true(i >= 0 && v[i] == 123456789);
+	i = find(names, n, "symbol_error");
+	assert_true(i >= 0 && v[i] == 3);
+	i = find(names, n, "link_downed");
+	assert_true(i >= 0 && v[i] == 1);
+	i = find(names, n, "hw_link_downed"); /* repeated in hw_counters */
+	assert_true(i >= 0 && v[i] == 4);
+	i = find(names, n, "out_of_buffer");
+	assert_true(i >= 0 && v[i] == 17);
+	/* rxe: only hw_counters/. */
+	assert_int_equal(0, burnin_port_sysfs_counters(ROOT("rxe-node"), "rxe0",
+						       1, names, v, 64, &n));
+	assert_int_equal(5, n);
+	i = find(names, n, "retry_exceeded_err");
+	assert_true(i >= 0 && v[i] == 2);
+	/* max is honoured. */
+	assert_int_equal(0, burnin_port_sysfs_counters(
+				ROOT("ib-node"), "mlx5_0", 1, names, v, 3, &n));
+	assert_int_equal(3, n);
+	assert_int_equal(-ENOENT,
+			 burnin_port_sysfs_counters(ROOT("ib-node"), "mlx5_1",
+						    1, names, v, 64, &n));
+}
+
+static void test_counter_deltas(void **state)
+{
+	const char before_n[3][BURNIN_COUNTER_NAME_MAX] = {
+	    "symbol_error", "port_xmit_data", "link_downed"};
+	const uint64_t before[3] = {10, 1000, 200};
+	const char after_n[4][BURNIN_COUNTER_NAME_MAX] = {
+	    "port_xmit_data", "symbol_error", "link_downed", "new_one"};
+	const uint64_t after[4] = {5000, 10, 3, 7};
+	uint64_t d[4];
+
+	(void)state;
+	burnin_counters_delta(before_n, before, 3, after_n, after, 4, d);
+	assert_true(d[0] == 4000);
+	assert_true(d[1] == 0);
+	assert_true(d[2] == 3); /* went down: reset in between */
+	assert_true(d[3] == 7); /* not there before: from 0 */
+}
+
+static void test_filter_and_names(void **state)
+{
+	(void)state;
+	assert_true(burnin_port_filter_match(NULL, "mlx5_0", 1));
+	assert_true(burnin_port_filter_match("", "mlx5_0", 1));
+	assert_true(burnin_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 2));
+	assert_false(
+	    burnin_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 1));
+	assert_true(burnin_port_filter_match("mlx5_0", "mlx5_0", 2));
+	assert_false(burnin_port_filter_match("mlx5_0", "mlx5_01", 1));
+	assert_false(burnin_port_filter_match("mlx5_01:1", "mlx5_0", 1));
+	assert_false(burnin_port_filter_match("mlx5_0:1x", "mlx5_0", 1));
+	assert_false(burnin_port_filter_match("mlx5_0:", "mlx5_0", 1));
+	assert_string_equal("ACTIVE", burnin_port_state_name(4));
+	assert_string_equal("unknown", burnin_port_state_name(9));
+	assert_string_equal("LinkUp", burnin_phys_state_name(5));
+	assert_string_equal("Polling", burnin_phys_state_name(2));
+	assert_string_equal("unknown", burnin_phys_state_name(0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_gid_parse),
+	    cmocka_unit_test(test_infiniband_port),
+	    cmocka_unit_test(test_roce_picks_ipv4_v2_gid),
+	    cmocka_unit_test(test_rxe_port),
+	    cmocka_unit_test(test_missing_port),
+	    cmocka_unit_test(test_counters),
+	    cmocka_unit_test(test_counter_deltas),
+	    cmocka_unit_test(test_filter_and_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
