@@ -129,7 +129,9 @@ int report_end_from(struct report *r, const json_t *ref, struct report_end *e)
 		e->host = report_intern(r->strs, str_field(ref, "host"));
 		e->ca = report_intern(r->strs, str_field(ref, "ca"));
 	} else if (str_field(ref, "node")) {
-		e->type = e->type ? e->type : 's';
+		/* a switch port reference has no type; "unknown" stays 0 */
+		if (!json_object_get(ref, "type"))
+			e->type = 's';
 		e->name = report_intern(r->strs, str_field(ref, "node"));
 	} else {
 		e->name = report_intern(r->strs, str_field(ref, "name"));
