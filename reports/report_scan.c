@@ -182,7 +182,19 @@ static bool unknown_key(struct scan_str *seen, size_t *n,
 typedef int (*field_fn)(void *ctx, const struct scan_str *key,
 			struct scanner *sc);
 
-static bool scan_object(struct scanner *sc, field_fn fn, void *ctx)
+static int skip_field(void *ctx, const struct scan_str *key, struct scanner *sc)
+{
+	(void)ctx;
+	(void)key;
+	(void)sc;
+	return 0;
+}
+
+/*
+ * An object; keys fn does not know take scalars, or at depth 0 an object
+ * of scalars (burnin's counters_a): added fields, each key at most once.
+ */
+static bool scan_object(struct scanner *sc, field_fn fn, void *ctx, int depth)
 {
 	struct scan_str unknown[MAX_UNKNOWN], key;
 	size_t n_unknown = 0;
@@ -200,7 +212,9 @@ static bool scan_object(struct scanner *sc, field_fn fn, void *ctx)
 		if (r < 0)
 			return false;
 		if (!r && (!unknown_key(unknown, &n_unknown, &key) ||
-			   !scan_value(sc, &v, false)))
+			   !scan_value(sc, &v, depth == 0) ||
+			   (v.type == V_OBJECT &&
+			    !scan_object(sc, skip_field, NULL, depth + 1))))
 			return false;
 		if (take(sc, ','))
 			continue;
@@ -285,7 +299,7 @@ static int pair_field(void *ctx, const struct scan_str *key, struct scanner *sc)
 
 		if (!once(&p->seen, a ? BIT_A : BIT_B))
 			return -1;
-		return scan_object(sc, ref_field, a ? &p->a : &p->b) ? 1 : -1;
+		return scan_object(sc, ref_field, a ? &p->a : &p->b, 1) ? 1 : -1;
 	}
 	return 0;
 }
@@ -317,7 +331,7 @@ int report_scan_pair(const char *line, size_t len, struct scan_pair *out)
 	struct scanner sc = { line, line + len };
 
 	memset(out, 0, sizeof(*out));
-	if (!scan_object(&sc, pair_field, out))
+	if (!scan_object(&sc, pair_field, out, 0))
 		return 0;
 	skip_ws(&sc);
 	return sc.p == sc.end && pair_valid(out);
