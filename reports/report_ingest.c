@@ -16,7 +16,7 @@
 #include "reports/report.h"
 #include "reports/report_scan.h"
 
-#define SPLIT_MIN (32L << 20) /* files from this size are read in parts */
+#define SPLIT_MIN (32L << 20) /* default: files from this size are read in parts */
 #define MAX_THREADS 16
 
 static const char *str_field(const json_t *o, const char *key)
@@ -408,6 +408,7 @@ static int thread_count(const struct report *r)
 static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 {
 	size_t cap = (size_t)n * (size_t)threads;
+	long split = j->r->params.split_min > 0 ? j->r->params.split_min : SPLIT_MIN;
 
 	j->parts = calloc(cap, sizeof(*j->parts));
 	if (!j->parts)
@@ -417,7 +418,7 @@ static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 		int k = 1;
 
 		if (strcmp(paths[i], "-") && !stat(paths[i], &st) &&
-		    S_ISREG(st.st_mode) && st.st_size >= SPLIT_MIN)
+		    S_ISREG(st.st_mode) && st.st_size >= split)
 			k = threads;
 		for (int p = 0; p < k; p++) {
 			struct ingest_part *part = &j->parts[j->n_parts++];
