@@ -24,23 +24,8 @@ fi
 rc=$?
 [ $rc -eq 1 ] || { echo "report exit $rc, expected 1" >&2; exit 1; }
 
-# Each entry as its two ends "name:port", sorted, joined by '|'.
-jq -r '.disable[] | [.port, .peer] | map(if .ca then "\(.host) \(.ca):\(.port)"
-	else "\(.node):\(.port)" end) | sort | join("|")' \
-	"$work/report.json" | sort >"$work/got"
-# Faults as cables: "category|end|end" or, swapped, two cables of 4 ends.
-: >"$work/want"
-: >"$work/findings-only"
-while IFS='|' read -r cat e1 e2 e3 e4; do
-	case $cat in
-	port-disabled|unexpected-link) echo "$cat" >>"$work/findings-only" ;;
-	swapped) # leaf:p5|leaf:p6|host5|host6: now p5-host6 and p6-host5
-		printf '%s\n%s\n' "$(printf '%s\n' "$e1" "$e4" | sort | paste -sd'|')" \
-			"$(printf '%s\n' "$e2" "$e3" | sort | paste -sd'|')" >>"$work/want" ;;
-	*) printf '%s\n' "$e1" "$e2" | sort | paste -sd'|' >>"$work/want" ;;
-	esac
-done <"$work/faults.txt"
-sort -u "$work/want" -o "$work/want"
+"$here/disable-entries" "$work/report.json" >"$work/got"
+"$here/expected-disable" "$work/faults.txt" >"$work/want" 3>"$work/findings-only"
 if ! diff -u "$work/want" "$work/got"; then
 	echo "report-sim-faults: the disable list differs from the injected faults" >&2
 	cat "$work/report.txt" >&2
