@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "burnin/port_sysfs.h"
+#include "burnin/run.h"
 #include "common/record.h"
 #include "node/node.h"
 
@@ -26,24 +27,14 @@ struct node_counters {
 	struct node_port_counters port[];
 };
 
-static const char *const error_counters[] = {
-	"symbol_error", "link_error_recovery", "link_downed",
-	"port_rcv_errors", "port_rcv_remote_physical_errors",
-	"port_rcv_switch_relay_errors", "port_xmit_discards",
-	"port_xmit_constraint_errors", "port_rcv_constraint_errors",
-	"local_link_integrity_errors", "excessive_buffer_overrun_errors",
-	"VL15_dropped", NULL,
-};
-
 bool node_counter_is_error(const char *name)
 {
 	size_t len;
 
 	if (!strncmp(name, "hw_", 3))
 		name += 3;
-	for (int i = 0; error_counters[i]; i++)
-		if (!strcmp(name, error_counters[i]))
-			return true;
+	if (burnin_counter_is_error(name)) /* the PMA error counters */
+		return true;
 	len = strlen(name);
 	return len > 4 && !strcmp(name + len - 4, "_err");
 }
