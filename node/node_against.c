@@ -23,6 +23,7 @@ struct argv_buf {
 	char *v[AGAINST_MAX_ARGS + 1];
 	int n;
 	char *words; /* the launcher, split in place */
+	char *extra; /* --burnin-opts, split in place */
 };
 
 static int push(struct argv_buf *a, char *s)
@@ -81,6 +82,14 @@ static int build_argv(const struct node_run_opts *o, const char *tmp,
 	ret = ret ? ret : push(a, "--duration");
 	ret = ret ? ret : push(a, dur);
 	ret = ret ? ret : push(a, "--no-progress");
+	if (ret || !o->burnin_opts)
+		return ret;
+	a->extra = strdup(o->burnin_opts);
+	if (!a->extra)
+		return -ENOMEM;
+	for (w = strtok_r(a->extra, " \t\n", &save); w && !ret;
+	     w = strtok_r(NULL, " \t\n", &save))
+		ret = push(a, w);
 	return ret;
 }
 
@@ -193,6 +202,7 @@ int node_against_run(const struct node_run_opts *o, struct record_writer *w,
 out:
 	unlink(tmp);
 	free(a.words);
+	free(a.extra);
 	free(res);
 	return rc;
 }

@@ -15,6 +15,7 @@ enum node_key {
 	NODE_KEY_EXPECT_RATE,
 	NODE_KEY_AGAINST,
 	NODE_KEY_LAUNCHER,
+	NODE_KEY_BURNIN_OPTS,
 	NODE_KEY_DURATION,
 	NODE_KEY_NO_DMA,
 	NODE_KEY_SAMPLES,
@@ -38,6 +39,9 @@ static const struct cli_opt node_opts[] = {
 	{ "launcher", NODE_KEY_LAUNCHER, "\"CMD ...\"",
 	  "launcher words for --against (default \"mpirun --host "
 	  "SELF:P,HOST:P,... -np TOTAL\", P = ACTIVE ports here)" },
+	{ "burnin-opts", NODE_KEY_BURNIN_OPTS, "\"OPTS\"",
+	  "more options for burnin under --against, e.g. \"--size 64K "
+	  "--qps 1 --stall 20\" for slow links" },
 	{ "duration", NODE_KEY_DURATION, "SECONDS",
 	  "burn-in window per test for --against (default 10)" },
 	{ "no-dma", NODE_KEY_NO_DMA, NULL,
@@ -56,6 +60,7 @@ static const struct cli_cmd node_cmd = {
 	.synopsis = "[--sysfs-root DIR] [--reference-inventory FILE] "
 		    "[--expect-ports N] [--expect-rate GBPS] "
 		    "[--against HOST[,HOST...]] [--launcher \"CMD\"] "
+		    "[--burnin-opts \"OPTS\"] "
 		    "[--duration S] [--no-dma] [--samples K] [--drain] "
 		    "[--resume] [--records FILE] [--json FILE] [--timeout S]",
 	.description =
@@ -119,6 +124,9 @@ static int node_opt(void *ctx, int key, const char *arg)
 		return 0;
 	case NODE_KEY_LAUNCHER:
 		o->launcher = arg;
+		return 0;
+	case NODE_KEY_BURNIN_OPTS:
+		o->burnin_opts = arg;
 		return 0;
 	case NODE_KEY_NO_DMA:
 		o->no_dma = true;

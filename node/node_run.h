@@ -17,6 +17,7 @@ struct node_run_opts {
 	double expect_rate_gbps;
 	const char *against;	  /* HOST[,HOST...] */
 	const char *launcher;	  /* NULL: mpirun --host ... -np ... */
+	const char *burnin_opts;  /* more words for burnin (--against) */
 	double duration_s;	  /* burnin and DMA windows */
 	bool no_dma;
 	int samples;		  /* DMA samples per port and test */

@@ -217,6 +217,8 @@ static void test_counter_names(void **state)
 	assert_true(node_counter_is_error("rcvd_seq_err"));
 	assert_false(node_counter_is_error("port_xmit_data"));
 	assert_false(node_counter_is_error("sent_pkts"));
+	assert_false(node_counter_is_error("completer_retry_err"));
+	assert_true(node_counter_is_error("retry_exceeded_err"));
 	assert_false(node_counter_is_error("_err"));
 }
 
