@@ -219,6 +219,63 @@ static void test_drain(void **state)
 	   dir);
 }
 
+/*
+ * A launcher standing in for mpirun + burnin: it copies FILE to the path
+ * after --records and exits with RC (or sleeps).
+ */
+static void launcher(const char *name, const char *body)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --records ] "
+		   "&& out=$2; shift; done\n%s\n", body);
+	fclose(f);
+	chmod(path, 0755);
+}
+
+static int run_against(const char *name, const char *timeout)
+{
+	char path[512];
+	char *argv[] = { "node", "--sysfs-root", root, "--json", json_path,
+			 "--records", rec_path, "--no-dma", "--against",
+			 "gpu001,gpu002", "--launcher", path, "--timeout",
+			 (char *)timeout, NULL };
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	optind = 0;
+	return node_main(14, argv);
+}
+
+static void test_against(void **state)
+{
+	(void)state;
+	launcher("burnin-fail", "cp " FIXTURES_DIR "/sysfs-node/against.jsonl "
+		 "\"$out\"; exit 1");
+	assert_int_equal(run_against("burnin-fail", "30"), 1);
+	assert_verdict(1, 1, "node gpu017: FAIL \u2014 mlx5_0 port 1 "
+		       "low-bandwidth");
+	/* the reference's fail is a warning, the pair is copied */
+	sh("grep '\"severity\":\"warn\"' %s | grep -q 'reference gpu001: "
+	   "gpu001:mlx5_1:1 was never measured: pick other references'",
+	   rec_path);
+	sh("grep -q '\"kind\":\"pair\"' %s", rec_path);
+}
+
+static void test_against_could_not_test(void **state)
+{
+	(void)state;
+	launcher("burnin-none", "exit 3");
+	assert_int_equal(run_against("burnin-none", "30"), 3);
+	assert_verdict(3, 3, "node gpu017: COULD NOT TEST");
+	launcher("burnin-hang", "sleep 60");
+	assert_int_equal(run_against("burnin-hang", "1"), 3);
+	sh("grep -q 'burnin killed after 1 s' %s", json_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +286,9 @@ int main(void)
 		cmocka_unit_test_setup(test_bad_reference, fresh_tree),
 		cmocka_unit_test_setup(test_counters, fresh_tree),
 		cmocka_unit_test_setup(test_drain, fresh_tree),
+		cmocka_unit_test_setup(test_against, fresh_tree),
+		cmocka_unit_test_setup(test_against_could_not_test,
+					fresh_tree),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
