@@ -36,16 +36,24 @@ static void sh(const char *fmt, ...)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void put(const char *rel, const char *text)
+/* Writes text to base/rel with mode. */
+static void write_at(const char *base, const char *rel, const char *text,
+		     mode_t mode)
 {
 	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(path, sizeof(path), "%s/%s", base, rel);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+	chmod(path, mode);
+}
+
+static void put(const char *rel, const char *text)
+{
+	write_at(root, rel, text, 0644);
 }
 
 static int setup(void **state)
@@ -198,18 +206,14 @@ static void test_counters(void **state)
 
 static void test_drain(void **state)
 {
-	char path[512], bin[300];
-	FILE *f;
+	char path[1024], bin[300];
 
 	(void)state;
 	snprintf(bin, sizeof(bin), "%s/bin", dir);
 	mkdir(bin, 0755);
-	snprintf(path, sizeof(path), "%s/scontrol", bin);
-	f = fopen(path, "w");
-	fprintf(f, "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> %s/scontrol.log\n",
-		dir);
-	fclose(f);
-	chmod(path, 0755);
+	snprintf(path, sizeof(path), "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> "
+		 "%s/scontrol.log\n", dir);
+	write_at(bin, "scontrol", path, 0755);
 	snprintf(path, sizeof(path), "%s:%s", bin, getenv("PATH"));
 	setenv("PATH", path, 1);
 	put(HCA1 "/ports/1/rate", "200 Gb/sec (2X NDR)\n");
@@ -219,22 +223,37 @@ static void test_drain(void **state)
 	   dir);
 }
 
+static void test_resume_only_ours(void **state)
+{
+	char text[1024];
+
+	(void)state;
+	/* PATH already holds DIR/bin (test_drain): replace its scontrol */
+	snprintf(text, sizeof(text), "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> "
+		 "%s/resume.log\n[ \"$1\" = show ] && printf '   State=IDLE+DRAIN"
+		 "\\n   Reason=%%s [root@now]\\n' \"$(cat %s/reason)\"\nexit 0\n",
+		 dir, dir);
+	write_at(dir, "bin/scontrol", text, 0755);
+	write_at(dir, "reason", "ibproof: FAIL x", 0644);
+	assert_int_equal(run_node("--resume", NULL), 0);
+	sh("grep -q 'update NodeName=gpu017 State=RESUME' %s/resume.log", dir);
+	sh("rm %s/resume.log", dir);
+	write_at(dir, "reason", "bad DIMM, ticket 4711", 0644);
+	assert_int_equal(run_node("--resume", NULL), 0);
+	sh("! grep -q RESUME %s/resume.log", dir);
+}
+
 /*
- * A launcher standing in for mpirun + burnin: it copies FILE to the path
- * after --records and exits with RC (or sleeps).
+ * A launcher standing in for mpirun + burnin: body runs with $out = the
+ * path after --records.
  */
 static void launcher(const char *name, const char *body)
 {
-	char path[512];
-	FILE *f;
+	char text[1024];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --records ] "
-		   "&& out=$2; shift; done\n%s\n", body);
-	fclose(f);
-	chmod(path, 0755);
+	snprintf(text, sizeof(text), "#!/bin/sh\nwhile [ $# -gt 0 ]; do "
+		 "[ \"$1\" = --records ] && out=$2; shift; done\n%s\n", body);
+	write_at(dir, name, text, 0755);
 }
 
 static int run_against(const char *name, const char *timeout)
@@ -286,6 +305,7 @@ int main(void)
 		cmocka_unit_test_setup(test_bad_reference, fresh_tree),
 		cmocka_unit_test_setup(test_counters, fresh_tree),
 		cmocka_unit_test_setup(test_drain, fresh_tree),
+		cmocka_unit_test_setup(test_resume_only_ours, fresh_tree),
 		cmocka_unit_test_setup(test_against, fresh_tree),
 		cmocka_unit_test_setup(test_against_could_not_test,
 					fresh_tree),
