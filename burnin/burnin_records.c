@@ -84,6 +84,24 @@ static json_t *counters_json(const struct wire_result *r)
 
 static const char *const status_names[] = { "ok", "error", "not-tested" };
 
+/* Error completions by status, both ends: {"transport retry counter exceeded": 3}. */
+static json_t *errors_by_status(const struct wire_result *ra,
+				const struct wire_result *rb)
+{
+	const struct wire_result *ends[2] = { ra, rb };
+	json_t *o = json_object();
+
+	for (int e = 0; o && e < 2; e++)
+		for (int i = 0; i < ends[e]->res.n_errors && i < BURNIN_MAX_ERR_STATUS; i++) {
+			const struct burnin_status_count *c = &ends[e]->res.errors[i];
+			json_int_t old = json_integer_value(json_object_get(o, c->status));
+
+			json_object_set_new(o, c->status,
+					    json_integer(old + (json_int_t)c->count));
+		}
+	return o;
+}
+
 json_t *burnin_pair_record(const struct burnin_ctx *ctx,
 			   const struct burnin_measure *m, const char *error,
 			   const struct wire_result *ra,
@@ -114,6 +132,8 @@ json_t *burnin_pair_record(const struct burnin_ctx *ctx,
 	}
 	if (error)
 		json_object_set_new(rec, "error", json_string(error));
+	if (m->error_completions)
+		json_object_set_new(rec, "errors_by_status", errors_by_status(ra, rb));
 	return rec;
 }
 

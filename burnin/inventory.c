@@ -124,6 +124,7 @@ int burnin_inventory_load(const char *path, struct burnin_port **ports,
 {
 	struct record_reader *r = record_reader_open(path);
 	struct burnin_port *p = NULL, *grown;
+	char name[2 * BURNIN_NAME_MAX + 16];
 	json_t *rec;
 	int k = 0, ret;
 
@@ -140,7 +141,10 @@ int burnin_inventory_load(const char *path, struct burnin_port **ports,
 				break;
 			}
 			p = grown;
-			port_from_record(rec, &p[k++]);
+			port_from_record(rec, &p[k]);
+			burnin_port_name(&p[k], name, sizeof(name));
+			if (burnin_inventory_find(p, k, name) < 0)
+				k++; /* a resumed file lists its ports again */
 		}
 		json_decref(rec);
 	}

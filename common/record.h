@@ -80,6 +80,15 @@ struct record_reader *record_reader_open_range(const char *path, off_t start,
  */
 int record_reader_next(struct record_reader *r, json_t **rec);
 const char *record_reader_error(const struct record_reader *r);
+/*
+ * record_reader_next() with a fast path: each line is first offered to
+ * fast(); when it returns 1 it has taken the line (a strict subset of what
+ * the reader accepts, recognised without building JSON) and this returns 1
+ * with *rec NULL. Otherwise the line is parsed and validated as usual.
+ */
+typedef int (*record_fast_fn)(void *ctx, const char *line, size_t len);
+int record_reader_next_fast(struct record_reader *r, json_t **rec,
+			    record_fast_fn fast, void *ctx);
 /* Line number of the record last returned. */
 unsigned long record_reader_line(const struct record_reader *r);
 void record_reader_close(struct record_reader *r);

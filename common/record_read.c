@@ -137,7 +137,8 @@ static int parse_line(struct record_reader *r, ssize_t n, json_t **rec)
 	return 1;
 }
 
-int record_reader_next(struct record_reader *r, json_t **rec)
+int record_reader_next_fast(struct record_reader *r, json_t **rec,
+			    record_fast_fn fast, void *ctx)
 {
 	ssize_t n;
 
@@ -156,9 +157,17 @@ int record_reader_next(struct record_reader *r, json_t **rec)
 		}
 		r->pos += n;
 		r->lineno++;
-		if (!blank(r->line))
-			return parse_line(r, n, rec);
+		if (blank(r->line))
+			continue;
+		if (fast && fast(ctx, r->line, (size_t)n) > 0)
+			return 1;
+		return parse_line(r, n, rec);
 	}
+}
+
+int record_reader_next(struct record_reader *r, json_t **rec)
+{
+	return record_reader_next_fast(r, rec, NULL, NULL);
 }
 
 const char *record_reader_error(const struct record_reader *r)

@@ -161,9 +161,43 @@ int fabric_apply_map_file(const struct fabric_args *a, struct fabric *m)
 	return rc ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
 }
 
+static json_t *run_record(const struct fabric_args *a, const char *event)
+{
+	json_t *rec = record_new("run");
+
+	json_object_set_new(rec, "tool",
+			    json_string(a->tool ? a->tool : "fabric"));
+	json_object_set_new(rec, "event", json_string(event));
+	return rec;
+}
+
+static json_t *run_params(const struct fabric_args *a)
+{
+	json_t *p = json_object();
+	const char *const keys[] = { "spec", "load_cache", "topology",
+				     "baseline", "thresholds",
+				     "node_name_map", "ca" };
+	const char *vals[] = { a->spec, a->load_cache, a->topology,
+			       a->baseline, a->thresholds,
+			       a->common.node_name_map, a->common.ca };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (vals[i])
+			json_object_set_new(p, keys[i], json_string(vals[i]));
+	if (a->common.port)
+		json_object_set_new(p, "port", json_integer(a->common.port));
+	if (a->reset)
+		json_object_set_new(p, "reset", json_true());
+	return p;
+}
+
+/* Opens --records and writes the `run` start record. */
 int fabric_open_records(const struct fabric_args *a,
 			struct record_writer **w)
 {
+	json_t *rec;
+
 	*w = NULL;
 	if (!a->common.records)
 		return IBP_EXIT_PASS;
@@ -172,7 +206,25 @@ int fabric_open_records(const struct fabric_args *a,
 		log_error("%s: cannot write records: %m", a->common.records);
 		return IBP_EXIT_USAGE;
 	}
+	rec = run_record(a, "start");
+	json_object_set_new(rec, "params", run_params(a));
+	if (record_writer_emit_steal(*w, rec)) {
+		log_error("%s: writing records failed", a->common.records);
+		return IBP_EXIT_RUNTIME;
+	}
 	return IBP_EXIT_PASS;
+}
+
+static int emit_run_end(const struct fabric_args *a, struct record_writer *w,
+			int code)
+{
+	static const char *const outcome[] = { "pass", "fail", "error",
+					       "error" };
+	json_t *rec = run_record(a, "end");
+
+	json_object_set_new(rec, "outcome", json_string(outcome[code]));
+	json_object_set_new(rec, "exit_code", json_integer(code));
+	return record_writer_emit_steal(w, rec);
 }
 
 /* Emits findings as records; prints the summary unless records go to
@@ -181,20 +233,23 @@ int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 		  const char *what, const struct fabric *m,
 		  const struct fabric_findings *fs)
 {
+	int code = fabric_findings_count(fs, "fail") ? IBP_EXIT_FAIL
+						     : IBP_EXIT_PASS;
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; w && i < fs->n && !rc; i++)
 		rc = record_writer_emit_steal(w,
 					fabric_finding_record(&fs->v[i]));
+	if (w && !rc)
+		rc = emit_run_end(a, w, code);
 	if (!a->common.records || strcmp(a->common.records, "-"))
 		fabric_print_summary(stdout, what, m, fs);
 	if (rc || (w && record_writer_close(w))) {
 		log_error("%s: writing records failed", a->common.records);
 		return IBP_EXIT_RUNTIME;
 	}
-	return fabric_findings_count(fs, "fail") ? IBP_EXIT_FAIL
-						 : IBP_EXIT_PASS;
+	return code;
 }
 
 static int emit_links(struct record_writer *w, const struct fabric *m)
@@ -265,6 +320,8 @@ static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
 		     struct fabric_args *a)
 {
 	int idx = cli_parse(cmd, argc, argv, &a->common, fabric_opt, a);
+
+	a->tool = cmd->name;
 
 	if (idx < 0)
 		return cli_parse_exit(idx);

@@ -12,6 +12,7 @@
 #include "fabric_ops.h"
 
 struct fabric_args {
+	const char *tool;	/* "fabric check" ... for `run` records */
 	struct cli_common common;
 	const char *spec, *load_cache, *topology, *cache_out;
 	const char *baseline, *thresholds;

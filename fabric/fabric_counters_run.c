@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/log.h"
 #include "common/record.h"
@@ -44,50 +45,133 @@ static bool wants_ext(const struct fabric_pc *pc)
 	return false;
 }
 
-static int read_port(struct counters_run *r, const struct fabric_port *p,
-		     int *ext)
-{
-	struct fabric_pc *pc = &r->pcs[p->id].cur;
-	bool has_ext = false;
+struct req_list {
+	struct fabric_pma_req *v;
+	size_t n, cap;
+};
 
-	if (fabric_pma->query(r->pma, port_lid(p), p->num, false, pc))
-		return -EIO;
-	if (!wants_ext(pc))
-		return 0;
-	if (*ext < 0)	/* ClassPortInfo, once per node */
-		*ext = !fabric_pma->class_info(r->pma, port_lid(p),
-					       &has_ext) && has_ext;
-	if (*ext && fabric_pma->query(r->pma, port_lid(p), p->num, true, pc))
-		return -EIO;
-	return 0;
+static struct fabric_pma_req *req_add(struct req_list *l,
+				      const struct fabric_port *p, int kind,
+				      int tag)
+{
+	struct fabric_pma_req *q;
+
+	if (fabric_reserve(&l->v, &l->cap, l->n, sizeof(*l->v)))
+		return NULL;
+	q = memset(&l->v[l->n++], 0, sizeof(*q));
+	q->lid = port_lid(p);
+	q->port = (uint8_t)p->num;
+	q->kind = (uint8_t)kind;
+	q->tag = tag;
+	return q;
 }
 
-static void read_node(struct counters_run *r, const struct fabric_node *n)
+/* Phase 1: PortCounters of every port that has a LID. */
+static int read_counters(struct counters_run *r, struct req_list *l)
 {
 	const struct fabric_port *p;
-	int j, ext = -1;
+	struct fabric_pma_req *q;
+	size_t i, k;
+	int j;
 
-	for (j = 1; j <= n->nports; j++) {
-		p = &n->ports[j];
-		if (!p->valid || !port_lid(p))
-			continue;
-		if (read_port(r, p, &ext)) {
-			log_debug("%s port %d: PMA query failed", n->name,
-				  p->num);
+	for (i = 0; i < r->m->nnodes; i++) {
+		for (j = 1; j <= r->m->nodes[i]->nports; j++) {
+			p = &r->m->nodes[i]->ports[j];
+			if (!p->valid || !port_lid(p))
+				continue;
+			q = req_add(l, p, FABRIC_PMA_COUNTERS, p->id);
+			if (!q)
+				return -ENOMEM;
+			q->out = &r->pcs[p->id].cur;
+		}
+	}
+	fabric_pma->batch(r->pma, l->v, l->n);
+	for (k = 0; k < l->n; k++) {
+		if (l->v[k].status) {
+			log_debug("lid %u port %u: PMA query failed",
+				  l->v[k].lid, l->v[k].port);
 			r->failed++;
 			continue;
 		}
-		r->pcs[p->id].valid = true;
+		r->pcs[l->v[k].tag].valid = true;
 		r->read++;
 	}
+	return 0;
 }
 
+static bool port_wants_ext(const struct counters_run *r,
+			   const struct fabric_port *p)
+{
+	return r->pcs[p->id].valid && wants_ext(&r->pcs[p->id].cur);
+}
+
+static const struct fabric_port *first_wanting_ext(const struct counters_run *r,
+						   const struct fabric_node *n)
+{
+	int j;
+
+	for (j = 1; j <= n->nports; j++)
+		if (port_wants_ext(r, &n->ports[j]))
+			return &n->ports[j];
+	return NULL;
+}
+
+/* Phases 2 and 3: ClassPortInfo of the nodes with ports that want more,
+ * then PortCountersExtended of those ports where it is advertised. */
+static int read_extended(struct counters_run *r, struct req_list *cpi,
+			 struct req_list *ext)
+{
+	const struct fabric_port *p;
+	const struct fabric_node *n;
+	struct fabric_pma_req *q;
+	size_t i, k;
+	int j;
+
+	for (i = 0; i < r->m->nnodes; i++) {
+		p = first_wanting_ext(r, r->m->nodes[i]);
+		if (p && !req_add(cpi, p, FABRIC_PMA_CLASS_INFO, (int)i))
+			return -ENOMEM;
+	}
+	fabric_pma->batch(r->pma, cpi->v, cpi->n);
+	for (k = 0; k < cpi->n; k++) {
+		if (cpi->v[k].status || !cpi->v[k].ext)
+			continue;
+		n = r->m->nodes[cpi->v[k].tag];
+		for (j = 1; j <= n->nports; j++) {
+			p = &n->ports[j];
+			if (!port_wants_ext(r, p))
+				continue;
+			q = req_add(ext, p, FABRIC_PMA_COUNTERS_EXT, p->id);
+			if (!q)
+				return -ENOMEM;
+			q->out = &r->pcs[p->id].cur;
+		}
+	}
+	return fabric_pma->batch(r->pma, ext->v, ext->n);
+}
+
+/* Queries go out in batches, several in flight (fabric_pma_ops.batch):
+ * reading a fabric is bound by round trips, not by work. */
 static int read_all(struct counters_run *r)
 {
-	size_t i;
+	struct req_list pc = { 0 }, cpi = { 0 }, ext = { 0 };
+	struct timespec t0, t1;
+	int rc;
 
-	for (i = 0; i < r->m->nnodes; i++)
-		read_node(r, r->m->nodes[i]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = read_counters(r, &pc);
+	if (!rc)
+		rc = read_extended(r, &cpi, &ext);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	log_info("PMA: %zu ports read in %.3f s (%zu ClassPortInfo, %zu "
+		 "PortCountersExtended)", r->read,
+		 (double)(t1.tv_sec - t0.tv_sec) +
+			 (t1.tv_nsec - t0.tv_nsec) / 1e9, cpi.n, ext.n);
+	free(pc.v);
+	free(cpi.v);
+	free(ext.v);
+	if (rc)
+		return rc;
 	if (r->failed)
 		log_warn("PMA: %zu ports did not answer", r->failed);
 	if (!r->read) {

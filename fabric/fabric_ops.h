@@ -31,14 +31,29 @@ struct fabric_disc_ops {
 
 struct fabric_pma;
 
+enum fabric_pma_kind {
+	FABRIC_PMA_COUNTERS,		/* PortCounters */
+	FABRIC_PMA_COUNTERS_EXT,	/* PortCountersExtended (data only) */
+	FABRIC_PMA_CLASS_INFO,		/* ClassPortInfo -> ext */
+};
+
+/* One query of a batch; status 0 when answered. */
+struct fabric_pma_req {
+	uint16_t lid;
+	uint8_t port;
+	uint8_t kind;		/* enum fabric_pma_kind */
+	struct fabric_pc *out;	/* counters kinds */
+	bool ext;		/* class info: PortCountersExtended supported */
+	int tag;		/* the caller's (port id, node index) */
+	int status;
+};
+
 struct fabric_pma_ops {
 	int (*open)(const char *ca, int port, unsigned timeout_ms,
 		    struct fabric_pma **out);
-	/* ClassPortInfo of the node at lid: *ext = PortCountersExtended. */
-	int (*class_info)(struct fabric_pma *h, uint16_t lid, bool *ext);
-	/* PortCounters (+ PortCountersExtended when ext) of lid/port. */
-	int (*query)(struct fabric_pma *h, uint16_t lid, int port, bool ext,
-		     struct fabric_pc *out);
+	/* Many queries, several in flight; fills each req's status. */
+	int (*batch)(struct fabric_pma *h, struct fabric_pma_req *reqs,
+		     size_t n);
 	int (*reset)(struct fabric_pma *h, uint16_t lid, int port, bool ext);
 	void (*close)(struct fabric_pma *h);
 };

@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <infiniband/mad.h>
+#include <infiniband/umad.h>
 
 #include "common/log.h"
 #include "fabric_ops.h"
@@ -16,6 +18,8 @@
 #define PORT_CAP_EXT_SPEEDS (1u << 14)	/* PortInfo IsExtendedSpeedsSupported */
 #define PM_CAP_EXT_WIDTH (1u << 9)	/* ClassPortInfo: PortCountersExtended */
 #define PM_CAP_EXT_NOIETF (1u << 10)
+#define PMA_WINDOW 16		/* PMA queries in flight on one handle */
+#define PMA_BUF 1024
 
 struct fabric_pma {
 	struct ibmad_port *port;
@@ -101,21 +105,6 @@ static int pma_open(const char *ca, int port, unsigned timeout_ms,
 	return 0;
 }
 
-static int pma_class_info(struct fabric_pma *h, uint16_t lid, bool *ext)
-{
-	uint8_t buf[1024] = { 0 };
-	ib_portid_t id = { 0 };
-	unsigned cap;
-
-	ib_portid_set(&id, lid, 0, 0);
-	if (!pma_query_via(buf, &id, 0, h->timeout_ms, CLASS_PORT_INFO,
-			   h->port))
-		return -ETIMEDOUT;
-	mad_decode_field(buf, IB_CPI_CAPMASK_F, &cap);
-	*ext = cap & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_NOIETF);
-	return 0;
-}
-
 static const int pc_fields[FABRIC_PC_COUNT] = {
 	IB_PC_ERR_SYM_F, IB_PC_LINK_RECOVERS_F, IB_PC_LINK_DOWNED_F,
 	IB_PC_ERR_RCV_F, IB_PC_ERR_PHYSRCV_F, IB_PC_ERR_SWITCH_REL_F,
@@ -129,37 +118,6 @@ static const int pc_ext_fields[] = {
 	IB_PC_EXT_XMT_BYTES_F, IB_PC_EXT_RCV_BYTES_F, IB_PC_EXT_XMT_PKTS_F,
 	IB_PC_EXT_RCV_PKTS_F,
 };
-
-static int pma_query(struct fabric_pma *h, uint16_t lid, int port, bool ext,
-		     struct fabric_pc *out)
-{
-	uint8_t buf[1024] = { 0 };
-	ib_portid_t id = { 0 };
-	uint32_t v32;
-	int i;
-
-	ib_portid_set(&id, lid, 0, 0);
-	if (!pma_query_via(buf, &id, port, h->timeout_ms,
-			   IB_GSI_PORT_COUNTERS, h->port))
-		return -ETIMEDOUT;
-	for (i = 0; i < FABRIC_PC_COUNT; i++) {
-		v32 = 0;
-		mad_decode_field(buf, pc_fields[i], &v32);
-		out->v[i] = v32;
-	}
-	out->ext = false;
-	if (!ext)
-		return 0;
-	memset(buf, 0, sizeof(buf));
-	if (!pma_query_via(buf, &id, port, h->timeout_ms,
-			   IB_GSI_PORT_COUNTERS_EXT, h->port))
-		return -ETIMEDOUT;
-	for (i = 0; i < 4; i++)
-		mad_decode_field(buf, pc_ext_fields[i],
-				 &out->v[FABRIC_PC_XMIT_DATA + i]);
-	out->ext = true;
-	return 0;
-}
 
 static int pma_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
 {
@@ -178,6 +136,147 @@ static int pma_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
 	return 0;
 }
 
+struct pma_slot {
+	struct fabric_pma_req *req;
+	uint32_t trid;
+	double deadline;	/* monotonic ms */
+};
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static unsigned pma_timeout(const struct fabric_pma *h)
+{
+	return h->timeout_ms ? h->timeout_ms : 1000;
+}
+
+static int pma_send(struct fabric_pma *h, struct fabric_pma_req *q,
+		    uint32_t *trid)
+{
+	static const int attr[] = { [FABRIC_PMA_COUNTERS] = IB_GSI_PORT_COUNTERS,
+		[FABRIC_PMA_COUNTERS_EXT] = IB_GSI_PORT_COUNTERS_EXT,
+		[FABRIC_PMA_CLASS_INFO] = CLASS_PORT_INFO };
+	uint8_t buf[PMA_BUF] = { 0 }, data[IB_PC_DATA_SZ] = { 0 };
+	ib_portid_t id = { 0 };
+	ib_rpc_t rpc = { 0 };
+	int len;
+
+	ib_portid_set(&id, q->lid, 1, IB_DEFAULT_QP1_QKEY);
+	rpc.mgtclass = IB_PERFORMANCE_CLASS;
+	rpc.method = IB_MAD_METHOD_GET;
+	rpc.attr.id = attr[q->kind];
+	rpc.timeout = h->timeout_ms;
+	rpc.datasz = IB_PC_DATA_SZ;
+	rpc.dataoffs = IB_PC_DATA_OFFS;
+	rpc.trid = mad_trid();
+	if (q->kind != FABRIC_PMA_CLASS_INFO)
+		mad_set_field(data, 0, IB_PC_PORT_SELECT_F, q->port);
+	len = mad_build_pkt(buf, &rpc, &id, NULL, data);
+	if (len < 0)
+		return -EINVAL;
+	*trid = (uint32_t)mad_get_field64(umad_get_mad(buf), 0, IB_MAD_TRID_F);
+	if (umad_send(mad_rpc_portid(h->port),
+		      mad_rpc_class_agent(h->port, IB_PERFORMANCE_CLASS), buf,
+		      len, (int)pma_timeout(h), 0) < 0)
+		return -EIO;
+	return 0;
+}
+
+static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
+{
+	uint8_t *d = mad + IB_PC_DATA_OFFS;
+	unsigned cap = 0;
+	uint32_t v32;
+	int i;
+
+	if (q->kind == FABRIC_PMA_CLASS_INFO) {
+		mad_decode_field(d, IB_CPI_CAPMASK_F, &cap);
+		q->ext = cap & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_NOIETF);
+	} else if (q->kind == FABRIC_PMA_COUNTERS) {
+		for (i = 0; i < FABRIC_PC_COUNT; i++) {
+			v32 = 0;
+			mad_decode_field(d, pc_fields[i], &v32);
+			q->out->v[i] = v32;
+		}
+	} else {
+		for (i = 0; i < 4; i++)
+			mad_decode_field(d, pc_ext_fields[i],
+					 &q->out->v[FABRIC_PC_XMIT_DATA + i]);
+		q->out->ext = true;
+	}
+	q->status = 0;
+}
+
+/* Waits for one answer until the earliest deadline; matches it to its
+ * slot. Returns the number of slots freed (answered or expired). */
+static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
+{
+	uint8_t buf[PMA_BUF], *mad;
+	double first = 0, now;
+	int len = PMA_BUF - (int)umad_size(), i, freed = 0;
+	uint32_t trid;
+
+	for (i = 0; i < n; i++)
+		if (win[i].req && (!first || win[i].deadline < first))
+			first = win[i].deadline;
+	now = mono_ms();
+	if (umad_recv(mad_rpc_portid(h->port), buf, &len,
+		      first > now ? (int)(first - now) + 1 : 1) < 0) {
+		now = mono_ms();
+		for (i = 0; i < n; i++) {	/* expire the late ones */
+			if (win[i].req && win[i].deadline <= now) {
+				win[i].req = NULL;
+				freed++;
+			}
+		}
+		return freed;
+	}
+	mad = umad_get_mad(buf);
+	trid = (uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F);
+	for (i = 0; i < n; i++) {
+		if (!win[i].req || win[i].trid != trid)
+			continue;
+		if (!umad_status(buf) && !mad_get_field(mad, 0, IB_MAD_STATUS_F))
+			pma_decode(win[i].req, mad);
+		win[i].req = NULL;
+		return 1;
+	}
+	return 0;	/* a late answer to a request given up on */
+}
+
+/* Sends up to PMA_WINDOW queries at once and matches answers by TID:
+ * a fabric read is bound by round trips, not by work. A query not
+ * answered within the timeout fails alone. */
+static int pma_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
+{
+	struct pma_slot win[PMA_WINDOW] = { { 0 } };
+	size_t next = 0, k;
+	int i, busy = 0;
+
+	for (k = 0; k < n; k++)
+		q[k].status = -ETIMEDOUT;
+	while (next < n || busy) {
+		for (i = 0; i < PMA_WINDOW && next < n; i++) {
+			if (win[i].req)
+				continue;
+			if (!pma_send(h, &q[next], &win[i].trid)) {
+				win[i].req = &q[next];
+				win[i].deadline = mono_ms() + pma_timeout(h);
+				busy++;
+			}
+			next++;
+		}
+		if (busy)
+			busy -= pma_receive(h, win, PMA_WINDOW);
+	}
+	return 0;
+}
+
 static void pma_close(struct fabric_pma *h)
 {
 	if (!h)
@@ -188,8 +287,7 @@ static void pma_close(struct fabric_pma *h)
 
 const struct fabric_pma_ops fabric_mad_pma_ops = {
 	.open = pma_open,
-	.class_info = pma_class_info,
-	.query = pma_query,
+	.batch = pma_batch,
 	.reset = pma_reset,
 	.close = pma_close,
 };

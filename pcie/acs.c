@@ -33,9 +33,9 @@ static void read_port(struct pcie_dev *d, const struct pcie_config_ops *ops,
 	} else {
 		d->acs = PCIE_ACS_UNREADABLE;
 		snprintf(d->acs_why, sizeof(d->acs_why), "%s",
-			 ret == -EACCES ?
-				 "extended config space not readable (needs root)" :
-				 strerror(-ret));
+			 ret == -EACCES
+			     ? "extended config space not readable (needs root)"
+			     : strerror(-ret));
 		if (!tl->unreadable++)
 			snprintf(tl->first_unreadable, PCIE_BDF_LEN, "%s",
 				 d->bdf);
@@ -56,7 +56,9 @@ static void acs_finding(struct pcie_topo *t, int port, int gpu, int hca,
 	ev = json_pack("{s:i, s:i, s:s, s:s, s:s}", "acs_ctrl", p->acs_ctrl,
 		       "acs_cap", p->acs_cap, "enabled", bits, "gpu", g->bdf,
 		       "hca", h->bdf);
-	pcie_audit_add(a, record_finding(
+	pcie_audit_add(
+	    a,
+	    record_finding(
 		"fail", "pcie-acs-p2p", pcie_subject(t, port), ev, "check-pcie",
 		"%s (%04x:%04x, %s): ACS %s is on, so peer traffic between GPU "
 		"%s and %s (HCA) goes through the root complex; disable ACS "
@@ -67,9 +69,9 @@ static void acs_finding(struct pcie_topo *t, int port, int gpu, int hca,
 }
 
 /* Checks the ports on the way from dev up to (not including) top. */
-static void check_path(struct pcie_topo *t, int dev, int top, int gpu,
-		       int hca, const struct pcie_config_ops *ops,
-		       struct acs_tally *tl, struct pcie_audit *a, bool *seen)
+static void check_path(struct pcie_topo *t, int dev, int top, int gpu, int hca,
+		       const struct pcie_config_ops *ops, struct acs_tally *tl,
+		       struct pcie_audit *a, bool *seen)
 {
 	for (int p = t->devs[dev].parent; p >= 0 && p != top;
 	     p = t->devs[p].parent) {
@@ -89,7 +91,9 @@ static void report_tally(const struct acs_tally *tl, int pairs,
 			 struct pcie_audit *a)
 {
 	if (!pairs) {
-		json_array_append_new(a->notes, json_string(
+		json_array_append_new(
+		    a->notes,
+		    json_string(
 			"acs: no GPU shares a PCIe switch with an HCA"));
 		return;
 	}
@@ -105,7 +109,7 @@ static void report_tally(const struct acs_tally *tl, int pairs,
 void pcie_audit_acs(struct pcie_topo *t, const struct pcie_config_ops *ops,
 		    struct pcie_audit *a)
 {
-	struct acs_tally tl = { 0 };
+	struct acs_tally tl = {0};
 	bool seen[t->n > 0 ? t->n : 1];
 	int pairs = 0;
 

@@ -13,7 +13,9 @@
 #include "pcie/pcie.h"
 
 static const char *const kind_keys[PCIE_AER_KINDS] = {
-	"correctable", "nonfatal", "fatal",
+    "correctable",
+    "nonfatal",
+    "fatal",
 };
 
 struct pcie_baseline {
@@ -31,16 +33,20 @@ static int take(struct pcie_baseline *b, json_t *rec, const char *path,
 	if (!kind || strcmp(kind, "pcie") != 0 || !aer)
 		return 0;
 	if (!json_is_object(aer)) {
-		fprintf(stderr, "%s:%lu: pcie record: field 'aer' must be an "
-				"object\n", path, line);
+		fprintf(stderr,
+			"%s:%lu: pcie record: field 'aer' must be an "
+			"object\n",
+			path, line);
 		return -EINVAL;
 	}
 	for (int k = 0; k < PCIE_AER_KINDS; k++) {
 		json_t *v = json_object_get(aer, kind_keys[k]);
 
 		if (v && (!json_is_integer(v) || json_integer_value(v) < 0)) {
-			fprintf(stderr, "%s:%lu: pcie record: 'aer.%s' must "
-					"be a count\n", path, line, kind_keys[k]);
+			fprintf(stderr,
+				"%s:%lu: pcie record: 'aer.%s' must "
+				"be a count\n",
+				path, line, kind_keys[k]);
 			return -EINVAL;
 		}
 	}
@@ -103,8 +109,8 @@ void pcie_baseline_free(struct pcie_baseline *b)
 bool pcie_baseline_aer(const struct pcie_baseline *b, const char *bdf,
 		       enum pcie_aer_kind kind, uint64_t *total)
 {
-	json_t *v = json_object_get(json_object_get(b->by_bdf, bdf),
-				    kind_keys[kind]);
+	json_t *v =
+	    json_object_get(json_object_get(b->by_bdf, bdf), kind_keys[kind]);
 
 	if (!json_is_integer(v))
 		return false;

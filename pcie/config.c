@@ -42,8 +42,8 @@ int pcie_config_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id)
 	return -ENOENT;
 }
 
-static int files_read_acs(void *ctx, const struct pcie_dev *dev,
-			  uint16_t *cap, uint16_t *ctrl)
+static int files_read_acs(void *ctx, const struct pcie_dev *dev, uint16_t *cap,
+			  uint16_t *ctrl)
 {
 	const char *root = ctx;
 	uint8_t cfg[PCIE_CFG_SIZE];
@@ -74,18 +74,17 @@ void pcie_config_files_init(struct pcie_config_ops *ops, const char *root)
 
 const char *pcie_acs_names(uint16_t ctrl, char *buf, size_t len)
 {
-	static const char *const names[] = { "SrcValid", "TransBlk",
-					     "ReqRedir", "CmpltRedir",
-					     "UpstreamFwd", "EgressCtrl",
-					     "DirectTrans" };
+	static const char *const names[] = {
+	    "SrcValid",	   "TransBlk",	 "ReqRedir",   "CmpltRedir",
+	    "UpstreamFwd", "EgressCtrl", "DirectTrans"};
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (unsigned int b = 0; b < 7 && used < len; b++)
 		if (ctrl & (1u << b))
-			used += (size_t)snprintf(buf + used, len - used,
-						 "%s%s+", used ? " " : "",
-						 names[b]);
+			used +=
+			    (size_t)snprintf(buf + used, len - used, "%s%s+",
+					     used ? " " : "", names[b]);
 	if (!buf[0])
 		snprintf(buf, len, "none");
 	return buf;

@@ -37,8 +37,8 @@ static void __attribute__((format(printf, 1, 2))) libpci_quiet(char *msg, ...)
 	(void)msg;
 }
 
-static int libpci_read_acs(void *ctx, const struct pcie_dev *dev,
-			   uint16_t *cap, uint16_t *ctrl)
+static int libpci_read_acs(void *ctx, const struct pcie_dev *dev, uint16_t *cap,
+			   uint16_t *ctrl)
 {
 	unsigned int dom, bus, slot, fn;
 	struct pci_dev *d;

@@ -79,23 +79,23 @@ void pcie_dma_stats(const double *v, int n, struct pcie_dma_sample_stats *s)
 	qsort(sorted, (size_t)n, sizeof(*sorted), cmp_double);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
-	s->median = n % 2 ? sorted[n / 2] :
-			    (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	s->median =
+	    n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-static const char *const test_names[] = { "write", "read" };
+static const char *const test_names[] = {"write", "read"};
 
 static json_t *dma_record(const struct pcie_topo *t,
-			  const struct pcie_dma_port *p, enum pcie_dma_test test,
-			  const double *v, int n,
+			  const struct pcie_dma_port *p,
+			  enum pcie_dma_test test, const double *v, int n,
 			  const struct pcie_dma_sample_stats *s)
 {
 	json_t *rec = record_new("pcie"), *samples = json_array();
 
 	for (int k = 0; k < n; k++)
 		json_array_append_new(samples, json_real(v[k]));
-	json_object_set_new(rec, "bdf", json_string(p->dev >= 0 ?
-					t->devs[p->dev].bdf : ""));
+	json_object_set_new(
+	    rec, "bdf", json_string(p->dev >= 0 ? t->devs[p->dev].bdf : ""));
 	json_object_set_new(rec, "check", json_string("dma-loopback"));
 	json_object_set_new(rec, "ca", json_string(p->ca));
 	json_object_set_new(rec, "port", json_integer(p->port));
@@ -104,8 +104,9 @@ static json_t *dma_record(const struct pcie_topo *t,
 	json_object_set_new(rec, "median_GBps", json_real(s->median));
 	json_object_set_new(rec, "min_GBps", json_real(s->min));
 	json_object_set_new(rec, "max_GBps", json_real(s->max));
-	json_object_set_new(rec, "floor_GBps", p->floor_GBps > 0 ?
-			    json_real(p->floor_GBps) : json_null());
+	json_object_set_new(rec, "floor_GBps",
+			    p->floor_GBps > 0 ? json_real(p->floor_GBps)
+					      : json_null());
 	json_object_set_new(rec, "floor", json_string(p->floor_why));
 	return rec;
 }
@@ -121,7 +122,9 @@ static void judge_dma(const struct pcie_topo *t, const struct pcie_dma_port *p,
 	if (p->floor_GBps <= 0 || s->median >= p->floor_GBps)
 		return;
 	pcie_dev_what(t, p->dev, what, sizeof(what));
-	pcie_audit_add(a, record_finding(
+	pcie_audit_add(
+	    a,
+	    record_finding(
 		"fail", "pcie-low-dma-bandwidth", pcie_subject(t, p->dev),
 		json_pack("{s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:s}", "ca",
 			  p->ca, "port", p->port, "test", test_names[test],
@@ -150,15 +153,17 @@ void pcie_dma_run(const struct pcie_topo *t, const struct pcie_dma_ops *ops,
 			err[0] = '\0';
 			if (ops->measure(p->ca, p->port, test, samples, v, err,
 					 sizeof(err))) {
-				pcie_audit_skip(a, "dma: %s port %d RDMA %s "
-						"loopback: %s", p->ca, p->port,
+				pcie_audit_skip(a,
+						"dma: %s port %d RDMA %s "
+						"loopback: %s",
+						p->ca, p->port,
 						test_names[test], err);
 				a->n_error++;
 				continue;
 			}
 			pcie_dma_stats(v, samples, &s);
-			pcie_records_emit(out, dma_record(t, p, test, v,
-							  samples, &s));
+			pcie_records_emit(
+			    out, dma_record(t, p, test, v, samples, &s));
 			judge_dma(t, p, test, samples, &s, a);
 		}
 	}

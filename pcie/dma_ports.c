@@ -38,8 +38,10 @@ static int port_pci_dev(const struct pcie_topo *t, const char *ca)
 		/* rxe: "parent" names the netdev, or GID 0's netdev does */
 		snprintf(rel, sizeof(rel), "class/infiniband/%s/parent", ca);
 		if (pcie_sysfs_read(t->root, rel, parent, sizeof(parent))) {
-			snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/"
-				 "1/gid_attrs/ndevs/0", ca);
+			snprintf(rel, sizeof(rel),
+				 "class/infiniband/%s/ports/"
+				 "1/gid_attrs/ndevs/0",
+				 ca);
 			if (pcie_sysfs_read(t->root, rel, parent,
 					    sizeof(parent)))
 				return -1;
@@ -76,13 +78,15 @@ static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)
 	if (p->dev < 0 || t->devs[p->dev].role != PCIE_ROLE_HCA) {
 		snprintf(p->floor_why, sizeof(p->floor_why),
 			 "not judged: %s is not on a PCIe HCA (software "
-			 "RDMA, or a virtual device)", p->ca);
+			 "RDMA, or a virtual device)",
+			 p->ca);
 		return;
 	}
 	if (!pcie_path_capability(t, p->dev, &gts, &width)) {
 		snprintf(p->floor_why, sizeof(p->floor_why),
 			 "not judged: the link speed and width of %s are "
-			 "unknown", t->devs[p->dev].bdf);
+			 "unknown",
+			 t->devs[p->dev].bdf);
 		return;
 	}
 	p->floor_GBps = pcie_dma_floor_GBps(gts, width);
@@ -93,8 +97,9 @@ static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)
 		 "%.0f%% of %.2f GB/s (%.1f GT/s x%d after encoding)%s",
 		 PCIE_DMA_FLOOR_FRACTION * 100, pcie_usable_GBps(gts, width),
 		 gts, width,
-		 rate > 0 && PCIE_DMA_FLOOR_FRACTION * rate <= p->floor_GBps ?
-			 ", capped by the port's data rate" : "");
+		 rate > 0 && PCIE_DMA_FLOOR_FRACTION * rate <= p->floor_GBps
+		     ? ", capped by the port's data rate"
+		     : "");
 }
 
 static bool port_active(const struct pcie_topo *t, const char *ca, int port)

@@ -32,7 +32,8 @@ int pcie_sysfs_resolve(const char *root, const char *rel, char *out,
 		       size_t len);
 /* Reads a small attribute file (trailing newline dropped). 0 or -errno. */
 int pcie_sysfs_read(const char *root, const char *rel, char *buf, size_t len);
-/* Reads a whole file (config space) up to len bytes; returns bytes or -errno. */
+/* Reads a whole file (config space) up to len bytes; returns bytes or -errno.
+ */
 long pcie_sysfs_read_bin(const char *root, const char *rel, void *buf,
 			 size_t len);
 
@@ -50,12 +51,16 @@ enum pcie_role {
 struct pcie_link {
 	double cur_gts, max_gts; /* GT/s */
 	int cur_width, max_width;
-	bool present;		 /* the link attributes exist at all */
-	bool missing;		 /* some of the four are missing */
+	bool present; /* the link attributes exist at all */
+	bool missing; /* some of the four are missing */
 };
 
-enum pcie_aer_kind { PCIE_AER_COR, PCIE_AER_NONFATAL, PCIE_AER_FATAL,
-		     PCIE_AER_KINDS };
+enum pcie_aer_kind {
+	PCIE_AER_COR,
+	PCIE_AER_NONFATAL,
+	PCIE_AER_FATAL,
+	PCIE_AER_KINDS
+};
 
 struct pcie_aer_file {
 	bool present;
@@ -76,13 +81,13 @@ struct pcie_dev {
 	char bdf[PCIE_BDF_LEN];
 	char path[PCIE_PATH_LEN]; /* devices/pci0000:00/0000:00:01.0/... */
 	uint16_t vendor, device;
-	uint32_t class;		  /* 24 bits: 0x020700 */
-	int parent;		  /* index in topo->devs, -1 at a host bridge */
-	int depth;		  /* 0: on the root bus (root port, RCiEP) */
+	uint32_t class; /* 24 bits: 0x020700 */
+	int parent;	/* index in topo->devs, -1 at a host bridge */
+	int depth;	/* 0: on the root bus (root port, RCiEP) */
 	enum pcie_role role;
-	bool relevant;		  /* an HCA/GPU/NVMe or a bridge above one */
+	bool relevant; /* an HCA/GPU/NVMe or a bridge above one */
 	struct pcie_link link;
-	int numa_node;		  /* -1 unknown */
+	int numa_node;		   /* -1 unknown */
 	char ibdev[PCIE_NAME_LEN]; /* "mlx5_3" for an HCA, else "" */
 	struct pcie_aer_file aer[PCIE_AER_KINDS];
 	enum pcie_acs_state acs;
@@ -106,8 +111,7 @@ int pcie_topo_find(const struct pcie_topo *topo, const char *bdf);
 const char *pcie_role_name(enum pcie_role role);
 enum pcie_role pcie_role_of(uint16_t vendor, uint32_t class);
 /* What a person calls it: "mlx5_3, HCA", "GPU", "bridge above mlx5_3". */
-void pcie_dev_what(const struct pcie_topo *topo, int i, char *buf,
-		   size_t len);
+void pcie_dev_what(const struct pcie_topo *topo, int i, char *buf, size_t len);
 /* Parses "16.0 GT/s PCIe", "8 GT/s", "Unknown"; 0 when unknown. */
 double pcie_parse_gts(const char *s);
 /* Index of the lowest common ancestor bridge of a and b, -1 if none. */
@@ -164,7 +168,7 @@ bool pcie_kmsg_parse(const char *line, char bdf[PCIE_BDF_LEN]);
 /* ---- audit.c: pure judgement, topo in, findings out ---- */
 
 struct pcie_hop {
-	int up, down;		/* indices: downstream port, upstream end */
+	int up, down;		 /* indices: downstream port, upstream end */
 	double cur_gts, cap_gts; /* cap = min(both ends' max) */
 	int cur_width, cap_width;
 	bool judged;
@@ -187,7 +191,7 @@ struct pcie_audit {
 int pcie_audit_init(struct pcie_audit *a);
 void pcie_audit_free(struct pcie_audit *a);
 void pcie_audit_skip(struct pcie_audit *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Appends a finding (stolen) and counts it. */
 void pcie_audit_add(struct pcie_audit *a, json_t *finding);
 /* Subject of a finding about device i: host, bdf, vendor_device, what. */
@@ -242,7 +246,7 @@ void pcie_dma_stats(const double *v, int n, struct pcie_dma_sample_stats *s);
 struct pcie_dma_port {
 	char ca[PCIE_NAME_LEN];
 	int port;
-	int dev;	  /* index of the HCA in the topo, -1 none */
+	int dev;	   /* index of the HCA in the topo, -1 none */
 	double floor_GBps; /* 0 = not judged */
 	char floor_why[PCIE_NOTE_LEN];
 };
@@ -278,9 +282,9 @@ int pcie_records_close(struct pcie_records *r, const struct pcie_audit *a,
 /* ---- the whole audit, for the CLI and the tests ---- */
 
 struct pcie_options {
-	const char *sysfs_root;	  /* "/sys" by default */
+	const char *sysfs_root; /* "/sys" by default */
 	const char *baseline;
-	const char *kernel_log;	  /* NULL: /dev/kmsg when sysfs_root is /sys */
+	const char *kernel_log; /* NULL: /dev/kmsg when sysfs_root is /sys */
 	bool no_dma;
 	int samples;
 	const char *ca;

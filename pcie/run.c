@@ -27,10 +27,11 @@ static void run_start(const struct pcie_options *o, struct pcie_records *out)
 
 	json_object_set_new(rec, "tool", json_string("pcie"));
 	json_object_set_new(rec, "event", json_string("start"));
-	json_object_set_new(rec, "params", json_pack(
-		"{s:s, s:s?, s:s?, s:b, s:i}", "sysfs_root", o->sysfs_root,
-		"baseline", o->baseline, "kernel_log", o->kernel_log,
-		"dma", !o->no_dma, "samples", o->samples));
+	json_object_set_new(
+	    rec, "params",
+	    json_pack("{s:s, s:s?, s:s?, s:b, s:i}", "sysfs_root",
+		      o->sysfs_root, "baseline", o->baseline, "kernel_log",
+		      o->kernel_log, "dma", !o->no_dma, "samples", o->samples));
 	pcie_records_emit(out, rec);
 }
 
@@ -41,7 +42,9 @@ static void run_kmsg(const struct pcie_options *o, struct pcie_topo *t,
 	int found, ret;
 
 	if (!path && !is_live_root(o->sysfs_root)) {
-		json_array_append_new(a->notes, json_string(
+		json_array_append_new(
+		    a->notes,
+		    json_string(
 			"kernel log: not read for a captured tree (give "
 			"--kernel-log FILE with its saved dmesg)"));
 		return;
@@ -51,13 +54,17 @@ static void run_kmsg(const struct pcie_options *o, struct pcie_topo *t,
 	ret = pcie_kmsg_collect(path, t, PCIE_KMSG_TIMEOUT_S,
 				PCIE_KMSG_MAX_LINES, &found);
 	if (ret == -ETIMEDOUT)
-		pcie_audit_skip(a, "kernel log %s: read only partly (%.0f s "
-				"limit)", path, PCIE_KMSG_TIMEOUT_S);
+		pcie_audit_skip(a,
+				"kernel log %s: read only partly (%.0f s "
+				"limit)",
+				path, PCIE_KMSG_TIMEOUT_S);
 	else if (ret)
-		pcie_audit_skip(a, "kernel log %s: not readable (%s)%s", path,
-				strerror(-ret), ret == -EPERM || ret == -EACCES ?
-				"; run as root or set kernel.dmesg_restrict=0" :
-				"");
+		pcie_audit_skip(
+		    a, "kernel log %s: not readable (%s)%s", path,
+		    strerror(-ret),
+		    ret == -EPERM || ret == -EACCES
+			? "; run as root or set kernel.dmesg_restrict=0"
+			: "");
 	else if (found)
 		log_info("kernel log %s: %d \"limited by\" lines", path, found);
 }
@@ -65,7 +72,7 @@ static void run_kmsg(const struct pcie_options *o, struct pcie_topo *t,
 static void run_acs(const struct pcie_options *o, struct pcie_topo *t,
 		    struct pcie_audit *a)
 {
-	struct pcie_config_ops ops = { 0 };
+	struct pcie_config_ops ops = {0};
 
 	if (o->config) {
 		pcie_audit_acs(t, o->config, a);
@@ -89,7 +96,8 @@ static void run_dma(const struct pcie_options *o, const struct pcie_topo *t,
 		return;
 	}
 	if (!o->dma && !is_live_root(o->sysfs_root)) {
-		pcie_audit_skip(a, "dma: --sysfs-root %s is a captured tree; "
+		pcie_audit_skip(a,
+				"dma: --sysfs-root %s is a captured tree; "
 				"DMA is measured on the running system only",
 				o->sysfs_root);
 		return;
@@ -112,9 +120,11 @@ static int run_scan(const struct pcie_options *o, struct pcie_topo *t)
 	int ret = pcie_topo_scan(o->sysfs_root, t);
 
 	if (ret == -ENOENT && !is_live_root(o->sysfs_root)) {
-		fprintf(stderr, "ibproof pcie: --sysfs-root %s: expected a "
-				"directory standing for /sys (with "
-				"bus/pci/devices)\n", o->sysfs_root);
+		fprintf(stderr,
+			"ibproof pcie: --sysfs-root %s: expected a "
+			"directory standing for /sys (with "
+			"bus/pci/devices)\n",
+			o->sysfs_root);
 		return IBP_EXIT_USAGE;
 	}
 	return ret ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
@@ -140,8 +150,9 @@ int pcie_run(const struct pcie_options *o, struct pcie_topo *t,
 	pcie_records_findings(out, a);
 	run_dma(o, t, a, out);
 	pcie_records_findings(out, a);
-	rc = a->n_fail ? IBP_EXIT_FAIL :
-	     a->n_error ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
+	rc = a->n_fail	  ? IBP_EXIT_FAIL
+	     : a->n_error ? IBP_EXIT_RUNTIME
+			  : IBP_EXIT_PASS;
 free_base:
 	pcie_baseline_free(base);
 	return rc;

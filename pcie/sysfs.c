@@ -54,8 +54,8 @@ static const char *strip_sys_prefix(const char *target)
  * cur holds "a/b/link": replaces the link by its target and prepends the
  * target to the rest still to walk (todo, from rest on).
  */
-static int splice_link(const char *full, char *cur, char *todo,
-		       size_t todo_len, const char *rest)
+static int splice_link(const char *full, char *cur, char *todo, size_t todo_len,
+		       const char *rest)
 {
 	char target[PATH_MAX], tmp[2 * PATH_MAX];
 	ssize_t n = readlink(full, target, sizeof(target) - 1);
@@ -107,8 +107,7 @@ static int step(const char *root, char *cur, size_t len, const char **pp,
 	return ret;
 }
 
-int pcie_sysfs_resolve(const char *root, const char *rel, char *out,
-		       size_t len)
+int pcie_sysfs_resolve(const char *root, const char *rel, char *out, size_t len)
 {
 	char todo[2 * PATH_MAX], cur[PATH_MAX] = "";
 	const char *p = todo;

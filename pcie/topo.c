@@ -15,7 +15,9 @@
 #include "pcie/pcie.h"
 
 static const char *const aer_files[PCIE_AER_KINDS] = {
-	"aer_dev_correctable", "aer_dev_nonfatal", "aer_dev_fatal",
+    "aer_dev_correctable",
+    "aer_dev_nonfatal",
+    "aer_dev_fatal",
 };
 
 static bool is_bdf(const char *s)
@@ -46,9 +48,9 @@ enum pcie_role pcie_role_of(uint16_t vendor, uint32_t class)
 const char *pcie_role_name(enum pcie_role role)
 {
 	static const char *const names[] = {
-		[PCIE_ROLE_OTHER] = "device", [PCIE_ROLE_BRIDGE] = "PCIe bridge",
-		[PCIE_ROLE_HCA] = "HCA",      [PCIE_ROLE_GPU] = "GPU",
-		[PCIE_ROLE_NVME] = "NVMe",
+	    [PCIE_ROLE_OTHER] = "device", [PCIE_ROLE_BRIDGE] = "PCIe bridge",
+	    [PCIE_ROLE_HCA] = "HCA",	  [PCIE_ROLE_GPU] = "GPU",
+	    [PCIE_ROLE_NVME] = "NVMe",
 	};
 	return names[role];
 }
@@ -76,10 +78,11 @@ static int dev_attr(const struct pcie_topo *t, struct pcie_dev *d,
 	snprintf(rel, sizeof(rel), "bus/pci/devices/%s/%s", d->bdf, attr);
 	ret = pcie_sysfs_read(t->root, rel, buf, len);
 	if (ret && ret != -ENOENT) {
-		log_warn("%s/%s: cannot read: %s", t->root, rel, strerror(-ret));
+		log_warn("%s/%s: cannot read: %s", t->root, rel,
+			 strerror(-ret));
 		if (!d->problem[0])
-			snprintf(d->problem, sizeof(d->problem),
-				 "%s: %s", attr, strerror(-ret));
+			snprintf(d->problem, sizeof(d->problem), "%s: %s", attr,
+				 strerror(-ret));
 	}
 	return ret;
 }
@@ -96,9 +99,10 @@ static int dev_hex(const struct pcie_topo *t, struct pcie_dev *d,
 	v = strtoul(buf, &end, 16);
 	if (errno || end == buf || *end) {
 		log_warn("%s/bus/pci/devices/%s/%s: expected a hex number, "
-			 "got '%s'", t->root, d->bdf, attr, buf);
-		snprintf(d->problem, sizeof(d->problem),
-			 "%s: not a hex number", attr);
+			 "got '%s'",
+			 t->root, d->bdf, attr, buf);
+		snprintf(d->problem, sizeof(d->problem), "%s: not a hex number",
+			 attr);
 		return -EINVAL;
 	}
 	*out = (uint32_t)v;
@@ -400,9 +404,9 @@ static void below(const struct pcie_topo *t, int i, char *buf, size_t len)
 			more++;
 			continue;
 		}
-		used += (size_t)snprintf(buf + used, len - used, "%s%s %s",
-			used ? ", " : "", d->ibdev[0] ? d->ibdev : d->bdf,
-			pcie_role_name(d->role));
+		used += (size_t)snprintf(
+		    buf + used, len - used, "%s%s %s", used ? ", " : "",
+		    d->ibdev[0] ? d->ibdev : d->bdf, pcie_role_name(d->role));
 		if (used >= len)
 			return;
 	}

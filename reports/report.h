@@ -92,6 +92,8 @@ struct report_params {
 	unsigned int group_min;	/* common cause from this many: 4 */
 	struct attr_params attr;
 	int threads;		/* readers at once, 0 = online CPUs */
+	bool no_fast_path;	/* every line through jansson (for tests) */
+	long split_min;		/* files this big are read in parts (0: 32 MiB) */
 };
 
 /* A finding taken in from a record file, or made by the report. */
@@ -150,6 +152,7 @@ struct report {
 	json_t *groups;			/* common causes found: array */
 	size_t n_records;
 	unsigned int n_untested_ports;
+	int fast_error;			/* -ENOMEM in the fast path */
 	char error[640];		/* first input error, file:line */
 };
 

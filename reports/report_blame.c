@@ -27,12 +27,11 @@ static int rank_of(const char *action)
 
 int report_add_finding(struct report *r, json_t *finding)
 {
+	size_t before = r->n_findings;
 	int ret;
 
 	if (!finding)
 		return -ENOMEM;
-	size_t before = r->n_findings;
-
 	ret = report_finding_take(r, finding);
 	if (!ret && r->n_findings > before)
 		r->findings[before].own = true;
@@ -49,6 +48,8 @@ static void end_id(const struct report_end *e, char *buf, size_t len)
 	if (e->type == 'c' && !e->guid)
 		snprintf(buf, len, "ca:%s/%s:%d", e->host ? e->host : "",
 			 e->ca ? e->ca : "", e->port);
+	else if (!e->guid)
+		snprintf(buf, len, "name:%s:%d", e->name ? e->name : "", e->port);
 	else
 		snprintf(buf, len, "%s:%s:%d", e->type == 'c' ? "ca" : "sw", g,
 			 e->port);
@@ -170,10 +171,9 @@ struct report_entry *report_entry_get(struct report *r,
 	if (peer)
 		q = *peer;
 	l = end_link(r, &p, &side);
-	if (l) {
+	if (l) { /* the cable as discovered, whatever a finding expected */
 		enrich_end(r, &p, side ? &l->b : &l->a);
-		if (!q.type)
-			q = side ? l->a : l->b;
+		q = side ? l->a : l->b;
 	}
 	enrich_end(r, &q, NULL);
 	key = entry_key(&p, &q, l);
@@ -220,7 +220,8 @@ static int node_entry(struct report *r, const json_t *f, const json_t *subj)
 {
 	const char *host = json_string_value(json_object_get(subj, "host"));
 	const char *bdf = json_string_value(json_object_get(subj, "bdf"));
-	const char *name = json_string_value(json_object_get(subj, "name"));
+	const char *name = json_string_value(json_object_get(subj, "name")) ?:
+			   json_string_value(json_object_get(subj, "what"));
 	struct report_entry *e;
 	char *key, dev[160];
 	bool created;
@@ -252,6 +253,9 @@ static int link_entry(struct report *r, const json_t *f, const json_t *subj)
 	struct report_entry *e;
 	bool created;
 
+	const char *key;
+	json_t *v;
+
 	if (report_end_from(r, json_object_get(subj, "a"), &a) ||
 	    report_end_from(r, json_object_get(subj, "b"), &b))
 		return 0;
@@ -260,6 +264,14 @@ static int link_entry(struct report *r, const json_t *f, const json_t *subj)
 	if (!e)
 		return -ENOMEM;
 	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);
+	if (subj != json_object_get(f, "subject"))
+		return 0;
+	/* a finding about two cables (swapped): the other one is evidence */
+	json_object_foreach(json_object_get(f, "evidence"), key, v)
+		if (json_is_object(json_object_get(v, "a")) &&
+		    json_is_object(json_object_get(v, "b")) &&
+		    link_entry(r, f, v))
+			return -ENOMEM;
 	return 0;
 }
 

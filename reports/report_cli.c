@@ -12,7 +12,7 @@
 enum report_key {
 	KEY_PREVIOUS = CLI_KEY_COMMAND_FIRST,
 	KEY_CSV, KEY_HTML, KEY_PROMETHEUS, KEY_JUNIT, KEY_SCRIPT,
-	KEY_FLOOR, KEY_GROUP_MIN, KEY_THREADS,
+	KEY_FLOOR, KEY_GROUP_MIN, KEY_THREADS, KEY_JANSSON_ONLY,
 };
 
 static const struct cli_opt report_opts[] = {
@@ -30,6 +30,8 @@ static const struct cli_opt report_opts[] = {
 	{ "group-min", KEY_GROUP_MIN, "N",
 	  "this many ports of one switch, or nodes at once, make a common cause (default 4)" },
 	{ "threads", KEY_THREADS, "N", "read big files with N threads (default: CPUs)" },
+	{ "jansson-only", KEY_JANSSON_ONLY, NULL,
+	  "parse every line with jansson, no fast path for pair records (slower; for tests)" },
 	{ NULL },
 };
 
@@ -74,6 +76,9 @@ static int report_opt(void *ctx, int key, const char *arg)
 		if (cli_parse_long(&report_cmd, "--group-min", arg, 2, 100000, &n))
 			return -EINVAL;
 		o->params.group_min = (unsigned int)n;
+		return 0;
+	case KEY_JANSSON_ONLY:
+		o->params.no_fast_path = true;
 		return 0;
 	case KEY_THREADS:
 		if (cli_parse_long(&report_cmd, "--threads", arg, 1, 16, &n))

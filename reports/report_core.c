@@ -93,8 +93,11 @@ static int entry_cmp(const void *x, const void *y)
 /* Output order does not depend on file or thread order. Call last. */
 void report_sort(struct report *r)
 {
-	qsort(r->findings, r->n_findings, sizeof(*r->findings), finding_cmp);
-	qsort(r->entries, r->n_entries, sizeof(*r->entries), entry_cmp);
+	if (r->n_findings)
+		qsort(r->findings, r->n_findings, sizeof(*r->findings),
+		      finding_cmp);
+	if (r->n_entries)
+		qsort(r->entries, r->n_entries, sizeof(*r->entries), entry_cmp);
 	json_object_clear(r->finding_keys);
 	json_object_clear(r->entry_keys);
 }

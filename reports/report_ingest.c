@@ -14,8 +14,9 @@
 #include "common/log.h"
 #include "common/record.h"
 #include "reports/report.h"
+#include "reports/report_scan.h"
 
-#define SPLIT_MIN (32L << 20) /* files from this size are read in parts */
+#define SPLIT_MIN (32L << 20) /* default: files from this size are read in parts */
 #define MAX_THREADS 16
 
 static const char *str_field(const json_t *o, const char *key)
@@ -128,7 +129,9 @@ int report_end_from(struct report *r, const json_t *ref, struct report_end *e)
 		e->host = report_intern(r->strs, str_field(ref, "host"));
 		e->ca = report_intern(r->strs, str_field(ref, "ca"));
 	} else if (str_field(ref, "node")) {
-		e->type = e->type ? e->type : 's';
+		/* a switch port reference has no type; "unknown" stays 0 */
+		if (!json_object_get(ref, "type"))
+			e->type = 's';
 		e->name = report_intern(r->strs, str_field(ref, "node"));
 	} else {
 		e->name = report_intern(r->strs, str_field(ref, "name"));
@@ -147,17 +150,42 @@ static uint8_t status_code(const char *s)
 	return !strcmp(s, "ok") ? 0 : !strcmp(s, "error") ? 1 : 2;
 }
 
-static int pair_port(struct report *r, const json_t *ref, uint32_t *idx)
+/* A pair record's fields, from jansson or from the fast scanner. */
+struct pair_in {
+	const char *host[2], *ca[2], *error;
+	int port[2];
+	uint64_t guid[2];
+	struct report_meas m;
+};
+
+static int add_pair(struct report *r, struct pair_in *in)
 {
-	return report_hport_get(r, str_field(ref, "host"), str_field(ref, "ca"),
-				int_field(ref, "port", 0), guid_field(ref, "guid"),
-				idx);
+	struct attr_pair p = { .verdict = ATTR_UNTESTED };
+	int ret;
+
+	pthread_mutex_lock(&r->lock);
+	if (in->m.status)
+		in->m.error = report_intern(r->strs, in->error);
+	ret = report_hport_get(r, in->host[0], in->ca[0], in->port[0],
+			       in->guid[0], &p.a) ?:
+	      report_hport_get(r, in->host[1], in->ca[1], in->port[1],
+			       in->guid[1], &p.b) ?:
+	      report_pair_add(r, &p, &in->m);
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+static void pair_ref_in(struct pair_in *in, int i, const json_t *ref)
+{
+	in->host[i] = str_field(ref, "host");
+	in->ca[i] = str_field(ref, "ca");
+	in->port[i] = int_field(ref, "port", 0);
+	in->guid[i] = guid_field(ref, "guid");
 }
 
 static int ingest_pair(struct report *r, const json_t *rec)
 {
-	const json_t *a = json_object_get(rec, "a"), *b = json_object_get(rec, "b");
-	struct report_meas m = {
+	struct pair_in in = { .m = {
 		.gbps = (float)json_number_value(json_object_get(rec, "gbps")),
 		.gbps_min = (float)json_number_value(json_object_get(rec, "gbps_min")),
 		.expected = (float)json_number_value(json_object_get(rec, "expected_gbps")),
@@ -165,17 +193,67 @@ static int ingest_pair(struct report *r, const json_t *rec)
 		.test = !strcmp(str_field(rec, "test"), "read"),
 		.dir = !strcmp(str_field(rec, "dir"), "bi"),
 		.status = status_code(str_field(rec, "status")),
-	};
-	struct attr_pair p = { .verdict = ATTR_UNTESTED };
+	} };
+
+	pair_ref_in(&in, 0, json_object_get(rec, "a"));
+	pair_ref_in(&in, 1, json_object_get(rec, "b"));
+	in.error = str_field(rec, "error");
+	return add_pair(r, &in);
+}
+
+#define SCAN_STR_MAX 256
+
+/* Copies a scanned string; false when too long for the fast path. */
+static bool scan_copy(char *buf, const struct scan_str *v)
+{
+	if (v->len >= SCAN_STR_MAX)
+		return false;
+	memcpy(buf, v->s, v->len);
+	buf[v->len] = '\0';
+	return true;
+}
+
+static bool scan_ref_in(struct pair_in *in, int i, const struct scan_ref *ref,
+			char bufs[3][SCAN_STR_MAX])
+{
+	if (!scan_copy(bufs[0], &ref->host) || !scan_copy(bufs[1], &ref->ca) ||
+	    !scan_copy(bufs[2], &ref->guid))
+		return false;
+	in->host[i] = bufs[0];
+	in->ca[i] = bufs[1];
+	in->port[i] = (int)ref->port;
+	if (record_guid_parse(bufs[2], &in->guid[i]))
+		in->guid[i] = 0;
+	return true;
+}
+
+/* record_fast_fn: takes plain pair lines without building JSON. */
+static int ingest_pair_fast(void *ctx, const char *line, size_t len)
+{
+	struct report *r = ctx;
+	char bufs[2][3][SCAN_STR_MAX], error[SCAN_STR_MAX];
+	struct scan_pair sp;
+	struct pair_in in = { 0 };
 	int ret;
 
-	pthread_mutex_lock(&r->lock);
-	if (m.status)
-		m.error = report_intern(r->strs, str_field(rec, "error"));
-	ret = pair_port(r, a, &p.a) ?: pair_port(r, b, &p.b) ?:
-	      report_pair_add(r, &p, &m);
-	pthread_mutex_unlock(&r->lock);
-	return ret;
+	if (r->params.no_fast_path || !report_scan_pair(line, len, &sp) ||
+	    !scan_ref_in(&in, 0, &sp.a, bufs[0]) ||
+	    !scan_ref_in(&in, 1, &sp.b, bufs[1]) ||
+	    (sp.str[SF_ERROR].s && !scan_copy(error, &sp.str[SF_ERROR])))
+		return 0;
+	in.error = sp.str[SF_ERROR].s ? error : NULL;
+	in.m = (struct report_meas){
+		.gbps = (float)sp.gbps, .gbps_min = (float)sp.gbps_min,
+		.expected = (float)sp.expected, .round = (uint32_t)sp.round,
+		.test = scan_eq(&sp.str[SF_TEST], "read"),
+		.dir = scan_eq(&sp.str[SF_DIR], "bi"),
+		.status = scan_eq(&sp.str[SF_STATUS], "ok") ? 0 :
+			  scan_eq(&sp.str[SF_STATUS], "error") ? 1 : 2,
+	};
+	ret = add_pair(r, &in);
+	if (ret)
+		r->fast_error = ret;
+	return ret ? 0 : 1;
 }
 
 static int ingest_port(struct report *r, const json_t *rec)
@@ -286,8 +364,9 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 		return ret;
 	}
 	while (!__atomic_load_n(&j->ret, __ATOMIC_RELAXED) &&
-	       (ret = record_reader_next(rd, &rec)) > 0) {
-		ret = report_ingest_record(j->r, rec);
+	       (ret = record_reader_next_fast(rd, &rec, ingest_pair_fast,
+					      j->r)) > 0) {
+		ret = rec ? report_ingest_record(j->r, rec) : 0;
 		json_decref(rec);
 		if (ret) {
 			snprintf(msg, sizeof(msg), "%s:%lu: %s", p->path,
@@ -329,6 +408,7 @@ static int thread_count(const struct report *r)
 static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 {
 	size_t cap = (size_t)n * (size_t)threads;
+	long split = j->r->params.split_min > 0 ? j->r->params.split_min : SPLIT_MIN;
 
 	j->parts = calloc(cap, sizeof(*j->parts));
 	if (!j->parts)
@@ -338,7 +418,7 @@ static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 		int k = 1;
 
 		if (strcmp(paths[i], "-") && !stat(paths[i], &st) &&
-		    S_ISREG(st.st_mode) && st.st_size >= SPLIT_MIN)
+		    S_ISREG(st.st_mode) && st.st_size >= split)
 			k = threads;
 		for (int p = 0; p < k; p++) {
 			struct ingest_part *part = &j->parts[j->n_parts++];

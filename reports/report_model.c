@@ -379,6 +379,7 @@ int report_finding_take(struct report *r, json_t *rec)
 				json_integer((json_int_t)r->n_findings)))
 		goto out;
 	r->findings[r->n_findings].rec = json_incref(rec);
+	r->findings[r->n_findings].own = false;
 	r->findings[r->n_findings++].count = 1;
 	ret = 0;
 out:

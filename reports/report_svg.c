@@ -158,12 +158,12 @@ static void heatmap_cells(struct report_buf *b, const struct report *r,
 		}
 }
 
-/* Lines and names where the leaf switch changes along the axes. */
+/* Lines and names where the leaf switch changes, where there is room. */
 static void heatmap_leaves(struct report_buf *b, const struct report *r,
 			   const uint32_t *order, size_t block, double px)
 {
 	const char *prev = NULL;
-	size_t labels = 0;
+	double last_line = -100, last_label = -100;
 
 	for (size_t k = 0; k < r->n_hports; k++) {
 		const char *leaf = leaf_of(r, &r->hports[order[k]]);
@@ -172,15 +172,18 @@ static void heatmap_leaves(struct report_buf *b, const struct report *r,
 		if (prev && !strcmp(prev, leaf))
 			continue;
 		prev = leaf;
-		if (k)
+		if (k && at - last_line >= 8) {
 			report_buf_printf(b, "<line class=\"hm-leaf\" x1=\"0\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
 					  "<line class=\"hm-leaf\" x1=\"%.2f\" y1=\"0\" x2=\"%.2f\" y2=\"%d\"/>",
 					  at, HM_PIXELS, at, at, at, HM_PIXELS);
-		if (*leaf && labels++ < 48) {
+			last_line = at;
+		}
+		if (*leaf && at - last_label >= 12) {
 			report_buf_printf(b, "<text x=\"%d\" y=\"%.2f\" class=\"hm-label\">",
 					  HM_PIXELS + 4, at + 10);
 			report_html_escape(b, leaf);
 			report_buf_puts(b, "</text>");
+			last_label = at;
 		}
 	}
 }

@@ -28,22 +28,34 @@ sim_opensm
 printf 'opensm sweep: %.2f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-timeit() { # timeit LABEL CMD...: median wall seconds of RUNS runs
-	local label=$1 i s
+once() { # once LABEL CMD...: appends the wall seconds of one run to t.LABEL
+	local label=$1 s
 	shift
-	for i in $(seq "$RUNS"); do
-		s=$(date +%s.%N)
-		sim_client "$@" >/dev/null 2>&1
-		echo "$(date +%s.%N) - $s" | bc
-	done | median >"t.$label"
-	printf '%-34s %6.3f s\n' "$label:" "$(cat "t.$label")"
+	s=$(date +%s.%N)
+	sim_client "$@" >/dev/null 2>&1
+	echo "$(date +%s.%N) - $s" | bc >>"t.$label"
 }
 sim_client ibnetdiscover >topology.txt 2>/dev/null
 echo "fabric: $(grep -c '^Ca' topology.txt) HCAs, $(grep -c '^Switch' topology.txt) switches"
-timeit ibnetdiscover ibnetdiscover
-timeit "ibproof fabric discover" "$IBPROOF" fabric discover
-timeit "ibproof fabric check (disc+diff)" "$IBPROOF" fabric check --spec spec.csv
-timeit "ibproof fabric counters" "$IBPROOF" fabric counters
-printf 'discover+check / ibnetdiscover:    %.2f x\n' \
-	"$(echo "$(cat t.ibproof*check*) / $(cat t.ibnetdiscover)" | bc -l)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
+# Interleaved rounds, so a busy moment hits every tool alike.
+for i in $(seq "$RUNS"); do
+	once ibnetdiscover ibnetdiscover
+	once discover "$IBPROOF" fabric discover
+	once check "$IBPROOF" fabric check --spec spec.csv
+	once counters "$IBPROOF" fabric counters
+	sim_client "$IBPROOF" fabric counters -v 2>&1 >/dev/null |
+		sed -n 's/.*ports read in \([0-9.]*\) s.*/\1/p' >>t.pma
+done
+for l in ibnetdiscover discover check counters pma; do
+	median <"t.$l" >"m.$l"
+done
+printf 'ibnetdiscover:                      %6.3f s\n' "$(cat m.ibnetdiscover)"
+printf 'ibproof fabric discover:            %6.3f s\n' "$(cat m.discover)"
+printf 'ibproof fabric check (disc+diff):   %6.3f s\n' "$(cat m.check)"
+printf 'ibproof fabric counters:            %6.3f s\n' "$(cat m.counters)"
+printf '  of which PMA reads (every port):   %6.3f s\n' "$(cat m.pma)"
+printf 'discover+check / ibnetdiscover:     %6.2f x\n' \
+	"$(echo "$(cat m.check) / $(cat m.ibnetdiscover)" | bc -l)"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$DIFF" topology.txt spec.csv big.csv

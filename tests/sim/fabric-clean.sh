@@ -43,4 +43,12 @@ ports=$(grep -c '"kind":"counters"' rec.jsonl)
 # The counters snapshot is a baseline: nothing new against it.
 cp rec.jsonl base.jsonl
 zero "counters against a baseline" counters --baseline base.jsonl
+# One HCA drops its PMA queries (attribute 0x12 = 18): only that port is
+# missing; the queries in flight with it are still answered.
+sim_cmd 'Error "node200-mlx5_0" 100 18'
+zero "counters, one silent PMA" counters --timeout 1
+grep -q 'PMA: 1 ports did not answer' err.txt ||
+	sim_fail "silent PMA not reported: $(cat err.txt)"
+n=$(grep -c '"kind":"counters"' rec.jsonl)
+[ "$n" = $((ports - 1)) ] || sim_fail "counters: $n port records, want $((ports - 1))"
 sim_log "PASS"

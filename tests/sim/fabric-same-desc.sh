@@ -64,4 +64,18 @@ jq -r 'select(.kind == "finding") | .message' rec.jsonl |
 	grep -q 'matches 6 nodes.*--node-name-map' ||
 	sim_fail "ambiguous-name message: $(jq -r .message rec.jsonl)"
 sim_log "ok: a shared description is reported as ambiguous"
+# Two rails (two HCAs a host): each rail is its own subnet, checked from
+# a port on it (SIM_HOST) against that rail's spec.
+"$GEN_FATTREE" --radix 12 --leaves 4 --spines 2 --hosts-per-leaf 6 \
+	--hcas-per-host 2 --rails 2 --spec-rail 1 --net net2 --spec rail1.csv \
+	--map map2 || sim_fail "gen_fattree (rails)"
+sim_stop
+sim_start net2
+SIM_HOST=node001-mlx5_1 sim_opensm
+SIM_HOST=node001-mlx5_1 check 0 "rail 1 from mlx5_1" --spec rail1.csv \
+	--node-name-map map2
+[ ! -s cats.txt ] || sim_fail "rail 1: $(sort cats.txt | uniq -c)"
+grep -q 'leaf01-r1' rail1.csv && ! grep -q 'r0' rail1.csv ||
+	sim_fail "rail 1 spec"
+sim_log "ok: rail 1 checked from node001 mlx5_1: zero findings"
 sim_log "PASS"

@@ -5,7 +5,7 @@
  *
  *   gen_fattree --radix R --leaves L --spines S --hosts-per-leaf H
  *               [--hcas-per-host C] [--rails N] [--uplinks U]
- *               [--speed EDR] [--cage]
+ *               [--speed EDR] [--cage] [--spec-rail K]
  *               [--switch-desc TEXT] [--degrade NODE:PORT:w=N|e=N]...
  *               --net FILE --spec FILE [--map FILE]
  *
@@ -17,6 +17,8 @@
  * attach). --switch-desc gives every switch the same description (names
  * then come only from the map). --degrade sets w=/e= on both ends of the
  * cable at NODE:PORT in the net file only (the spec keeps the nominal value).
+ * Each rail is its own subnet: --spec-rail K writes only rail K's cables,
+ * the spec for a check run from a port on that rail.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +36,7 @@ struct gen_node {
 	char name[48];	/* node name (map / spec) */
 	uint64_t guid;
 	int is_switch;
+	int rail;
 	int nports;
 	int *peer;	/* peer node index per port, -1 = none */
 	int *peer_port;
@@ -42,6 +45,7 @@ struct gen_node {
 
 struct gen_params {
 	int radix, leaves, spines, hosts, hcas, rails, uplinks, cage, ext_speed;
+	int spec_rail;		/* -1: every rail in the spec */
 	const char *speed_name, *switch_desc;
 	const char *net, *spec, *map;
 	const char *degrade[MAX_DEGRADE];
@@ -96,6 +100,7 @@ static void name_switch(int idx, const char *kind, int num,
 	else
 		snprintf(n->name, sizeof(n->name), "%s%02d", kind, num);
 	snprintf(n->id, sizeof(n->id), "%s", n->name);
+	n->rail = rail;
 }
 
 /* Build all HCAs first (the first one is the ibsim attach point). */
@@ -111,6 +116,7 @@ static void build_hcas(const struct gen_params *g, int nhosts)
 				 "node%03d mlx5_%d", h + 1, c);
 			snprintf(nodes[idx].id, sizeof(nodes[idx].id),
 				 "node%03d-mlx5_%d", h + 1, c);
+			nodes[idx].rail = c % g->rails;
 		}
 	}
 }
@@ -236,6 +242,8 @@ static void write_spec(const struct gen_params *g, FILE *f)
 		for (p = 1; p <= n->nports; p++) {
 			if (n->peer[p] < i)	/* each cable once */
 				continue;
+			if (g->spec_rail >= 0 && n->rail != g->spec_rail)
+				continue;
 			r = &nodes[n->peer[p]];
 			port_name(g, n, p, ap, sizeof(ap));
 			port_name(g, r, n->peer_port[p], zp, sizeof(zp));
@@ -293,6 +301,7 @@ static const struct option gen_options[] = {
 	{ "hcas-per-host", required_argument, NULL, 'c' },
 	{ "rails", required_argument, NULL, 'R' },
 	{ "uplinks", required_argument, NULL, 'u' },
+	{ "spec-rail", required_argument, NULL, 'P' },
 	{ "speed", required_argument, NULL, 'S' },
 	{ "cage", no_argument, NULL, 'C' },
 	{ "switch-desc", required_argument, NULL, 'd' },
@@ -331,6 +340,7 @@ static void parse_args(int argc, char **argv, struct gen_params *g)
 		case 'c': g->hcas = atoi(optarg); break;
 		case 'R': g->rails = atoi(optarg); break;
 		case 'u': g->uplinks = atoi(optarg); break;
+		case 'P': g->spec_rail = atoi(optarg); break;
 		case 'S': parse_speed(g, optarg); break;
 		case 'C': g->cage = 1; break;
 		case 'd': g->switch_desc = optarg; break;
@@ -367,7 +377,7 @@ static int check_shape(const struct gen_params *g)
 int main(int argc, char **argv)
 {
 	struct gen_params g = { .hcas = 1, .rails = 1, .speed_name = "EDR",
-				.ext_speed = 2 };
+				.ext_speed = 2, .spec_rail = -1 };
 	int down, r, i, nhosts;
 
 	parse_args(argc, argv, &g);

@@ -122,7 +122,7 @@ static void test_one_finding_per_cable(void **state)
 }
 
 /* Fakes behind the ops tables: the fixture model and scripted counters. */
-static int fake_fail_all, fake_resets;
+static int fake_fail_all, fake_resets, fake_ext_reads;
 
 static int fake_discover(const struct fabric_disc_params *p,
 			 struct fabric **out)
@@ -142,24 +142,30 @@ static int fake_open(const char *ca, int port, unsigned t,
 	return 0;
 }
 
-static int fake_class_info(struct fabric_pma *h, uint16_t lid, bool *ext)
+static void fake_answer(struct fabric_pma_req *q)
 {
-	(void)h;
-	(void)lid;
-	*ext = true;
-	return 0;
+	q->status = fake_fail_all ? -110 : 0;
+	if (q->kind == FABRIC_PMA_CLASS_INFO) {
+		q->ext = true;
+		return;
+	}
+	if (q->kind == FABRIC_PMA_COUNTERS_EXT) {
+		q->out->ext = true;
+		q->out->v[FABRIC_PC_RCV_DATA] = 1ULL << 40;
+		fake_ext_reads++;
+		return;
+	}
+	memset(q->out, 0, sizeof(*q->out));
+	if (q->lid == 2 && q->port == 1)	/* leaf01 port 1 */
+		q->out->v[FABRIC_PC_RCV_ERRORS] = 40;
 }
 
-static int fake_query(struct fabric_pma *h, uint16_t lid, int port, bool ext,
-		      struct fabric_pc *out)
+static int fake_batch(struct fabric_pma *h, struct fabric_pma_req *q,
+		      size_t n)
 {
 	(void)h;
-	memset(out, 0, sizeof(*out));
-	out->ext = ext;
-	if (fake_fail_all)
-		return -110;
-	if (lid == 2 && port == 1)	/* leaf01 port 1 */
-		out->v[FABRIC_PC_RCV_ERRORS] = 40;
+	for (size_t i = 0; i < n; i++)
+		fake_answer(&q[i]);
 	return 0;
 }
 
@@ -180,8 +186,8 @@ static void fake_close(struct fabric_pma *h)
 
 static const struct fabric_disc_ops fake_disc = { .discover = fake_discover };
 static const struct fabric_pma_ops fake_pma = {
-	.open = fake_open, .class_info = fake_class_info,
-	.query = fake_query, .reset = fake_reset, .close = fake_close,
+	.open = fake_open, .batch = fake_batch, .reset = fake_reset,
+	.close = fake_close,
 };
 
 static void test_counters_run_with_fakes(void **state)
@@ -195,8 +201,11 @@ static void test_counters_run_with_fakes(void **state)
 	close(fd);
 	fabric_disc = &fake_disc;
 	fabric_pma = &fake_pma;
+	a.tool = "fabric counters";
 	a.common.records = recs;
 	assert_int_equal(IBP_EXIT_FAIL, fabric_counters_run(&a));
+	/* Extended counters only for the one port with errors. */
+	assert_int_equal(1, fake_ext_reads);
 	/* Its own snapshot as baseline: nothing new; --reset resets all. */
 	a.baseline = recs;
 	a.common.records = NULL;

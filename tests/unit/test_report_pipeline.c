@@ -245,6 +245,57 @@ static void test_switch_common_cause(void **state)
 	free(path);
 }
 
+/* A file read in parts by 3 threads: the same report, and the line
+ * number of a bad line in the last part is that of the whole file. */
+static void test_file_read_in_parts(void **state)
+{
+	char *path = temp_path(".jsonl");
+	char *files[] = { path };
+	struct record_writer *w = record_writer_open(path, false);
+	struct report whole, parts;
+	FILE *f;
+	char want[300];
+
+	(void)state;
+	hca_fabric(w, 40, 11, 0.01);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&whole, path, NULL);
+	assert_int_equal(0, report_init(&parts));
+	parts.params = whole.params;
+	parts.params.threads = 3;
+	parts.params.split_min = 1024;
+	assert_int_equal(0, report_analyse(&parts, files, 1, NULL));
+	assert_int_equal(whole.n_pairs, parts.n_pairs);
+	assert_int_equal(whole.n_records, parts.n_records);
+	assert_int_equal(1, parts.n_entries);
+	assert_int_equal(HCA_GUID(11), parts.entries[0].port.guid);
+	report_fini(&parts);
+	/* 40 links + 780 pairs, then a bad line 821 and one more pair */
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("{\"schema\":\"ibproof/1\",\"kind\":\"pair\"}\n", f);
+	fclose(f);
+	w = record_writer_open(path, true);
+	emit(w, "pair", json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}",
+		"round", 1, "test", "write", "dir", "uni", "a", hca_ref(0),
+		"b", hca_ref(1), "gbps", 1.0, "gbps_min", 1.0,
+		"expected_gbps", 2.0, "status", "ok"));
+	assert_int_equal(0, record_writer_close(w));
+	assert_int_equal(0, report_init(&parts));
+	parts.params = whole.params;
+	parts.params.threads = 3;
+	parts.params.split_min = 1024;
+	assert_int_equal(-EINVAL, report_analyse(&parts, files, 1, NULL));
+	snprintf(want, sizeof(want), "%s:821: a record: missing required field 'time'", path);
+	if (strncmp(want, parts.error, strlen(want)))
+		fprintf(stderr, "got: %s\n", parts.error);
+	assert_memory_equal(want, parts.error, strlen(want));
+	report_fini(&parts);
+	report_fini(&whole);
+	unlink(path);
+	free(path);
+}
+
 static void test_malformed_input(void **state)
 {
 	char *path = temp_path(".jsonl");
@@ -276,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_bad_hca_port_then_repaired),
 		cmocka_unit_test(test_noise_passes),
 		cmocka_unit_test(test_switch_common_cause),
+		cmocka_unit_test(test_file_read_in_parts),
 		cmocka_unit_test(test_malformed_input),
 	};
 
