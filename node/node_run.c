@@ -252,8 +252,10 @@ int node_run(struct node_run_opts *o)
 	c.skipped = json_array();
 	c.notes = json_array();
 	if (o->reference &&
-	    node_ports_load(o->reference, &c.ref, &c.n_ref))
-		return IBP_EXIT_USAGE;
+	    node_ports_load(o->reference, &c.ref, &c.n_ref)) {
+		rc = IBP_EXIT_USAGE; /* said why: FILE:LINE */
+		goto out;
+	}
 	if (o->records && !(c.w = record_writer_open(o->records, false))) {
 		log_error("--records %s: %m", o->records);
 		rc = IBP_EXIT_USAGE;
