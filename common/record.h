@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -65,6 +66,13 @@ struct record_reader;
 
 /* path "-" is stdin. NULL + errno. */
 struct record_reader *record_reader_open(const char *path);
+/*
+ * Reads only the lines of a regular file that start in [start, end) (end
+ * -1: to the end), so that readers can share one big file. Line numbers in
+ * messages stay those of the whole file. NULL + errno.
+ */
+struct record_reader *record_reader_open_range(const char *path, off_t start,
+					       off_t end);
 /*
  * Reads the next record, streaming line by line. Returns 1 with *rec (a
  * new reference), 0 at the end, -EINVAL for a malformed line (message in

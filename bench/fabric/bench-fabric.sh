@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench-fabric.sh [BUILD]: the figures of issue 4 on a generated 2,048-HCA
+# fat tree (64 leaves x 32 hosts, 32 spines: 96 switches, radix 64) in
+# ibsim: ibnetdiscover vs ibproof fabric discover and discover+check, the
+# diff alone, spec parsing (10,240 cables) and counters on every port.
+# Prints figures; asserts nothing. Times are the median of RUNS (5) runs.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(realpath "${1:-$root/build}")
+IBPROOF=$build/ibproof
+GEN=$build/tests/sim/gen_fattree
+DIFF=$build/bench/fabric/bench_fabric_diff
+RUNS=${RUNS:-5}
+. "$root/tests/sim/lib.sh"
+sim_require "$IBPROOF" "$GEN" "$DIFF" ibnetdiscover
+sim_setup
+
+"$GEN" --radix 64 --leaves 64 --spines 32 --hosts-per-leaf 32 \
+	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
+"$GEN" --radix 160 --leaves 64 --spines 80 --hosts-per-leaf 80 \
+	--net big.net --spec big.csv >/dev/null ||
+	sim_fail "gen_fattree (big spec)"
+sim_start net -N 4096 -S 512 -P 16384
+t0=$(date +%s.%N)
+sim_opensm
+printf 'opensm sweep: %.2f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+timeit() { # timeit LABEL CMD...: median wall seconds of RUNS runs
+	local label=$1 i s
+	shift
+	for i in $(seq "$RUNS"); do
+		s=$(date +%s.%N)
+		sim_client "$@" >/dev/null 2>&1
+		echo "$(date +%s.%N) - $s" | bc
+	done | median >"t.$label"
+	printf '%-34s %6.3f s\n' "$label:" "$(cat "t.$label")"
+}
+sim_client ibnetdiscover >topology.txt 2>/dev/null
+echo "fabric: $(grep -c '^Ca' topology.txt) HCAs, $(grep -c '^Switch' topology.txt) switches"
+timeit ibnetdiscover ibnetdiscover
+timeit "ibproof fabric discover" "$IBPROOF" fabric discover
+timeit "ibproof fabric check (disc+diff)" "$IBPROOF" fabric check --spec spec.csv
+timeit "ibproof fabric counters" "$IBPROOF" fabric counters
+printf 'discover+check / ibnetdiscover:    %.2f x\n' \
+	"$(echo "$(cat t.ibproof*check*) / $(cat t.ibnetdiscover)" | bc -l)"
+"$DIFF" topology.txt spec.csv big.csv

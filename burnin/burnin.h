@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_BURNIN_H
+#define IBPROOF_BURNIN_BURNIN_H
+
+/*
+ * burnin's orchestration: schedules (pure), judging (pure), the round loop
+ * over a bootstrap (bootstrap.h) and a transport (transport.h).
+ *
+ * Rank model: one MPI rank per HCA port. Each rank takes the port of its
+ * node-local rank among the node's tested ports and pins itself to the
+ * port's NUMA node, so a port's traffic never crosses a socket and a slow
+ * process hurts only its own pair.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "burnin/transport.h"
+
+/* ---- schedules (schedule.c, schedule_file.c) ---- */
+
+struct burnin_pair {
+	int a, b; /* inventory indices; a initiates a unidirectional test */
+};
+
+/* Rounds of disjoint pairs: round r is pairs[start[r] .. start[r + 1]). */
+struct burnin_schedule {
+	int n_rounds;
+	int *start;
+	struct burnin_pair *pairs;
+	int n_pairs;
+	int cap_rounds, cap_pairs;
+};
+
+/*
+ * Builds the schedule named by spec (all-pairs, rail, shift, random:R,
+ * node:HOST[,HOST], intra, pairs:FILE) over the inventory ports[n], which
+ * must be in canonical order (burnin_inventory_sort). Deterministic in
+ * (spec, ports, seed). 0, or -EINVAL with a message ("FILE:LINE: ...") in
+ * err; -ENOMEM.
+ */
+int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
+			  int n, uint64_t seed, struct burnin_schedule *s,
+			  char *err, size_t err_len);
+void burnin_schedule_free(struct burnin_schedule *s);
+int burnin_schedule_round_size(const struct burnin_schedule *s, int round);
+/* Helpers the builders share (schedule.c). */
+int burnin_schedule_new_round(struct burnin_schedule *s);
+int burnin_schedule_add(struct burnin_schedule *s, int a, int b);
+int burnin_schedule_pairs_file(const char *path,
+			       const struct burnin_port *ports, int n,
+			       struct burnin_schedule *s, char *err,
+			       size_t err_len);
+int burnin_schedule_node(const char *hosts, const struct burnin_port *ports,
+			 int n, struct burnin_schedule *s, char *err,
+			 size_t err_len);
+
+/* Sorts by (host, ca, port): the order every rank agrees on. */
+void burnin_inventory_sort(struct burnin_port *ports, int n);
+/* "host:ca:port" */
+void burnin_port_name(const struct burnin_port *p, char *buf, size_t len);
+/* Index of "host:ca:port" (or "ca:port" when host_optional) or -1. */
+int burnin_inventory_find(const struct burnin_port *ports, int n,
+			  const char *name);
+
+/* Reads the port records of FILE (sorted); -EINVAL logged as FILE:LINE. */
+int burnin_inventory_load(const char *path, struct burnin_port **ports,
+			  int *n);
+
+/* ---- judging (judge.c) ---- */
+
+enum burnin_pair_status {
+	BURNIN_PAIR_OK,
+	BURNIN_PAIR_ERROR,
+	BURNIN_PAIR_NOT_TESTED,
+};
+
+/* One measured (or not) pair, as judging sees it. */
+struct burnin_measure {
+	int round;
+	int a, b;		/* inventory indices */
+	int test;		/* enum burnin_test */
+	bool bidir;
+	enum burnin_pair_status status;
+	double gbps, gbps_min, expected_gbps;
+	uint64_t error_completions;
+	/* filled by burnin_judge(): */
+	bool low;		/* under the floor or an outlier of its class */
+	bool dip;		/* average fine, a 100 ms window far under */
+};
+
+struct burnin_judge_params {
+	double floor;		/* fraction of expected, default 0.9 */
+	double mad_k;		/* outlier below median - k * MAD, default 3 */
+	double class_floor;	/* low under this x class median, 0.5 */
+	double min_spread;	/* MAD floor as fraction of median, 0.05 */
+	double dip_floor;	/* gbps_min under this x reference: dip, 0.5 */
+	int min_partners;	/* distinct partners to blame a port, 2 */
+};
+
+enum burnin_blame {
+	BURNIN_BLAME_NONE = 0,
+	BURNIN_BLAME_LOW = 1 << 0,	/* low-bandwidth */
+	BURNIN_BLAME_DIP = 1 << 1,	/* intermittent */
+	BURNIN_BLAME_ERRORS = 1 << 2,	/* completion-errors */
+};
+
+struct burnin_port_verdict {
+	unsigned int blame;	/* BURNIN_BLAME_* */
+	bool suspect;		/* in a bad pair, not (yet) blamed */
+	bool tested;		/* at least one pair measured ok */
+	int n_ok, n_low, n_dip, n_err;
+	int low_partners, dip_partners, err_partners; /* fine elsewhere */
+	double worst_gbps;
+};
+
+void burnin_judge_defaults(struct burnin_judge_params *jp);
+/* Marks m[].low/dip and fills v[n_ports]. Pure. */
+void burnin_judge(const struct burnin_judge_params *jp,
+		  struct burnin_measure *m, int n_m,
+		  struct burnin_port_verdict *v, int n_ports);
+/*
+ * One extra round that pairs each suspect with a port that is fine and
+ * that it has not met yet (same rail preferred). Returns the number of
+ * pairs added to s as a new round (0: nobody left to retest), -ENOMEM.
+ */
+int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
+			      const struct burnin_port_verdict *v,
+			      const struct burnin_port *ports, int n_ports,
+			      struct burnin_schedule *s);
+
+/* ---- the run ---- */
+
+enum burnin_exit_reason {
+	BURNIN_STOP_NONE,
+	BURNIN_STOP_SIGNAL,
+};
+
+struct burnin_config {
+	const struct burnin_transport_ops *ops;
+	const char *ports_filter;	/* --ports, NULL = all ACTIVE */
+	struct burnin_params params;	/* test is set per test */
+	enum burnin_test tests[2];
+	int n_tests;
+	const char *schedule;		/* spec */
+	uint64_t seed;
+	bool dry_run;
+	struct burnin_judge_params judge;
+	int retest_rounds;		/* extra rounds for suspects */
+	double timeout_s;		/* setup and exchange deadline */
+	const char *records;		/* NULL: none */
+	const char *resume;		/* --resume FILE */
+	const char *inventory;		/* --inventory FILE (dry run) */
+	bool progress;
+	bool pin_numa;
+	const char *argv_line;		/* for the run start record */
+};
+
+/* The defaults of every option (burnin_cli.c). */
+void burnin_config_defaults(struct burnin_config *cfg);
+
+/* Set by the SIGINT/SIGTERM handler; checked between rounds. */
+extern volatile int burnin_stop_requested;
+void burnin_install_signal_handlers(void);
+
+struct burnin_bootstrap;
+
+/* Runs burnin on this rank. Returns an IBP_EXIT_* code. */
+int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs);
+
+/*
+ * Without an MPI launcher: one thread per local port, each a rank of the
+ * in-process bootstrap. Returns rank 0's IBP_EXIT_* code.
+ */
+int burnin_run_local(const struct burnin_config *cfg);
+
+/* Predicted seconds for n_rounds rounds of the config. */
+double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds);
+
+/* The --dry-run plan on stdout. */
+void burnin_print_plan(const struct burnin_config *cfg,
+		       const struct burnin_port *inv, int n_inv,
+		       const struct burnin_schedule *s);
+
+/* Pins the calling thread to the CPUs of NUMA node (sysfs root given). */
+int burnin_pin_numa(int numa_node, const char *sysfs_root);
+
+#endif

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fake transport: the orchestration's test double (fio's engines/null.c
+ * model). Time is real: run() sleeps the whole warm-up and measurement
+ * window, 100 ms at a time, so rounds, deadlines and stall handling behave
+ * as on hardware. Figures come from the configuration (fake_transport.h),
+ * never from a device, and its ports are named fakeN.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "burnin/fake_transport.h"
+#include "burnin/transport.h"
+#include "common/log.h"
+#include "common/record.h"
+
+#define FAKE_MAX_FAULTS 32
+#define FAKE_MAX_PORTS 1024
+#define FAKE_MAGIC "ibpfake1"
+
+enum fault_kind { F_SLOW, F_FLAKY, F_ERRORS, F_SYMERR, F_DIE, F_HANG, N_FAULT };
+
+static const char *const fault_names[N_FAULT] = {
+	"slow", "flaky", "errors", "symerr", "die", "hang",
+};
+
+struct fault {
+	enum fault_kind kind;
+	char port[2 * BURNIN_NAME_MAX + 16];
+	double value;
+};
+
+static struct {
+	bool configured;
+	int ports, rails;
+	double rate, efficiency, hang_s;
+	long fail_create, fail_connect;
+	struct fault faults[FAKE_MAX_FAULTS];
+	int n_faults;
+} cfg;
+
+static atomic_long n_create, n_connect;
+static atomic_long n_runs[FAKE_MAX_PORTS];
+static atomic_ullong symbol_errors[FAKE_MAX_PORTS], xmit_words[FAKE_MAX_PORTS];
+
+struct fake_wire {
+	char magic[8];
+	char name[2 * BURNIN_NAME_MAX + 16];
+	double rate, slow, flaky;
+	uint32_t errors;
+};
+
+static double burnin_fake_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct burnin_endpoint {
+	struct burnin_port port;
+	struct burnin_params params;
+	struct fake_wire local, remote;
+	bool connected;
+};
+
+void burnin_fake_reset(void)
+{
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.ports = 4;
+	cfg.rails = 1;
+	cfg.rate = 100;
+	cfg.efficiency = 0.95;
+	cfg.hang_s = 30;
+	atomic_store(&n_create, 0);
+	atomic_store(&n_connect, 0);
+	for (int i = 0; i < FAKE_MAX_PORTS; i++) {
+		atomic_store(&n_runs[i], 0);
+		atomic_store(&symbol_errors[i], 0);
+		atomic_store(&xmit_words[i], 0);
+	}
+}
+
+static int parse_fault(enum fault_kind kind, const char *val, char *err,
+		       size_t err_len)
+{
+	const char *at = strrchr(val, '@');
+	struct fault *f = &cfg.faults[cfg.n_faults];
+	char *end;
+
+	if (!at || at == val || cfg.n_faults == FAKE_MAX_FAULTS ||
+	    (size_t)(at - val) >= sizeof(f->port)) {
+		snprintf(err, err_len, "fake: '%s=%s': expected PORT@VALUE",
+			 fault_names[kind], val);
+		return -EINVAL;
+	}
+	f->kind = kind;
+	snprintf(f->port, sizeof(f->port), "%.*s", (int)(at - val), val);
+	f->value = strtod(at + 1, &end);
+	if (end == at + 1 || *end || f->value < 0) {
+		snprintf(err, err_len, "fake: '%s=%s': bad value '%s'",
+			 fault_names[kind], val, at + 1);
+		return -EINVAL;
+	}
+	cfg.n_faults++;
+	return 0;
+}
+
+static int parse_number(const char *key, const char *val, double min,
+			double max, double *out, char *err, size_t err_len)
+{
+	char *end;
+
+	*out = strtod(val, &end);
+	if (end == val || *end || !(*out >= min && *out <= max)) {
+		snprintf(err, err_len, "fake: '%s=%s': expected a number from %g to %g",
+			 key, val, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_item(const char *key, const char *val, char *err,
+		      size_t err_len)
+{
+	double v;
+	int ret;
+
+	for (int k = 0; k < N_FAULT; k++)
+		if (!strcmp(key, fault_names[k]))
+			return parse_fault(k, val, err, err_len);
+	if (!strcmp(key, "rate"))
+		return parse_number(key, val, 0, 1e5, &cfg.rate, err, err_len);
+	if (!strcmp(key, "efficiency"))
+		return parse_number(key, val, 0, 1, &cfg.efficiency, err, err_len);
+	if (!strcmp(key, "hang-s"))
+		return parse_number(key, val, 0, 1e6, &cfg.hang_s, err, err_len);
+	ret = parse_number(key, val, 0, FAKE_MAX_PORTS, &v, err, err_len);
+	if (ret)
+		return ret;
+	if (!strcmp(key, "ports"))
+		cfg.ports = (int)v;
+	else if (!strcmp(key, "rails"))
+		cfg.rails = v >= 1 ? (int)v : 1;
+	else if (!strcmp(key, "fail-create"))
+		cfg.fail_create = (long)v;
+	else if (!strcmp(key, "fail-connect"))
+		cfg.fail_connect = (long)v;
+	else {
+		snprintf(err, err_len, "fake: unknown item '%s'", key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int burnin_fake_configure(const char *spec, char *err, size_t err_len)
+{
+	char *copy, *save = NULL, *item;
+	int ret = 0;
+
+	burnin_fake_reset();
+	cfg.configured = true;
+	if (!spec)
+		spec = getenv("IBP_FAKE");
+	if (!spec)
+		return 0;
+	copy = strdup(spec);
+	if (!copy)
+		return -ENOMEM;
+	for (item = strtok_r(copy, "; \t\n", &save); item && !ret;
+	     item = strtok_r(NULL, "; \t\n", &save)) {
+		char *eq = strchr(item, '=');
+
+		if (!eq) {
+			snprintf(err, err_len, "fake: '%s': expected KEY=VALUE", item);
+			ret = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		ret = parse_item(item, eq + 1, err, err_len);
+	}
+	free(copy);
+	return ret;
+}
+
+/* The fault of kind planted on port p; 0 if none. */
+static double fault_value(const struct burnin_port *p, enum fault_kind kind,
+			  double none)
+{
+	char full[2 * BURNIN_NAME_MAX + 16], local[BURNIN_NAME_MAX + 16];
+
+	snprintf(full, sizeof(full), "%s:%s:%d", p->host, p->ca, p->port);
+	snprintf(local, sizeof(local), "%s:%d", p->ca, p->port);
+	for (int i = 0; i < cfg.n_faults; i++)
+		if (cfg.faults[i].kind == kind &&
+		    (!strcmp(cfg.faults[i].port, full) ||
+		     !strcmp(cfg.faults[i].port, local)))
+			return cfg.faults[i].value;
+	return none;
+}
+
+static int port_index(const struct burnin_port *p)
+{
+	int i = atoi(p->ca + 4);
+
+	return i >= 0 && i < FAKE_MAX_PORTS ? i : 0;
+}
+
+static void fake_port(struct burnin_port *p, int i)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->host, sizeof(p->host), "%s", record_hostname());
+	snprintf(p->ca, sizeof(p->ca), "fake%d", i);
+	p->port = 1;
+	p->guid = 0xfa4e000000000000ull | (uint64_t)i;
+	for (const char *h = p->host; *h; h++)
+		p->guid += (uint64_t)(unsigned char)*h << 20;
+	p->lid = (uint16_t)(i + 1);
+	p->gid_index = -1;
+	snprintf(p->state, sizeof(p->state), "ACTIVE");
+	snprintf(p->phys_state, sizeof(p->phys_state), "LinkUp");
+	p->rate_gbps = cfg.rate;
+	p->active_mtu = 4096;
+	p->numa_node = -1;
+	p->rail = i % cfg.rails;
+}
+
+static bool filter_has(const char *filter, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = filter; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
+static int fake_list_ports(const char *filter, struct burnin_port **ports,
+			   int *n_ports)
+{
+	struct burnin_port *p;
+	char err[160], name[BURNIN_NAME_MAX + 16];
+	int k = 0;
+
+	if (!cfg.configured && burnin_fake_configure(NULL, err, sizeof(err))) {
+		log_error("IBP_FAKE: %s", err);
+		return -EINVAL;
+	}
+	p = calloc((size_t)(cfg.ports ? cfg.ports : 1), sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (int i = 0; i < cfg.ports; i++) {
+		fake_port(&p[k], i);
+		snprintf(name, sizeof(name), "%s:%d", p[k].ca, p[k].port);
+		if (!filter || filter_has(filter, name))
+			k++;
+	}
+	*ports = p;
+	*n_ports = k;
+	return 0;
+}
+
+static int fake_endpoint_create(const struct burnin_port *port,
+				const struct burnin_params *params,
+				struct burnin_endpoint **ep)
+{
+	long call = atomic_fetch_add(&n_create, 1) + 1;
+	struct burnin_endpoint *e;
+
+	if (cfg.fail_create && call == cfg.fail_create) {
+		log_error("%s port %d: endpoint_create failed (fake: planted fault, call %ld)",
+			  port->ca, port->port, call);
+		return -ENOMEM;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->port = *port;
+	e->params = *params;
+	memcpy(e->local.magic, FAKE_MAGIC, sizeof(e->local.magic));
+	snprintf(e->local.name, sizeof(e->local.name), "%s:%s:%d", port->host,
+		 port->ca, port->port);
+	e->local.rate = port->rate_gbps;
+	e->local.slow = fault_value(port, F_SLOW, 1);
+	e->local.flaky = fault_value(port, F_FLAKY, 1);
+	e->local.errors = (uint32_t)fault_value(port, F_ERRORS, 0);
+	*ep = e;
+	return 0;
+}
+
+static void fake_local_info(struct burnin_endpoint *ep,
+			    struct burnin_conn_info *info)
+{
+	_Static_assert(sizeof(struct fake_wire) <= sizeof(info->bytes),
+		       "fake_wire fits a burnin_conn_info");
+	memset(info, 0, sizeof(*info));
+	memcpy(info->bytes, &ep->local, sizeof(ep->local));
+}
+
+static int fake_connect(struct burnin_endpoint *ep,
+			const struct burnin_conn_info *remote)
+{
+	long call = atomic_fetch_add(&n_connect, 1) + 1;
+
+	memcpy(&ep->remote, remote->bytes, sizeof(ep->remote));
+	if (memcmp(ep->remote.magic, FAKE_MAGIC, sizeof(ep->remote.magic))) {
+		log_error("%s port %d: connect: the peer is not a fake endpoint",
+			  ep->port.ca, ep->port.port);
+		return -EPROTO;
+	}
+	if (cfg.fail_connect && call == cfg.fail_connect) {
+		log_error("%s port %d: connect failed (fake: planted fault, call %ld)",
+			  ep->port.ca, ep->port.port, call);
+		return -ECONNREFUSED;
+	}
+	ep->connected = true;
+	return 0;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Sleeps through the window 100 ms at a time, accounting each window. */
+static void simulate(struct burnin_endpoint *ep, bool measure,
+		     struct burnin_result *res)
+{
+	double bw = fmin(ep->local.rate, ep->remote.rate) * cfg.efficiency *
+		    fmin(ep->local.slow, ep->remote.slow);
+	double flaky = fmin(ep->local.flaky, ep->remote.flaky);
+	double left = ep->params.duration_s, win = BURNIN_WINDOW_MS / 1000.0;
+	double sum = 0, t0;
+	int w = 0;
+
+	sleep_s(ep->params.warmup_s);
+	t0 = burnin_fake_clock();
+	res->gbps_min = measure ? -1 : 0;
+	for (; left > 1e-9; left -= win, w++) {
+		double len = fmin(win, left), g = w % 4 == 3 ? bw * flaky : bw;
+
+		sleep_s(len);
+		if (!measure)
+			continue;
+		sum += g * len;
+		if (len >= win * 0.999 && (res->gbps_min < 0 || g < res->gbps_min))
+			res->gbps_min = g;
+	}
+	res->seconds = burnin_fake_clock() - t0;
+	if (res->gbps_min < 0)
+		res->gbps_min = measure && ep->params.duration_s > 0 ? bw : 0;
+	if (measure && ep->params.duration_s > 0) {
+		res->gbps = sum / ep->params.duration_s;
+		res->bytes = (uint64_t)(res->gbps * 1e9 / 8 * ep->params.duration_s);
+		res->completions = res->bytes / (ep->params.msg_size ? ep->params.msg_size : 1);
+	}
+}
+
+static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
+		    struct burnin_result *res)
+{
+	int idx = port_index(&ep->port);
+	long nth = atomic_fetch_add(&n_runs[idx], 1) + 1;
+	uint32_t errors = ep->local.errors > ep->remote.errors ? ep->local.errors
+							       : ep->remote.errors;
+
+	memset(res, 0, sizeof(*res));
+	if (!ep->connected)
+		return -ENOTCONN;
+	if (fault_value(&ep->port, F_DIE, 0) == (double)nth)
+		raise(SIGKILL); /* a planted dead rank: nothing after this runs */
+	if (fault_value(&ep->port, F_HANG, 0) == (double)nth)
+		sleep_s(cfg.hang_s);
+	simulate(ep, role != BURNIN_ROLE_TARGET, res);
+	atomic_fetch_add(&xmit_words[idx], res->bytes / 4);
+	atomic_fetch_add(&symbol_errors[idx],
+			 (unsigned long long)fault_value(&ep->port, F_SYMERR, 0));
+	if (errors && role != BURNIN_ROLE_TARGET) {
+		res->error_completions = errors;
+		snprintf(res->error, sizeof(res->error),
+			 "%u error completions (fake: planted)", errors);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void fake_endpoint_destroy(struct burnin_endpoint *ep)
+{
+	free(ep);
+}
+
+static int fake_read_counters(const struct burnin_port *port,
+			      char (*names)[48], uint64_t *values, int max,
+			      int *n)
+{
+	int idx = port_index(port);
+
+	*n = 0;
+	if (max < 2)
+		return -ENOSPC;
+	snprintf(names[0], 48, "port_xmit_data");
+	values[0] = atomic_load(&xmit_words[idx]);
+	snprintf(names[1], 48, "symbol_error");
+	values[1] = atomic_load(&symbol_errors[idx]);
+	*n = 2;
+	return 0;
+}
+
+const struct burnin_transport_ops burnin_fake_ops = {
+	.name = "fake",
+	.list_ports = fake_list_ports,
+	.endpoint_create = fake_endpoint_create,
+	.local_info = fake_local_info,
+	.connect = fake_connect,
+	.run = fake_run,
+	.endpoint_destroy = fake_endpoint_destroy,
+	.read_counters = fake_read_counters,
+};

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From the judge's verdicts to finding records (and the lines of the human
+ * summary): low-bandwidth, intermittent, completion-errors, counter-errors,
+ * not-tested.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "burnin/run.h"
+
+struct finding_ctx {
+	struct burnin_ctx *ctx;
+	FILE *summary;
+	int n_fail, n_emitted;
+};
+
+static int put(struct finding_ctx *fc, json_t *f)
+{
+	int ret = 0;
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(fc->summary, "  %s %s: %s\n",
+		json_string_value(json_object_get(f, "severity")),
+		json_string_value(json_object_get(f, "category")),
+		json_string_value(json_object_get(f, "message")));
+	fc->n_fail += !strcmp(json_string_value(json_object_get(f, "severity")), "fail");
+	fc->n_emitted++;
+	if (fc->ctx->w)
+		ret = record_writer_emit(fc->ctx->w, f);
+	json_decref(f);
+	return ret;
+}
+
+static json_t *subject(const struct burnin_port *p)
+{
+	return record_port_ref(p->host, p->ca, p->port, p->guid);
+}
+
+/* The worst pair of port p that is bad in the given way, for evidence. */
+static json_t *evidence(struct burnin_ctx *ctx, int p,
+			const struct burnin_port_verdict *v, int partners)
+{
+	json_t *bad = json_array();
+	char name[2 * BURNIN_NAME_MAX + 16];
+
+	for (int i = 0; bad && i < ctx->n_m; i++) {
+		const struct burnin_measure *m = &ctx->m[i];
+		int q = m->a == p ? m->b : m->b == p ? m->a : -1;
+
+		if (q < 0 || !(m->low || m->dip || m->error_completions ||
+			       m->status == BURNIN_PAIR_ERROR))
+			continue;
+		burnin_port_name(&ctx->inv[q], name, sizeof(name));
+		json_array_append_new(bad, json_pack("{s:i,s:s,s:s,s:f,s:f,s:f,s:I}",
+			"round", m->round + 1, "partner", name,
+			"test", burnin_test_name(m->test), "gbps", m->gbps,
+			"gbps_min", m->gbps_min, "expected_gbps", m->expected_gbps,
+			"error_completions", (json_int_t)m->error_completions));
+	}
+	return json_pack("{s:i,s:i,s:i,s:i,s:f,s:o}", "partners", partners,
+			 "pairs_ok", v->n_ok, "pairs_low", v->n_low,
+			 "pairs_with_errors", v->n_err, "worst_gbps", v->worst_gbps,
+			 "bad_pairs", bad ? bad : json_array());
+}
+
+static int blamed(struct finding_ctx *fc, int p, const struct burnin_port_verdict *v)
+{
+	struct burnin_ctx *ctx = fc->ctx;
+	char name[2 * BURNIN_NAME_MAX + 16];
+	int ret = 0;
+
+	burnin_port_name(&ctx->inv[p], name, sizeof(name));
+	if (v->blame & BURNIN_BLAME_LOW)
+		ret |= put(fc, record_finding("fail", "low-bandwidth",
+			subject(&ctx->inv[p]), evidence(ctx, p, v, v->low_partners),
+			"disable-port",
+			"%s was slow with %d partners that were fine elsewhere (worst %.1f Gb/s): disable the port and check its cable and HCA",
+			name, v->low_partners, v->worst_gbps));
+	if (v->blame & BURNIN_BLAME_DIP)
+		ret |= put(fc, record_finding("fail", "intermittent",
+			subject(&ctx->inv[p]), evidence(ctx, p, v, v->dip_partners),
+			"reseat",
+			"%s dropped far below its rate in some 100 ms windows with %d partners: reseat the cable, then run burnin node:%s",
+			name, v->dip_partners, ctx->inv[p].host));
+	if (v->blame & BURNIN_BLAME_ERRORS)
+		ret |= put(fc, record_finding("fail", "completion-errors",
+			subject(&ctx->inv[p]), evidence(ctx, p, v, v->err_partners),
+			"disable-port",
+			"%s had errors with %d partners that were fine elsewhere: disable the port and check its cable",
+			name, v->err_partners));
+	return ret;
+}
+
+static int unresolved(struct finding_ctx *fc, int p,
+		      const struct burnin_port_verdict *v)
+{
+	struct burnin_ctx *ctx = fc->ctx;
+	char name[2 * BURNIN_NAME_MAX + 16];
+
+	burnin_port_name(&ctx->inv[p], name, sizeof(name));
+	return put(fc, record_finding("warn", v->n_err ? "completion-errors" : "low-bandwidth",
+		subject(&ctx->inv[p]), evidence(ctx, p, v, 0), "none",
+		"%s was in a bad pair, but no second partner confirmed it: run more rounds (--retests) or burnin node:%s",
+		name, ctx->inv[p].host));
+}
+
+static int port_findings(struct finding_ctx *fc, int p,
+			 const struct burnin_port_verdict *v)
+{
+	struct burnin_ctx *ctx = fc->ctx;
+	char name[2 * BURNIN_NAME_MAX + 16];
+	json_t *counters = ctx->port_counters ? ctx->port_counters[p] : NULL;
+	int ret = 0;
+
+	burnin_port_name(&ctx->inv[p], name, sizeof(name));
+	if (!v->tested)
+		ret |= put(fc, record_finding("fail", "not-tested",
+			subject(&ctx->inv[p]), json_pack("{s:i}", "rank", ctx->inv_rank[p]),
+			"none",
+			"%s was never measured (its rank or its partners failed): see the pair records' errors and run burnin again",
+			name));
+	else if (!ctx->alive[ctx->inv_rank[p]])
+		ret |= put(fc, record_finding("fail", "not-tested",
+			subject(&ctx->inv[p]), json_pack("{s:i,s:i}", "rank",
+				ctx->inv_rank[p], "pairs_ok", v->n_ok),
+			"none",
+			"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
+			name, ctx->inv_rank[p], ctx->inv[p].host));
+	if (v->blame)
+		ret |= blamed(fc, p, v);
+	else if (v->suspect)
+		ret |= unresolved(fc, p, v);
+	if (counters && json_object_size(counters))
+		ret |= put(fc, record_finding("fail", "counter-errors",
+			subject(&ctx->inv[p]), json_pack("{s:O}", "deltas", counters),
+			"replace-cable",
+			"%s counted link errors during burnin: check or replace its cable",
+			name));
+	return ret;
+}
+
+int burnin_emit_findings(struct burnin_ctx *ctx,
+			 const struct burnin_port_verdict *v, int *n_fail)
+{
+	struct finding_ctx fc = { ctx,
+		ctx->cfg->records && !strcmp(ctx->cfg->records, "-") ? stderr : stdout };
+	int ret = 0;
+
+	fprintf(fc.summary, "findings:\n");
+	for (int p = 0; p < ctx->n_inv; p++)
+		ret |= port_findings(&fc, p, &v[p]);
+	if (!fc.n_emitted)
+		fprintf(fc.summary, "  none\n");
+	*n_fail = fc.n_fail;
+	return ret ? -EIO : 0;
+}

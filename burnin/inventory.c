@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The inventory: each rank reports its port to rank 0, which sorts them
+ * into the order every schedule is computed over. --dry-run can read it
+ * from `port` records instead (--inventory FILE), touching no device.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burnin/run.h"
+#include "common/log.h"
+
+int burnin_inventory_send(struct burnin_ctx *ctx)
+{
+	struct wire_inventory wi = { ctx->has_port, ctx->port };
+
+	return ctx->bs->ops->send(ctx->bs, 0, BURNIN_TAG_INVENTORY, &wi,
+				  sizeof(wi), burnin_now() + ctx->cfg->timeout_s);
+}
+
+static int add_port(struct burnin_ctx *ctx, const struct wire_inventory *wi,
+		    int rank)
+{
+	char name[2 * BURNIN_NAME_MAX + 16];
+
+	if (!wi->has_port)
+		return 0;
+	burnin_port_name(&wi->port, name, sizeof(name));
+	if (burnin_inventory_find(ctx->inv, ctx->n_inv, name) >= 0) {
+		log_error("rank %d: port %s is already driven by another rank",
+			  rank, name);
+		return -EEXIST;
+	}
+	ctx->inv[ctx->n_inv] = wi->port;
+	ctx->inv_rank[ctx->n_inv++] = rank;
+	return 0;
+}
+
+/* Sorts the inventory and the rank map together. */
+static void sort_inventory(struct burnin_ctx *ctx)
+{
+	char name[2 * BURNIN_NAME_MAX + 16];
+	struct burnin_port *copy = malloc((size_t)(ctx->n_inv + 1) * sizeof(*copy));
+	int *ranks = malloc((size_t)(ctx->n_inv + 1) * sizeof(*ranks));
+
+	if (!copy || !ranks)
+		goto out;
+	memcpy(copy, ctx->inv, (size_t)ctx->n_inv * sizeof(*copy));
+	burnin_inventory_sort(ctx->inv, ctx->n_inv);
+	for (int i = 0; i < ctx->n_inv; i++) {
+		burnin_port_name(&copy[i], name, sizeof(name));
+		ranks[burnin_inventory_find(ctx->inv, ctx->n_inv, name)] =
+			ctx->inv_rank[i];
+	}
+	memcpy(ctx->inv_rank, ranks, (size_t)ctx->n_inv * sizeof(*ranks));
+out:
+	free(copy);
+	free(ranks);
+}
+
+int burnin_inventory_gather(struct burnin_ctx *ctx)
+{
+	int size = ctx->bs->size, ret = -ENOMEM;
+	struct wire_inventory *wi = calloc((size_t)size, sizeof(*wi));
+	int *peers = calloc((size_t)size, sizeof(*peers));
+	bool *got = calloc((size_t)size, sizeof(*got));
+
+	ctx->inv = calloc((size_t)size, sizeof(*ctx->inv));
+	ctx->inv_rank = calloc((size_t)size, sizeof(*ctx->inv_rank));
+	ctx->alive = calloc((size_t)size, sizeof(*ctx->alive));
+	if (!wi || !peers || !got || !ctx->inv || !ctx->inv_rank || !ctx->alive)
+		goto out;
+	for (int r = 1; r < size; r++)
+		peers[r - 1] = r;
+	ctx->bs->ops->recv_many(ctx->bs, peers, size - 1, BURNIN_TAG_INVENTORY,
+				wi + 1, sizeof(*wi), got + 1,
+				burnin_now() + ctx->cfg->timeout_s);
+	wi[0] = (struct wire_inventory){ ctx->has_port, ctx->port };
+	got[0] = true;
+	ret = 0;
+	for (int r = 0; r < size && !ret; r++) {
+		ctx->alive[r] = got[r];
+		if (!got[r])
+			log_error("rank %d did not report its port within %.0f s; its pairs will be not-tested",
+				  r, ctx->cfg->timeout_s);
+		else
+			ret = add_port(ctx, &wi[r], r);
+	}
+	sort_inventory(ctx);
+out:
+	free(wi);
+	free(peers);
+	free(got);
+	return ret;
+}
+
+static void port_from_record(const json_t *rec, struct burnin_port *p)
+{
+	const char *s;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->host, sizeof(p->host), "%s",
+		 json_string_value(json_object_get(rec, "host")));
+	snprintf(p->ca, sizeof(p->ca), "%s",
+		 json_string_value(json_object_get(rec, "ca")));
+	p->port = (int)json_integer_value(json_object_get(rec, "port"));
+	s = json_string_value(json_object_get(rec, "guid"));
+	if (s)
+		record_guid_parse(s, &p->guid);
+	p->lid = (uint16_t)json_integer_value(json_object_get(rec, "lid"));
+	p->ethernet = !strcmp(json_string_value(json_object_get(rec, "link_layer")),
+			      "Ethernet");
+	snprintf(p->state, sizeof(p->state), "%s",
+		 json_string_value(json_object_get(rec, "state")));
+	p->rate_gbps = json_number_value(json_object_get(rec, "rate_gbps"));
+	p->rail = (int)json_integer_value(json_object_get(rec, "rail"));
+	p->numa_node = -1;
+	p->gid_index = -1;
+}
+
+int burnin_inventory_load(const char *path, struct burnin_port **ports,
+			  int *n)
+{
+	struct record_reader *r = record_reader_open(path);
+	struct burnin_port *p = NULL, *grown;
+	char name[2 * BURNIN_NAME_MAX + 16];
+	json_t *rec;
+	int k = 0, ret;
+
+	if (!r) {
+		log_error("%s: %m", path);
+		return -errno;
+	}
+	while ((ret = record_reader_next(r, &rec)) == 1) {
+		if (!strcmp(json_string_value(json_object_get(rec, "kind")), "port")) {
+			grown = realloc(p, (size_t)(k + 1) * sizeof(*p));
+			if (!grown) {
+				json_decref(rec);
+				ret = -ENOMEM;
+				break;
+			}
+			p = grown;
+			port_from_record(rec, &p[k]);
+			burnin_port_name(&p[k], name, sizeof(name));
+			if (burnin_inventory_find(p, k, name) < 0)
+				k++; /* a resumed file lists its ports again */
+		}
+		json_decref(rec);
+	}
+	if (ret == -EINVAL)
+		log_error("%s", record_reader_error(r));
+	record_reader_close(r);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	burnin_inventory_sort(p, k);
+	*ports = p;
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Judging: which pairs are bad, and which port is to blame. A pair is low
+ * under an absolute floor (a fraction of the expected rate) or as an
+ * outlier of its link class (below median - k * MAD). A port is blamed
+ * only when it was bad with at least min_partners different partners that
+ * were fine elsewhere; until then it is a suspect, retested against new
+ * partners. Pure: no I/O, no device.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burnin/burnin.h"
+
+/* BAD_ANY: any of the three, for ports bad in different ways. */
+enum bad_kind { BAD_LOW, BAD_DIP, BAD_ERR, N_BAD, BAD_ANY = N_BAD };
+
+void burnin_judge_defaults(struct burnin_judge_params *jp)
+{
+	jp->floor = 0.9;
+	jp->mad_k = 3.0;
+	jp->class_floor = 0.5;
+	jp->min_spread = 0.05;
+	jp->dip_floor = 0.5;
+	jp->min_partners = 2;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static bool same_class(const struct burnin_measure *x,
+		       const struct burnin_measure *y)
+{
+	return x->test == y->test && x->bidir == y->bidir &&
+	       fabs(x->expected_gbps - y->expected_gbps) < 0.05;
+}
+
+/* Median and MAD of the ok pairs in m[i]'s link class; count returned. */
+static int class_stats(const struct burnin_measure *m, int n_m, int i,
+		       double *tmp, double *med, double *mad)
+{
+	int k = 0;
+
+	for (int j = 0; j < n_m; j++)
+		if (m[j].status == BURNIN_PAIR_OK && same_class(&m[i], &m[j]))
+			tmp[k++] = m[j].gbps;
+	if (!k)
+		return 0;
+	*med = median(tmp, k);
+	for (int j = 0; j < k; j++)
+		tmp[j] = fabs(tmp[j] - *med);
+	*mad = median(tmp, k);
+	return k;
+}
+
+static void mark_pair(const struct burnin_judge_params *jp,
+		      struct burnin_measure *m, int n_m, int i, double *tmp)
+{
+	struct burnin_measure *p = &m[i];
+	double med = 0, mad = 0, ref, spread;
+	int k;
+
+	p->low = p->dip = false;
+	if (p->status != BURNIN_PAIR_OK)
+		return;
+	k = class_stats(m, n_m, i, tmp, &med, &mad);
+	spread = fmax(jp->mad_k * mad, jp->min_spread * med);
+	if (p->expected_gbps > 0 && p->gbps < jp->floor * p->expected_gbps)
+		p->low = true;
+	if (k >= 3 && p->gbps < med - spread)
+		p->low = true;
+	/* Noisy classes (TCG guests, shared links) widen the MAD until no
+	 * outlier stands out; half the class median still does. */
+	if (k >= 3 && p->gbps < jp->class_floor * med)
+		p->low = true;
+	ref = p->expected_gbps > 0 ? p->expected_gbps : med;
+	if (!p->low && ref > 0 && p->gbps_min < jp->dip_floor * ref)
+		p->dip = true;
+}
+
+static bool is_bad(const struct burnin_measure *p, enum bad_kind kind)
+{
+	switch (kind) {
+	case BAD_LOW: return p->low;
+	case BAD_DIP: return p->dip;
+	case BAD_ERR:
+		return p->status == BURNIN_PAIR_ERROR || p->error_completions;
+	case BAD_ANY:
+		return p->low || p->dip || is_bad(p, BAD_ERR);
+	default: return false;
+	}
+}
+
+static bool is_fine(const struct burnin_measure *p)
+{
+	return p->status == BURNIN_PAIR_OK && !p->low && !p->dip &&
+	       !p->error_completions;
+}
+
+static int partner_of(const struct burnin_measure *p, int port)
+{
+	return p->a == port ? p->b : p->b == port ? p->a : -1;
+}
+
+/* Has port q a fine pair with someone other than p? */
+static bool fine_elsewhere(const struct burnin_measure *m, int n_m, int q,
+			   int p)
+{
+	for (int j = 0; j < n_m; j++) {
+		int other = partner_of(&m[j], q);
+
+		if (other >= 0 && other != p && is_fine(&m[j]))
+			return true;
+	}
+	return false;
+}
+
+/* Distinct partners of port p bad with it and fine elsewhere. */
+static int count_partners(const struct burnin_measure *m, int n_m, int p,
+			  enum bad_kind kind, int *stamp)
+{
+	int n = 0;
+
+	for (int j = 0; j < n_m; j++) {
+		int q = partner_of(&m[j], p);
+
+		if (q < 0 || !is_bad(&m[j], kind) || stamp[q] == p + 1)
+			continue;
+		if (fine_elsewhere(m, n_m, q, p)) {
+			stamp[q] = p + 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void tally_port(const struct burnin_measure *m, int n_m, int p,
+		       struct burnin_port_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->worst_gbps = -1;
+	for (int j = 0; j < n_m; j++) {
+		if (partner_of(&m[j], p) < 0)
+			continue;
+		if (m[j].status == BURNIN_PAIR_OK) {
+			v->tested = true;
+			v->n_ok++;
+			if (v->worst_gbps < 0 || m[j].gbps < v->worst_gbps)
+				v->worst_gbps = m[j].gbps;
+		}
+		v->n_low += is_bad(&m[j], BAD_LOW);
+		v->n_dip += is_bad(&m[j], BAD_DIP);
+		v->n_err += is_bad(&m[j], BAD_ERR);
+	}
+}
+
+/*
+ * Low with one partner and erroring with another is bad with two: blame
+ * the port for each way it was bad. Partners blamed themselves explain
+ * their bad pairs and do not count (a second pass, after every port's
+ * single-kind blame is known).
+ */
+static void blame_mixed(const struct burnin_measure *m, int n_m, int p,
+			int min_partners, int *stamp,
+			struct burnin_port_verdict *v)
+{
+	int n = 0;
+
+	for (int j = 0; j < n_m && !v[p].blame; j++) {
+		int q = partner_of(&m[j], p);
+
+		if (q < 0 || v[q].blame || !is_bad(&m[j], BAD_ANY) ||
+		    stamp[q] == p + 1 || !fine_elsewhere(m, n_m, q, p))
+			continue;
+		stamp[q] = p + 1;
+		n++;
+	}
+	if (n < min_partners)
+		return;
+	v[p].blame |= v[p].n_low ? BURNIN_BLAME_LOW : 0;
+	v[p].blame |= v[p].n_dip ? BURNIN_BLAME_DIP : 0;
+	v[p].blame |= v[p].n_err ? BURNIN_BLAME_ERRORS : 0;
+}
+
+/* A suspect: bad with a partner that is not blamed itself. */
+static bool is_suspect(const struct burnin_measure *m, int n_m, int p,
+		       const struct burnin_port_verdict *v)
+{
+	if (v[p].blame)
+		return false;
+	for (int j = 0; j < n_m; j++) {
+		int q = partner_of(&m[j], p);
+
+		if (q >= 0 && !v[q].blame &&
+		    (m[j].low || m[j].dip || is_bad(&m[j], BAD_ERR)))
+			return true;
+	}
+	return false;
+}
+
+void burnin_judge(const struct burnin_judge_params *jp,
+		  struct burnin_measure *m, int n_m,
+		  struct burnin_port_verdict *v, int n_ports)
+{
+	double *tmp = malloc((size_t)(n_m ? n_m : 1) * sizeof(*tmp));
+	int *stamp = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*stamp));
+	int *counts[N_BAD];
+
+	for (int i = 0; tmp && i < n_m; i++)
+		mark_pair(jp, m, n_m, i, tmp);
+	for (int p = 0; p < n_ports; p++) {
+		tally_port(m, n_m, p, &v[p]);
+		counts[BAD_LOW] = &v[p].low_partners;
+		counts[BAD_DIP] = &v[p].dip_partners;
+		counts[BAD_ERR] = &v[p].err_partners;
+		for (int k = 0; stamp && k < N_BAD; k++) {
+			memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
+			*counts[k] = count_partners(m, n_m, p, k, stamp);
+			if (*counts[k] >= jp->min_partners)
+				v[p].blame |= 1u << k;
+		}
+	}
+	if (stamp) {
+		memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
+		for (int p = 0; p < n_ports; p++)
+			blame_mixed(m, n_m, p, jp->min_partners, stamp, v);
+	}
+	for (int p = 0; p < n_ports; p++)
+		v[p].suspect = is_suspect(m, n_m, p, v);
+	free(tmp);
+	free(stamp);
+}
+
+static bool have_met(const struct burnin_measure *m, int n_m, int p, int q)
+{
+	for (int j = 0; j < n_m; j++)
+		if (partner_of(&m[j], p) == q)
+			return true;
+	return false;
+}
+
+static bool is_good(const struct burnin_port_verdict *v)
+{
+	return v->tested && !v->blame && !v->suspect && !v->n_low &&
+	       !v->n_dip && !v->n_err;
+}
+
+static bool bad_with(const struct burnin_measure *m, int n_m, int p, int q)
+{
+	for (int j = 0; j < n_m; j++)
+		if (partner_of(&m[j], p) == q && !is_fine(&m[j]))
+			return true;
+	return false;
+}
+
+/*
+ * A fine partner for suspect p: one it has not met (same rail first),
+ * else one it met and was fine with (all-pairs leaves no stranger).
+ */
+static int retest_partner(const struct burnin_measure *m, int n_m,
+			  const struct burnin_port_verdict *v,
+			  const struct burnin_port *ports, int n_ports, int p,
+			  const bool *used)
+{
+	for (int pass = 0; pass < 4; pass++)
+		for (int q = 0; q < n_ports; q++) {
+			if (q == p || used[q] || !is_good(&v[q]))
+				continue;
+			if (!(pass & 1) && ports[q].rail != ports[p].rail)
+				continue;
+			if (pass < 2 ? !have_met(m, n_m, p, q)
+				     : !bad_with(m, n_m, p, q))
+				return q;
+		}
+	return -1;
+}
+
+int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
+			      const struct burnin_port_verdict *v,
+			      const struct burnin_port *ports, int n_ports,
+			      struct burnin_schedule *s)
+{
+	bool *used = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*used));
+	int added = 0;
+
+	if (!used || burnin_schedule_new_round(s)) {
+		free(used);
+		return -ENOMEM;
+	}
+	for (int p = 0; p < n_ports; p++) {
+		int q;
+
+		if (!v[p].suspect || used[p])
+			continue;
+		q = retest_partner(m, n_m, v, ports, n_ports, p, used);
+		if (q < 0)
+			continue;
+		used[p] = used[q] = true;
+		if (burnin_schedule_add(s, p, q)) {
+			free(used);
+			return -ENOMEM;
+		}
+		added++;
+	}
+	if (!added)
+		s->n_rounds--;
+	free(used);
+	return added;
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a person sees: progress on stderr after each step (round i/N, pairs
+ * done, ETA, worst pair so far; a bar on a TTY, plain lines otherwise), the
+ * summary at the end, and the --dry-run plan.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "burnin/run.h"
+
+static void fmt_duration(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+	else
+		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+}
+
+static void track_worst(struct burnin_ctx *ctx, int from)
+{
+	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16];
+
+	for (int i = from; i < ctx->n_m; i++) {
+		const struct burnin_measure *m = &ctx->m[i];
+		double ratio = m->expected_gbps > 0 ? m->gbps / m->expected_gbps : 1;
+
+		if (m->status != BURNIN_PAIR_OK || (ctx->worst[0] && ratio >= ctx->worst_ratio))
+			continue;
+		ctx->worst_ratio = ratio;
+		burnin_port_name(&ctx->inv[m->a], a, sizeof(a));
+		burnin_port_name(&ctx->inv[m->b], b, sizeof(b));
+		snprintf(ctx->worst, sizeof(ctx->worst), "%s<->%s %.1f/%.0f Gb/s",
+			 a, b, m->gbps, m->expected_gbps);
+	}
+}
+
+void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,
+			  int test, int ok, int n)
+{
+	bool tty = isatty(STDERR_FILENO);
+	double el = burnin_now() - ctx->start, eta;
+	char eta_s[32];
+	int total = 0;
+
+	track_worst(ctx, ctx->n_m - n);
+	ctx->pairs_done += n;
+	for (int r = 0; r < ctx->sched.n_rounds; r++)
+		total += burnin_schedule_round_size(&ctx->sched, r) * ctx->cfg->n_tests;
+	eta = ctx->pairs_done ? el * (total - ctx->pairs_done) / ctx->pairs_done : 0;
+	fmt_duration(eta > 0 ? eta : 0, eta_s, sizeof(eta_s));
+	if (!ctx->cfg->progress)
+		return;
+	if (tty) {
+		char bar[21];
+		int fill = total ? 20 * ctx->pairs_done / total : 20;
+
+		memset(bar, '#', 20);
+		memset(bar + fill, '.', (size_t)(20 - fill));
+		bar[20] = '\0';
+		fprintf(stderr, "\r[%s] round %d/%d %s: %d/%d ok, %d/%d pairs, ETA %s, worst %s\033[K",
+			bar, round + 1, n_rounds, burnin_test_name(test), ok, n,
+			ctx->pairs_done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
+	} else {
+		fprintf(stderr, "burnin: round %d/%d %s: %d/%d pairs ok, %d/%d pairs done, ETA %s, worst %s\n",
+			round + 1, n_rounds, burnin_test_name(test), ok, n,
+			ctx->pairs_done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
+	}
+}
+
+void burnin_progress_done(struct burnin_ctx *ctx)
+{
+	FILE *out = ctx->cfg->records && !strcmp(ctx->cfg->records, "-") ? stderr : stdout;
+	int n[3] = { 0 };
+	char el[32];
+
+	if (ctx->cfg->progress && isatty(STDERR_FILENO))
+		fputc('\n', stderr);
+	for (int i = 0; i < ctx->n_m; i++)
+		n[ctx->m[i].status]++;
+	fmt_duration(burnin_now() - ctx->start, el, sizeof(el));
+	fprintf(out, "burnin: %d ports, %d rounds, %d pairs: %d ok, %d error, %d not-tested; %s%s; worst %s\n",
+		ctx->n_inv, ctx->sched.n_rounds, ctx->n_m, n[0], n[1], n[2], el,
+		ctx->stopped ? " (interrupted)" : "", ctx->worst[0] ? ctx->worst : "-");
+}
+
+double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds)
+{
+	return n_rounds * cfg->n_tests *
+	       (cfg->params.warmup_s + cfg->params.duration_s + BURNIN_SETUP_ESTIMATE_S);
+}
+
+void burnin_print_plan(const struct burnin_config *cfg,
+		       const struct burnin_port *inv, int n_inv,
+		       const struct burnin_schedule *s)
+{
+	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16], t[32];
+
+	printf("burnin plan: %d ports, schedule %s, seed %llu, %d rounds, %d pairs, %d test(s) per pair\n",
+	       n_inv, cfg->schedule, (unsigned long long)cfg->seed, s->n_rounds,
+	       s->n_pairs, cfg->n_tests);
+	for (int i = 0; i < n_inv; i++) {
+		burnin_port_name(&inv[i], a, sizeof(a));
+		printf("  port %d: %s rail %d %.1f Gb/s\n", i, a, inv[i].rail, inv[i].rate_gbps);
+	}
+	for (int r = 0; r < s->n_rounds; r++) {
+		printf("round %d:", r + 1);
+		for (int i = s->start[r]; i < s->start[r + 1]; i++) {
+			burnin_port_name(&inv[s->pairs[i].a], a, sizeof(a));
+			burnin_port_name(&inv[s->pairs[i].b], b, sizeof(b));
+			printf(" %s->%s", a, b);
+		}
+		printf("\n");
+	}
+	fmt_duration(burnin_predict_seconds(cfg, s->n_rounds), t, sizeof(t));
+	printf("predicted wall time: %s (%d steps x (%.1f s warm-up + %.1f s + ~%.1f s setup)), plus up to %d retest round(s)\n",
+	       t, s->n_rounds * cfg->n_tests, cfg->params.warmup_s,
+	       cfg->params.duration_s, BURNIN_SETUP_ESTIMATE_S, cfg->retest_rounds);
+}

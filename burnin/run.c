@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * burnin_run(): one rank's whole life. Find the local ports, take the one
+ * of this rank's node-local index, pin to its NUMA node, report it to rank
+ * 0, then either follow rank 0 (worker.c) or drive the run (coord.c).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burnin/run.h"
+#include "common/cli.h"
+#include "common/log.h"
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	burnin_stop_requested = 1;
+}
+
+void burnin_install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int burnin_pin_numa(int numa_node, const char *sysfs_root)
+{
+	char path[512], list[4096], *save = NULL, *tok;
+	cpu_set_t set;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
+		 sysfs_root, numa_node);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(list, sizeof(list), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	CPU_ZERO(&set);
+	for (tok = strtok_r(list, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
+		int lo, hi;
+		int k = sscanf(tok, "%d-%d", &lo, &hi);
+
+		for (int c = lo; k >= 1 && c <= (k == 2 ? hi : lo) && c < CPU_SETSIZE; c++)
+			CPU_SET(c, &set);
+	}
+	if (!CPU_COUNT(&set))
+		return -EINVAL;
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/* This rank's port: the node-local rank's index among the local ports. */
+static int pick_port(struct burnin_ctx *ctx)
+{
+	struct burnin_port *ports = NULL;
+	int n = 0, lr = ctx->bs->local_rank;
+	int ret = ctx->cfg->ops->list_ports(ctx->cfg->ports_filter, &ports, &n);
+
+	if (ret) {
+		log_error("rank %d: listing the %s ports failed: %s", ctx->bs->rank,
+			  ctx->cfg->ops->name, strerror(-ret));
+		return ret;
+	}
+	burnin_inventory_sort(ports, n);
+	if (lr < n) {
+		ctx->port = ports[lr];
+		ctx->has_port = true;
+	}
+	if (lr == 0 && ctx->bs->local_size < n)
+		log_warn("%s: %d ports but %d ranks on this node; start one rank per port to test them all",
+			 ports[0].host, n, ctx->bs->local_size);
+	if (lr >= n)
+		log_warn("rank %d: no port left for node-local rank %d (%d ports)",
+			 ctx->bs->rank, lr, n);
+	free(ports);
+	return 0;
+}
+
+static void pin(struct burnin_ctx *ctx)
+{
+	int ret;
+
+	if (!ctx->cfg->pin_numa || !ctx->has_port || ctx->port.numa_node < 0)
+		return;
+	ret = burnin_pin_numa(ctx->port.numa_node, "/sys");
+	if (ret)
+		log_warn("%s port %d: cannot pin to NUMA node %d: %s", ctx->port.ca,
+			 ctx->port.port, ctx->port.numa_node, strerror(-ret));
+}
+
+static int plan(struct burnin_ctx *ctx)
+{
+	char err[512];
+	int ret;
+
+	if (ctx->n_inv < 2) {
+		log_error("%d port(s) in the inventory: burnin needs at least 2 (one MPI rank per port)",
+			  ctx->n_inv);
+		return IBP_EXIT_RUNTIME;
+	}
+	ret = burnin_schedule_build(ctx->cfg->schedule, ctx->inv, ctx->n_inv,
+				    ctx->cfg->seed, &ctx->sched, err, sizeof(err));
+	if (ret) {
+		log_error("schedule: %s", err);
+		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
+	}
+	ctx->n_main_rounds = ctx->sched.n_rounds;
+	return IBP_EXIT_PASS;
+}
+
+static int open_records(struct burnin_ctx *ctx)
+{
+	const struct burnin_config *cfg = ctx->cfg;
+	int ret;
+
+	if (cfg->resume) {
+		ret = burnin_resume_load(ctx, cfg->resume);
+		if (ret)
+			return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
+	}
+	if (!cfg->records)
+		return IBP_EXIT_PASS;
+	ctx->w = record_writer_open(cfg->records,
+				    cfg->resume && !strcmp(cfg->resume, cfg->records));
+	if (!ctx->w) {
+		log_error("%s: %m", cfg->records);
+		return IBP_EXIT_RUNTIME;
+	}
+	return IBP_EXIT_PASS;
+}
+
+static int lead(struct burnin_ctx *ctx)
+{
+	int code;
+
+	if (burnin_inventory_gather(ctx))
+		return IBP_EXIT_RUNTIME;
+	code = plan(ctx);
+	if (code == IBP_EXIT_PASS && ctx->cfg->dry_run) {
+		burnin_print_plan(ctx->cfg, ctx->inv, ctx->n_inv, &ctx->sched);
+		return IBP_EXIT_PASS;
+	}
+	if (code == IBP_EXIT_PASS)
+		code = open_records(ctx);
+	if (code == IBP_EXIT_PASS)
+		return burnin_coordinate(ctx);
+	return code;
+}
+
+static void stop_all(struct burnin_ctx *ctx, int code)
+{
+	struct wire_ctrl c = { CTRL_STOP, ctx->seq, code };
+
+	for (int r = 1; r < ctx->bs->size; r++)
+		c.partner += ctx->alive && !ctx->alive[r]; /* ranks lost */
+	ctx->bs->peers_lost = c.partner > 0;
+
+	for (int r = 1; r < ctx->bs->size; r++)
+		if (ctx->alive && ctx->alive[r])
+			ctx->bs->ops->send(ctx->bs, r, burnin_tag(ctx->seq, MSG_CTRL),
+					   &c, sizeof(c),
+					   burnin_now() + ctx->cfg->timeout_s);
+}
+
+int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
+{
+	struct burnin_ctx ctx = { .cfg = cfg, .bs = bs };
+	int code;
+
+	if (pick_port(&ctx))
+		ctx.has_port = false;
+	pin(&ctx);
+	if (bs->rank) {
+		if (burnin_inventory_send(&ctx))
+			log_error("rank %d: rank 0 did not take the inventory", bs->rank);
+		return burnin_worker_loop(&ctx);
+	}
+	code = lead(&ctx);
+	stop_all(&ctx, code);
+	if (ctx.w && record_writer_close(ctx.w))
+		code = IBP_EXIT_RUNTIME;
+	burnin_schedule_free(&ctx.sched);
+	free(ctx.inv);
+	free(ctx.inv_rank);
+	free(ctx.alive);
+	free(ctx.m);
+	free(ctx.done_steps);
+	return code;
+}
+
+struct thread_rank {
+	pthread_t tid;
+	const struct burnin_config *cfg;
+	struct burnin_bootstrap *bs;
+	int code;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_rank *t = p;
+
+	t->code = burnin_run(t->cfg, t->bs);
+	return NULL;
+}
+
+/* No MPI launcher: the local ports against each other, a thread each. */
+int burnin_run_local(const struct burnin_config *cfg)
+{
+	struct burnin_port *ports = NULL;
+	struct burnin_bootstrap **bs;
+	struct thread_rank *t;
+	int n = 0, code = IBP_EXIT_RUNTIME;
+
+	if (cfg->ops->list_ports(cfg->ports_filter, &ports, &n))
+		return IBP_EXIT_RUNTIME;
+	free(ports);
+	if (n < 2) {
+		log_error("%d local %s port(s): without mpirun burnin needs 2 ports on this node",
+			  n, cfg->ops->name);
+		return IBP_EXIT_RUNTIME;
+	}
+	bs = calloc((size_t)n, sizeof(*bs));
+	t = calloc((size_t)n, sizeof(*t));
+	if (!bs || !t || burnin_bootstrap_threads_open(n, bs))
+		goto out;
+	for (int i = 0; i < n; i++) {
+		t[i] = (struct thread_rank){ .cfg = cfg, .bs = bs[i] };
+		if (pthread_create(&t[i].tid, NULL, thread_main, &t[i]))
+			t[i].code = -1; /* the others time out waiting for it */
+	}
+	for (int i = 0; i < n; i++)
+		if (t[i].code != -1)
+			pthread_join(t[i].tid, NULL);
+	code = t[0].code;
+	burnin_bootstrap_threads_free(bs, n);
+out:
+	free(bs);
+	free(t);
+	return code;
+}
+

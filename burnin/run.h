@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_RUN_H
+#define IBPROOF_BURNIN_RUN_H
+
+/*
+ * Internals of the round loop, shared by worker.c (every rank), coord.c
+ * (rank 0), burnin_records.c and progress.c. Wire structs travel as bytes
+ * between ranks of the same binary.
+ */
+#include <jansson.h>
+
+#include "burnin/bootstrap.h"
+#include "burnin/burnin.h"
+#include "common/record.h"
+
+#define BURNIN_TAG_INVENTORY 1
+#define BURNIN_MAX_COUNTERS 12
+#define BURNIN_SETUP_ESTIMATE_S 0.3 /* per step, for --dry-run */
+
+enum burnin_msg { MSG_CTRL, MSG_CONN, MSG_READY, MSG_RESULT };
+
+static inline int burnin_tag(int seq, enum burnin_msg kind)
+{
+	return 16 + 4 * (seq % 8000) + (int)kind;
+}
+
+struct wire_inventory {
+	int32_t has_port;
+	struct burnin_port port;
+};
+
+enum ctrl_cmd { CTRL_IDLE, CTRL_RUN, CTRL_STOP };
+
+/* Rank 0 -> each rank, before every step (one test of one round). */
+struct wire_ctrl {
+	int32_t cmd, seq, round, test;
+	int32_t role;		/* enum burnin_role */
+	int32_t partner;	/* rank */
+	int32_t pair;		/* index within the step */
+	int32_t side;		/* 0: a, 1: b */
+};
+
+struct wire_conn {
+	int32_t rc;
+	struct burnin_conn_info info;
+};
+
+struct wire_counter {
+	char name[40];
+	uint64_t delta;
+};
+
+/* Each end of a pair -> rank 0, after the step. */
+struct wire_result {
+	int32_t seq, pair, side, rc;
+	int32_t stop;		/* this rank got SIGINT/SIGTERM */
+	int32_t n_counters;
+	struct burnin_result res;
+	struct wire_counter counters[BURNIN_MAX_COUNTERS];
+};
+
+struct burnin_ctx {
+	const struct burnin_config *cfg;
+	struct burnin_bootstrap *bs;
+	struct burnin_port port;
+	bool has_port;
+	/* rank 0 only */
+	struct burnin_port *inv;
+	int n_inv;
+	int *inv_rank;		/* inventory index -> rank */
+	bool *alive;		/* per rank */
+	struct burnin_schedule sched;
+	int n_main_rounds;
+	struct burnin_measure *m;
+	int n_m, cap_m;
+	json_t **port_counters;	/* inventory index -> {name: error delta} */
+	struct record_writer *w;
+	bool *done_steps;	/* resumed: (round, test) already recorded */
+	int n_done_steps;
+	int seq;
+	bool stopped;
+	/* progress */
+	double start, worst_ratio;
+	char worst[400];
+	int pairs_done, pairs_total;
+};
+
+/* worker.c */
+int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
+		       struct wire_result *out);
+int burnin_worker_loop(struct burnin_ctx *ctx);
+double burnin_step_seconds(const struct burnin_config *cfg);
+
+/* coord.c */
+int burnin_coordinate(struct burnin_ctx *ctx);
+
+/* inventory.c */
+int burnin_inventory_gather(struct burnin_ctx *ctx);
+int burnin_inventory_send(struct burnin_ctx *ctx);
+
+/* resume.c */
+int burnin_resume_load(struct burnin_ctx *ctx, const char *path);
+
+/* burnin_records.c */
+json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
+			   int rank);
+json_t *burnin_pair_record(const struct burnin_ctx *ctx,
+			   const struct burnin_measure *m, const char *error,
+			   const struct wire_result *ra,
+			   const struct wire_result *rb);
+int burnin_emit_findings(struct burnin_ctx *ctx,
+			 const struct burnin_port_verdict *v, int *n_fail);
+json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event);
+const char *burnin_test_name(int test);
+bool burnin_counter_is_error(const char *name);
+
+/* progress.c */
+void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,
+			  int test, int ok, int n);
+void burnin_progress_done(struct burnin_ctx *ctx);
+
+#endif

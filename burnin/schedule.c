@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Schedules: which port pairs meet in which round. Pure functions of the
+ * sorted inventory, the spec and the seed, so every rank computes the same
+ * rounds without talking to the others.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burnin/burnin.h"
+
+static int port_cmp(const void *x, const void *y)
+{
+	const struct burnin_port *a = x, *b = y;
+	int c = strcmp(a->host, b->host);
+
+	if (!c)
+		c = strcmp(a->ca, b->ca);
+	return c ? c : a->port - b->port;
+}
+
+void burnin_inventory_sort(struct burnin_port *ports, int n)
+{
+	qsort(ports, (size_t)n, sizeof(*ports), port_cmp);
+}
+
+void burnin_port_name(const struct burnin_port *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s:%d", p->host, p->ca, p->port);
+}
+
+int burnin_inventory_find(const struct burnin_port *ports, int n,
+			  const char *name)
+{
+	char buf[2 * BURNIN_NAME_MAX + 16];
+
+	for (int i = 0; i < n; i++) {
+		burnin_port_name(&ports[i], buf, sizeof(buf));
+		if (!strcmp(buf, name))
+			return i;
+	}
+	return -1;
+}
+
+void burnin_schedule_free(struct burnin_schedule *s)
+{
+	free(s->start);
+	free(s->pairs);
+	memset(s, 0, sizeof(*s));
+}
+
+int burnin_schedule_round_size(const struct burnin_schedule *s, int round)
+{
+	return s->start[round + 1] - s->start[round];
+}
+
+int burnin_schedule_new_round(struct burnin_schedule *s)
+{
+	if (s->n_rounds + 2 > s->cap_rounds) {
+		int cap = s->cap_rounds ? 2 * s->cap_rounds : 16;
+		int *start = realloc(s->start, (size_t)cap * sizeof(*start));
+
+		if (!start)
+			return -ENOMEM;
+		s->start = start;
+		s->cap_rounds = cap;
+	}
+	if (!s->n_rounds)
+		s->start[0] = 0;
+	s->n_rounds++;
+	s->start[s->n_rounds] = s->n_pairs;
+	return 0;
+}
+
+int burnin_schedule_add(struct burnin_schedule *s, int a, int b)
+{
+	if (s->n_pairs + 1 > s->cap_pairs) {
+		int cap = s->cap_pairs ? 2 * s->cap_pairs : 64;
+		struct burnin_pair *p;
+
+		p = realloc(s->pairs, (size_t)cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		s->pairs = p;
+		s->cap_pairs = cap;
+	}
+	s->pairs[s->n_pairs++] = (struct burnin_pair){ a, b };
+	s->start[s->n_rounds] = s->n_pairs;
+	return 0;
+}
+
+/* Drops the last round if it stayed empty. */
+static void drop_empty_round(struct burnin_schedule *s)
+{
+	if (s->n_rounds && !burnin_schedule_round_size(s, s->n_rounds - 1))
+		s->n_rounds--;
+}
+
+/* splitmix64: a small, portable, seedable generator. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void shuffle(int *idx, int n, uint64_t *state)
+{
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(next_random(state) % (uint64_t)(i + 1));
+		int t = idx[i];
+
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+}
+
+/*
+ * Circle method: m = n rounded up to even; position 0 stays, the others
+ * rotate; position p meets position m - 1 - p. Element n is the bye.
+ */
+static int circle_element(int m, int r, int p)
+{
+	return p ? ((p - 1 + r) % (m - 1)) + 1 : 0;
+}
+
+static int circle_add(struct burnin_schedule *s, const int *idx, int n, int r)
+{
+	int m = n + (n & 1);
+
+	if (r >= m - 1)
+		return 0;
+	for (int p = 0; p < m / 2; p++) {
+		int x = circle_element(m, r, p), y = circle_element(m, r, m - 1 - p);
+
+		if (x >= n || y >= n)
+			continue; /* the bye */
+		if ((r + p) & 1) { /* balance who initiates */
+			int t = x;
+			x = y;
+			y = t;
+		}
+		if (burnin_schedule_add(s, idx[x], idx[y]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * All-pairs within each group (group[i] of port i), group round r merged
+ * into schedule round r: groups are disjoint, so rounds stay disjoint.
+ */
+static int grouped_all_pairs(struct burnin_schedule *s, const int *group,
+			     int n, uint64_t seed)
+{
+	int *idx = malloc((size_t)(n ? n : 1) * sizeof(*idx));
+	int n_groups = 0, max_size = 0, ret = -ENOMEM;
+	uint64_t state = seed;
+
+	if (!idx)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		n_groups = group[i] + 1 > n_groups ? group[i] + 1 : n_groups;
+	for (int g = 0; g < n_groups; g++) {
+		int k = 0;
+
+		for (int i = 0; i < n; i++)
+			k += group[i] == g;
+		max_size = k > max_size ? k : max_size;
+	}
+	for (int r = 0; r < max_size - 1 + (max_size & 1); r++) {
+		if (burnin_schedule_new_round(s))
+			goto out;
+		for (int g = 0; g < n_groups; g++) {
+			int k = 0;
+
+			for (int i = 0; i < n; i++)
+				if (group[i] == g)
+					idx[k++] = i;
+			state = seed + (uint64_t)g;
+			if (seed)
+				shuffle(idx, k, &state);
+			if (circle_add(s, idx, k, r))
+				goto out;
+		}
+		drop_empty_round(s);
+	}
+	ret = 0;
+out:
+	free(idx);
+	return ret;
+}
+
+/* Numbers distinct keys 0..k-1 in order of first appearance. */
+static int group_by(const struct burnin_port *ports, int n, int *group,
+		    bool by_host)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		group[i] = -1;
+		for (int j = 0; j < i && group[i] < 0; j++)
+			if (by_host ? !strcmp(ports[i].host, ports[j].host)
+				    : ports[i].rail == ports[j].rail)
+				group[i] = group[j];
+		if (group[i] < 0)
+			group[i] = k++;
+	}
+	return k;
+}
+
+static int build_grouped(const struct burnin_port *ports, int n, uint64_t seed,
+			 struct burnin_schedule *s, int mode)
+{
+	int *group = calloc((size_t)(n ? n : 1), sizeof(*group));
+	int ret;
+
+	if (!group)
+		return -ENOMEM;
+	if (mode == 1)
+		group_by(ports, n, group, false);
+	else if (mode == 2)
+		group_by(ports, n, group, true);
+	ret = grouped_all_pairs(s, group, n, seed);
+	free(group);
+	return ret;
+}
+
+/* Adds the edges of one cycle of shift k that have the given color. */
+static int shift_cycle(struct burnin_schedule *s, int n, int k, int start,
+		       int color, bool *seen)
+{
+	int len = 0, c = start;
+
+	do {
+		seen[c] = true;
+		len++;
+		c = (c + k) % n;
+	} while (c != start);
+	for (int j = 0; j < len; j++, c = (c + k) % n) {
+		/* alternate colors; an odd cycle's last edge gets a third */
+		int col = (len & 1) && j == len - 1 ? 2 : j & 1;
+
+		if (col == color && burnin_schedule_add(s, c, (c + k) % n))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Shift k: edges i -> i+k, split into 2 or 3 rounds of disjoint pairs. */
+static int shift_rounds(struct burnin_schedule *s, int n, int k, bool *seen)
+{
+	for (int color = 0; color < 3; color++) {
+		if (burnin_schedule_new_round(s))
+			return -ENOMEM;
+		memset(seen, 0, (size_t)n * sizeof(*seen));
+		for (int i = 0; i < n; i++)
+			if (!seen[i] && shift_cycle(s, n, k, i, color, seen))
+				return -ENOMEM;
+		drop_empty_round(s);
+	}
+	return 0;
+}
+
+static int build_shift(int n, struct burnin_schedule *s)
+{
+	bool *seen = calloc((size_t)(n ? n : 1), sizeof(*seen));
+	int ret = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	for (int k = 1; k < n && !ret; k++)
+		ret = shift_rounds(s, n, k, seen);
+	free(seen);
+	return ret;
+}
+
+static int build_random(int n, long rounds, uint64_t seed,
+			struct burnin_schedule *s)
+{
+	int *idx = malloc((size_t)(n ? n : 1) * sizeof(*idx));
+	uint64_t state = seed;
+
+	if (!idx)
+		return -ENOMEM;
+	for (long r = 0; r < rounds; r++) {
+		for (int i = 0; i < n; i++)
+			idx[i] = i;
+		shuffle(idx, n, &state);
+		if (burnin_schedule_new_round(s))
+			goto nomem;
+		for (int i = 0; i + 1 < n; i += 2)
+			if (burnin_schedule_add(s, idx[i], idx[i + 1]))
+				goto nomem;
+		drop_empty_round(s);
+	}
+	free(idx);
+	return 0;
+nomem:
+	free(idx);
+	return -ENOMEM;
+}
+
+int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
+			  int n, uint64_t seed, struct burnin_schedule *s,
+			  char *err, size_t err_len)
+{
+	char *end;
+	long r;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(err, err_len, "out of memory");
+	if (!strcmp(spec, "all-pairs"))
+		return build_grouped(ports, n, seed, s, 0);
+	if (!strcmp(spec, "rail"))
+		return build_grouped(ports, n, seed, s, 1);
+	if (!strcmp(spec, "intra"))
+		return build_grouped(ports, n, seed, s, 2);
+	if (!strcmp(spec, "shift"))
+		return build_shift(n, s);
+	if (!strncmp(spec, "random:", 7)) {
+		r = strtol(spec + 7, &end, 10);
+		if (end != spec + 7 && !*end && r > 0 && r <= 100000)
+			return build_random(n, r, seed, s);
+		snprintf(err, err_len, "random:R expects R from 1 to 100000, got '%s'",
+			 spec + 7);
+		return -EINVAL;
+	}
+	if (!strncmp(spec, "node:", 5))
+		return burnin_schedule_node(spec + 5, ports, n, s, err, err_len);
+	if (!strncmp(spec, "pairs:", 6))
+		return burnin_schedule_pairs_file(spec + 6, ports, n, s, err,
+						  err_len);
+	snprintf(err, err_len,
+		 "unknown schedule '%s' (expected all-pairs, rail, shift, random:R, node:HOST[,HOST...], intra or pairs:FILE)",
+		 spec);
+	return -EINVAL;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The two schedules that take outside input: node:HOST[,HOST] (post-repair
+ * validation against reference ports) and pairs:FILE (explicit rounds).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burnin/burnin.h"
+
+#define NODE_PARTNERS 3
+#define NODE_MAX_ROUNDS 256
+
+static bool host_listed(const char *hosts, const char *host)
+{
+	size_t len = strlen(host);
+
+	for (const char *p = hosts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, host, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
+/* Every listed host must own a port; 0 or -EINVAL with a message. */
+static int check_hosts(const char *hosts, const struct burnin_port *ports,
+		       int n, char *err, size_t err_len)
+{
+	char *copy = strdup(hosts), *save = NULL, *h;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (h = strtok_r(copy, ",", &save); h && !ret; h = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+
+		for (int i = 0; i < n; i++)
+			found |= !strcmp(ports[i].host, h);
+		if (!found) {
+			snprintf(err, err_len, "node:%s: no port of host '%s' in the inventory",
+				 hosts, h);
+			ret = -EINVAL;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+struct node_plan {
+	bool *target, *same_rail, *used;
+	int *met, *n_met, *want;
+};
+
+static bool met_before(const struct node_plan *np, int t, int q)
+{
+	for (int j = 0; j < np->n_met[t]; j++)
+		if (np->met[t * NODE_PARTNERS + j] == q)
+			return true;
+	return false;
+}
+
+/* The reference port that target t meets in round r, or -1. */
+static int node_pick(const struct node_plan *np, const struct burnin_port *ports,
+		     int n, int t, int r)
+{
+	for (int k = 0; k < n; k++) {
+		int q = (t + r + 1 + k) % n;
+
+		if (np->target[q] || np->used[q] || met_before(np, t, q))
+			continue;
+		if (np->same_rail[t] && ports[q].rail != ports[t].rail)
+			continue;
+		return q;
+	}
+	return -1;
+}
+
+static void node_wants(struct node_plan *np, const struct burnin_port *ports,
+		       int n)
+{
+	for (int t = 0; t < n; t++) {
+		int all = 0, rail = 0;
+
+		for (int q = 0; q < n; q++) {
+			all += !np->target[q];
+			rail += !np->target[q] && ports[q].rail == ports[t].rail;
+		}
+		np->same_rail[t] = rail > 0;
+		np->want[t] = np->target[t] ? (rail ? rail : all) : 0;
+		if (np->want[t] > NODE_PARTNERS)
+			np->want[t] = NODE_PARTNERS;
+	}
+}
+
+static int node_rounds(struct node_plan *np, const struct burnin_port *ports,
+		       int n, struct burnin_schedule *s)
+{
+	for (int r = 0; r < NODE_MAX_ROUNDS; r++) {
+		if (burnin_schedule_new_round(s))
+			return -ENOMEM;
+		memset(np->used, 0, (size_t)n * sizeof(*np->used));
+		for (int t = 0; t < n; t++) {
+			int q;
+
+			if (np->n_met[t] >= np->want[t])
+				continue;
+			q = node_pick(np, ports, n, t, r);
+			if (q < 0)
+				continue;
+			np->used[q] = true;
+			np->met[t * NODE_PARTNERS + np->n_met[t]++] = q;
+			if (burnin_schedule_add(s, t, q))
+				return -ENOMEM;
+		}
+		if (!burnin_schedule_round_size(s, s->n_rounds - 1)) {
+			s->n_rounds--;
+			break;
+		}
+	}
+	return 0;
+}
+
+int burnin_schedule_node(const char *hosts, const struct burnin_port *ports,
+			 int n, struct burnin_schedule *s, char *err,
+			 size_t err_len)
+{
+	struct node_plan np = { 0 };
+	int ret = check_hosts(hosts, ports, n, err, err_len), refs = 0;
+	size_t m = (size_t)(n ? n : 1);
+
+	if (ret)
+		return ret;
+	np.target = calloc(m, sizeof(bool));
+	np.same_rail = calloc(m, sizeof(bool));
+	np.used = calloc(m, sizeof(bool));
+	np.met = calloc(m * NODE_PARTNERS, sizeof(int));
+	np.n_met = calloc(m, sizeof(int));
+	np.want = calloc(m, sizeof(int));
+	ret = -ENOMEM;
+	if (!np.target || !np.same_rail || !np.used || !np.met || !np.n_met || !np.want)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		np.target[i] = host_listed(hosts, ports[i].host);
+		refs += !np.target[i];
+	}
+	ret = -EINVAL;
+	if (!refs) {
+		snprintf(err, err_len, "node:%s: no reference ports on other hosts",
+			 hosts);
+		goto out;
+	}
+	node_wants(&np, ports, n);
+	ret = node_rounds(&np, ports, n, s);
+out:
+	free(np.target);
+	free(np.same_rail);
+	free(np.used);
+	free(np.met);
+	free(np.n_met);
+	free(np.want);
+	return ret;
+}
+
+struct file_pair {
+	long round;
+	int a, b;
+	unsigned long line;
+};
+
+static int file_pair_cmp(const void *x, const void *y)
+{
+	const struct file_pair *a = x, *b = y;
+
+	if (a->round != b->round)
+		return a->round < b->round ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Parses one line into fp; 1 = blank/comment, 0 = pair, -EINVAL. */
+static int parse_pair_line(char *line, const char *path, unsigned long no,
+			   const struct burnin_port *ports, int n,
+			   struct file_pair *fp, char *err, size_t err_len)
+{
+	char a[256], b[256], extra[2];
+	int k;
+
+	line[strcspn(line, "#\r\n")] = '\0';
+	k = sscanf(line, "%ld %255s %255s %1s", &fp->round, a, b, extra);
+	if (k <= 0 && strspn(line, " \t") == strlen(line))
+		return 1;
+	fp->line = no;
+	if (k != 3 || fp->round < 0) {
+		snprintf(err, err_len,
+			 "%s:%lu: expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'",
+			 path, no);
+		return -EINVAL;
+	}
+	fp->a = burnin_inventory_find(ports, n, a);
+	fp->b = burnin_inventory_find(ports, n, b);
+	if (fp->a < 0 || fp->b < 0) {
+		snprintf(err, err_len, "%s:%lu: port '%s' is not in the inventory",
+			 path, no, fp->a < 0 ? a : b);
+		return -EINVAL;
+	}
+	if (fp->a == fp->b) {
+		snprintf(err, err_len, "%s:%lu: a port cannot meet itself ('%s')",
+			 path, no, a);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_pairs(const char *path, const struct burnin_port *ports,
+		      int n, struct file_pair **out, int *n_out, char *err,
+		      size_t err_len)
+{
+	FILE *f = fopen(path, "r");
+	struct file_pair *fp = NULL, *grown;
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long no = 0;
+	int k = 0, ret = 0;
+
+	if (!f) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	while (!ret && getline(&line, &cap, f) >= 0) {
+		grown = realloc(fp, (size_t)(k + 1) * sizeof(*fp));
+		if (!grown) {
+			ret = -ENOMEM;
+			break;
+		}
+		fp = grown;
+		ret = parse_pair_line(line, path, ++no, ports, n, &fp[k], err,
+				      err_len);
+		if (!ret)
+			k++;
+		ret = ret == 1 ? 0 : ret;
+	}
+	free(line);
+	fclose(f);
+	if (!ret && !k) {
+		snprintf(err, err_len, "%s:%lu: no pairs in the file", path, no);
+		ret = -EINVAL;
+	}
+	if (ret)
+		free(fp);
+	else
+		*out = fp, *n_out = k;
+	return ret;
+}
+
+int burnin_schedule_pairs_file(const char *path,
+			       const struct burnin_port *ports, int n,
+			       struct burnin_schedule *s, char *err,
+			       size_t err_len)
+{
+	struct file_pair *fp;
+	int k, ret, *busy = calloc((size_t)(n ? n : 1), sizeof(*busy));
+
+	if (!busy)
+		return -ENOMEM;
+	ret = read_pairs(path, ports, n, &fp, &k, err, err_len);
+	if (ret)
+		goto out_busy;
+	qsort(fp, (size_t)k, sizeof(*fp), file_pair_cmp);
+	for (int i = 0; i < k && !ret; i++) {
+		if (!i || fp[i].round != fp[i - 1].round)
+			ret = burnin_schedule_new_round(s);
+		if (ret)
+			break;
+		if (busy[fp[i].a] == s->n_rounds || busy[fp[i].b] == s->n_rounds) {
+			snprintf(err, err_len, "%s:%lu: port already in a pair of round %ld",
+				 path, fp[i].line, fp[i].round);
+			ret = -EINVAL;
+			break;
+		}
+		busy[fp[i].a] = busy[fp[i].b] = s->n_rounds;
+		ret = burnin_schedule_add(s, fp[i].a, fp[i].b);
+	}
+	free(fp);
+out_busy:
+	free(busy);
+	if (ret)
+		burnin_schedule_free(s);
+	return ret;
+}

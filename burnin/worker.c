@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What every rank does: wait for rank 0's instruction for the next step,
+ * run its pair through the transport (create, exchange, connect, a ready
+ * handshake, run, destroy), read the port counters around it, and send
+ * the result to rank 0. Every wait has a deadline.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "burnin/run.h"
+#include "common/cli.h"
+#include "common/log.h"
+
+#define COUNTERS_MAX 64
+
+volatile int burnin_stop_requested;
+
+/* The longest a step may take before its pairs are given up. */
+double burnin_step_seconds(const struct burnin_config *cfg)
+{
+	const struct burnin_params *p = &cfg->params;
+
+	return p->warmup_s + p->duration_s + p->stall_s + 3 * cfg->timeout_s;
+}
+
+struct counters {
+	char names[COUNTERS_MAX][48];
+	uint64_t values[COUNTERS_MAX];
+	int n;
+};
+
+static void read_counters(struct burnin_ctx *ctx, struct counters *c)
+{
+	c->n = 0;
+	if (ctx->cfg->ops->read_counters &&
+	    ctx->cfg->ops->read_counters(&ctx->port, c->names, c->values,
+					 COUNTERS_MAX, &c->n))
+		c->n = 0;
+}
+
+/* Deltas worth sending: error counters first, then the data counters. */
+static void counter_deltas(const struct counters *before,
+			   const struct counters *after, struct wire_result *out)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < after->n; i++) {
+			bool err = burnin_counter_is_error(after->names[i]);
+			uint64_t d = after->values[i];
+			struct wire_counter *wc;
+
+			if (err != !pass || out->n_counters == BURNIN_MAX_COUNTERS)
+				continue;
+			for (int j = 0; j < before->n; j++)
+				if (!strcmp(before->names[j], after->names[i]))
+					d -= before->values[j];
+			if (!d && !strstr(after->names[i], "xmit_data"))
+				continue;
+			wc = &out->counters[out->n_counters++];
+			snprintf(wc->name, sizeof(wc->name), "%s", after->names[i]);
+			wc->delta = d;
+		}
+}
+
+static int fail(struct wire_result *out, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct wire_result *out, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!out->res.error[0]) {
+		va_start(ap, fmt);
+		vsnprintf(out->res.error, sizeof(out->res.error), fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* Creates the endpoint and trades connection data with the partner. */
+static int pair_connect(struct burnin_ctx *ctx, const struct wire_ctrl *c,
+			struct burnin_endpoint **ep, struct wire_result *out)
+{
+	const struct burnin_transport_ops *ops = ctx->cfg->ops;
+	struct burnin_params params = ctx->cfg->params;
+	double deadline = burnin_now() + ctx->cfg->timeout_s;
+	struct wire_conn mine = { 0 }, theirs = { 0 };
+	int32_t ready, peer_ready = -1;
+
+	params.test = (enum burnin_test)c->test;
+	mine.rc = ops->endpoint_create(&ctx->port, &params, ep);
+	if (!mine.rc)
+		ops->local_info(*ep, &mine.info);
+	else
+		fail(out, mine.rc, "endpoint_create failed: error %d", -mine.rc);
+	if (ctx->bs->ops->exchange(ctx->bs, c->partner, burnin_tag(c->seq, MSG_CONN),
+				   &mine, &theirs, sizeof(mine), deadline))
+		return fail(out, -ETIMEDOUT,
+			    "partner rank %d did not answer the connection exchange",
+			    c->partner);
+	if (mine.rc)
+		return mine.rc;
+	if (theirs.rc)
+		return fail(out, -ECANCELED,
+			    "partner rank %d could not set up its endpoint", c->partner);
+	ready = ops->connect(*ep, &theirs.info);
+	if (ready)
+		fail(out, ready, "connect failed: error %d", -ready);
+	if (ctx->bs->ops->exchange(ctx->bs, c->partner, burnin_tag(c->seq, MSG_READY),
+				   &ready, &peer_ready, sizeof(ready), deadline))
+		return fail(out, -ETIMEDOUT,
+			    "partner rank %d did not get ready", c->partner);
+	if (ready)
+		return ready;
+	return peer_ready ? fail(out, -ECANCELED,
+				 "partner rank %d could not connect", c->partner)
+			  : 0;
+}
+
+int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
+		       struct wire_result *out)
+{
+	const struct burnin_transport_ops *ops = ctx->cfg->ops;
+	struct burnin_endpoint *ep = NULL;
+	struct counters before, after;
+
+	memset(out, 0, sizeof(*out));
+	out->seq = c->seq;
+	out->pair = c->pair;
+	out->side = c->side;
+	read_counters(ctx, &before);
+	out->rc = pair_connect(ctx, c, &ep, out);
+	if (!out->rc) {
+		out->rc = ops->run(ep, (enum burnin_role)c->role, &out->res);
+		if (out->rc && !out->res.error[0])
+			fail(out, out->rc, "run failed: error %d", -out->rc);
+	}
+	if (ep)
+		ops->endpoint_destroy(ep);
+	read_counters(ctx, &after);
+	counter_deltas(&before, &after, out);
+	out->stop = burnin_stop_requested;
+	return out->rc;
+}
+
+/* Non-root ranks: follow rank 0 until it says stop. */
+int burnin_worker_loop(struct burnin_ctx *ctx)
+{
+	struct burnin_bootstrap *bs = ctx->bs;
+	double wait = 2 * burnin_step_seconds(ctx->cfg) + ctx->cfg->timeout_s;
+	struct wire_ctrl c;
+	struct wire_result r;
+	int seq = 0;
+
+	for (;; seq++) {
+		if (burnin_bootstrap_recv(bs, 0, burnin_tag(seq, MSG_CTRL), &c,
+					  sizeof(c), burnin_now() + wait)) {
+			log_error("rank %d: no word from rank 0 for %.0f s; giving up",
+				  bs->rank, wait);
+			bs->peers_lost = true;
+			return IBP_EXIT_RUNTIME;
+		}
+		if (c.cmd == CTRL_STOP) {
+			bs->peers_lost = c.partner > 0; /* ranks rank 0 lost */
+			return c.round; /* rank 0's exit code */
+		}
+		if (c.cmd != CTRL_RUN)
+			continue;
+		burnin_worker_step(ctx, &c, &r);
+		if (bs->ops->send(bs, 0, burnin_tag(seq, MSG_RESULT), &r,
+				  sizeof(r), burnin_now() + ctx->cfg->timeout_s))
+			log_warn("rank %d: could not send the result of step %d to rank 0",
+				 bs->rank, seq);
+	}
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# mpi tier for burnin (fake transport, localhost, shared memory only):
+#   burnin-mpi.sh IBPROOF slow-port   8 ranks, a planted slow port: only it is blamed
+#   burnin-mpi.sh IBPROOF dead-rank   8 ranks, one SIGKILLed mid-run: the others
+#                                     finish, its pairs are not-tested, in time
+set -u
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank}
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
+export IBPROOF_HOST=mpitest
+dir=$(mktemp -d /tmp/ibproof-mpi-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+check() { # check DESCRIPTION COMMAND...
+	local what=$1
+	shift
+	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+count() { grep -c -- "$1" "$dir/records.jsonl" || true; }
+
+# Each rank's exit status lands in rc.RANK: with orte_enable_recovery,
+# mpirun's own status does not carry it.
+run() { # run FAKE_SPEC LIMIT_S ARGS...
+	local spec=$1 limit=$2
+	shift 2
+	start=$(date +%s)
+	timeout "$limit" mpirun --oversubscribe --mca orte_enable_recovery 1 -np 8 \
+		-x IBP_FAKE="$spec" -x IBPROOF_HOST \
+		sh -c '"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
+		"$bin" burnin --transport fake --warmup 0 --duration 0.3 --no-progress \
+		--records "$dir/records.jsonl" "$@" 2>&1 | grep -v 'PMIX ERROR'
+	mpirc=${PIPESTATUS[0]}
+	elapsed=$(( $(date +%s) - start ))
+	echo "mpirun exit $mpirc after ${elapsed}s; rank 0 exit $(cat "$dir/rc.0" 2>/dev/null)"
+}
+
+case $case in
+slow-port)
+	run 'ports=8;slow=fake3:1@0.5' 120
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0")" = 1
+	check "28 pairs, all measured ok" test "$(count '"kind":"pair".*"status":"ok"')" = 28
+	check "7 pairs of fake3 under the floor" test "$(grep '"kind":"pair"' "$dir/records.jsonl" | grep '"ca":"fake3"' | grep -c '"gbps":47.5')" = 7
+	check "exactly one fail finding" test "$(count '"severity":"fail"')" = 1
+	check "the finding blames fake3, low-bandwidth" \
+		grep -q '"severity":"fail","category":"low-bandwidth","subject":{"host":"mpitest","ca":"fake3"' "$dir/records.jsonl"
+	;;
+dead-rank)
+	# fake5's process is SIGKILLed in its 2nd test; deadline per step:
+	# duration 0.3 + stall 1 + 3 x timeout 2 = 7.3 s
+	run 'ports=8;die=fake5:1@2' 90 --timeout 2 --stall 1 --retests 0
+	check "mpirun finished within the deadline" test "$mpirc" != 124
+	check "run took under 60 s" test "$elapsed" -lt 60
+	survivors=0
+	for r in 0 1 2 3 4 6 7; do
+		[ "$(cat "$dir/rc.$r" 2>/dev/null)" = 1 ] && survivors=$((survivors + 1))
+	done
+	check "the 7 other ranks finished with rank 0's exit 1" test "$survivors" = 7
+	check "rank 5 was killed (137)" test "$(cat "$dir/rc.5" 2>/dev/null)" = 137
+	check "28 pair records" test "$(count '"kind":"pair"')" = 28
+	check "22 ok: every pair without fake5" test "$(count '"status":"ok"')" = 22
+	check "fake5's other 6 pairs are not-tested" \
+		test "$(grep '"status":"not-tested"' "$dir/records.jsonl" | grep -c '"ca":"fake5"')" = 6
+	check "a not-tested finding for fake5 only" \
+		test "$(count '"category":"not-tested"')" = 1
+	check "it names fake5" grep -q '"category":"not-tested","subject":{"host":"mpitest","ca":"fake5"' "$dir/records.jsonl"
+	check "nobody blamed for bandwidth" test "$(count '"category":"low-bandwidth"')" = 0
+	check "a run end record" grep -q '"event":"end"' "$dir/records.jsonl"
+	;;
+*) echo "unknown case $case"; exit 2 ;;
+esac
+echo "$fails failure(s)"
+[ "$fails" = 0 ]

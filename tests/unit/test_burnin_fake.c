@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/* The fake transport's fault paths, and whole runs over the in-process
+ * bootstrap: a planted slow port, a failing endpoint_create, a hung peer,
+ * an interrupted run and its --resume. Run under ASan by make check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <errno.h>
+
+#include <cmocka.h>
+
+#include "burnin/bootstrap.h"
+#include "burnin/burnin.h"
+#include "burnin/fake_transport.h"
+#include "common/cli.h"
+#include "common/record.h"
+
+static const struct burnin_transport_ops *ops = &burnin_fake_ops;
+
+static void configure(const char *spec)
+{
+	char err[256] = "";
+
+	if (burnin_fake_configure(spec, err, sizeof(err)))
+		fail_msg("%s: %s", spec, err);
+}
+
+static struct burnin_params quick(double duration)
+{
+	return (struct burnin_params){ .msg_size = 65536, .qps = 1,
+		.tx_depth = 4, .duration_s = duration, .stall_s = 1 };
+}
+
+static void test_bad_specs(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_int_equal(-EINVAL, burnin_fake_configure("slow=fake1:1", err, sizeof(err)));
+	assert_non_null(strstr(err, "expected PORT@VALUE"));
+	assert_int_equal(-EINVAL, burnin_fake_configure("bogus=1", err, sizeof(err)));
+	assert_non_null(strstr(err, "unknown item 'bogus'"));
+	assert_int_equal(-EINVAL, burnin_fake_configure("ports", err, sizeof(err)));
+	assert_int_equal(-EINVAL, burnin_fake_configure("rate=fast", err, sizeof(err)));
+}
+
+/* A connected pair of endpoints on fake ports i and j. */
+static void pair(struct burnin_port *p, int i, int j, struct burnin_endpoint **a,
+		 struct burnin_endpoint **b, const struct burnin_params *params)
+{
+	struct burnin_conn_info ia, ib;
+
+	assert_int_equal(0, ops->endpoint_create(&p[i], params, a));
+	assert_int_equal(0, ops->endpoint_create(&p[j], params, b));
+	ops->local_info(*a, &ia);
+	ops->local_info(*b, &ib);
+	assert_int_equal(0, ops->connect(*a, &ib));
+	assert_int_equal(0, ops->connect(*b, &ia));
+}
+
+static void test_fail_nth_create_and_connect(void **state)
+{
+	struct burnin_params params = quick(0);
+	struct burnin_endpoint *ep[3] = { NULL };
+	struct burnin_conn_info info;
+	struct burnin_port *p;
+	int n;
+
+	(void)state;
+	configure("ports=3;fail-create=2;fail-connect=1");
+	assert_int_equal(0, ops->list_ports(NULL, &p, &n));
+	assert_int_equal(3, n);
+	assert_int_equal(0, ops->endpoint_create(&p[0], &params, &ep[0]));
+	assert_int_equal(-ENOMEM, ops->endpoint_create(&p[1], &params, &ep[1]));
+	assert_null(ep[1]);
+	assert_int_equal(0, ops->endpoint_create(&p[2], &params, &ep[2]));
+	ops->local_info(ep[2], &info);
+	assert_int_equal(-ECONNREFUSED, ops->connect(ep[0], &info));
+	assert_int_equal(0, ops->connect(ep[0], &info));
+	ops->endpoint_destroy(ep[0]);
+	ops->endpoint_destroy(ep[2]);
+	free(p);
+	configure("ports=3");
+	assert_int_equal(0, ops->list_ports("fake2:1,fake0:1", &p, &n));
+	assert_int_equal(2, n);
+	assert_string_equal("fake0", p[0].ca);
+	free(p);
+}
+
+static void test_slow_flaky_errors_and_time(void **state)
+{
+	struct burnin_params params = quick(0.4);
+	struct burnin_endpoint *a, *b;
+	struct burnin_result ra, rb;
+	struct burnin_port *p;
+	double t0;
+	int n;
+
+	(void)state;
+	configure("ports=4;rate=100;efficiency=1;slow=fake1:1@0.5;flaky=fake2:1@0.25;errors=fake3:1@3");
+	assert_int_equal(0, ops->list_ports(NULL, &p, &n));
+	pair(p, 0, 1, &a, &b, &params);
+	t0 = burnin_now();
+	assert_int_equal(0, ops->run(a, BURNIN_ROLE_INITIATOR, &ra));
+	assert_true(burnin_now() - t0 >= 0.4); /* time is real */
+	assert_int_equal(0, ops->run(b, BURNIN_ROLE_TARGET, &rb));
+	assert_float_equal(50, ra.gbps, 0.01);
+	assert_float_equal(0, rb.gbps, 0.01);
+	ops->endpoint_destroy(a);
+	ops->endpoint_destroy(b);
+	pair(p, 0, 2, &a, &b, &params);
+	assert_int_equal(0, ops->run(a, BURNIN_ROLE_INITIATOR, &ra));
+	assert_float_equal(25, ra.gbps_min, 0.01); /* window 4 dips */
+	assert_float_equal(81.25, ra.gbps, 0.01); /* (3 x 100 + 25) / 4 */
+	ops->endpoint_destroy(a);
+	ops->endpoint_destroy(b);
+	pair(p, 3, 0, &a, &b, &params);
+	assert_int_equal(-EIO, ops->run(a, BURNIN_ROLE_INITIATOR, &ra));
+	assert_int_equal(3, ra.error_completions);
+	assert_non_null(strstr(ra.error, "error completions"));
+	ops->endpoint_destroy(a);
+	ops->endpoint_destroy(b);
+	free(p);
+}
+
+static char *temp_path(void)
+{
+	char *path = strdup("/tmp/ibproof-test-burnin-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return path;
+}
+
+static void run_config(struct burnin_config *cfg, const char *records)
+{
+	burnin_config_defaults(cfg);
+	cfg->ops = ops;
+	cfg->params.duration_s = 0.1;
+	cfg->params.warmup_s = 0;
+	cfg->params.stall_s = 0.2;
+	cfg->timeout_s = 0.5;
+	cfg->progress = false;
+	cfg->records = records;
+	cfg->argv_line = "test";
+}
+
+struct tally {
+	int pairs, ok, error, not_tested, fail, warn, ends;
+	int per_round[64];
+	char blamed[256];
+	long exit_code;
+};
+
+static void tally(const char *path, struct tally *t)
+{
+	struct record_reader *r = record_reader_open(path);
+	json_t *rec;
+
+	memset(t, 0, sizeof(*t));
+	assert_non_null(r);
+	while (record_reader_next(r, &rec) == 1) {
+		const char *kind = json_string_value(json_object_get(rec, "kind"));
+		const char *s;
+
+		if (!strcmp(kind, "pair")) {
+			s = json_string_value(json_object_get(rec, "status"));
+			t->pairs++;
+			t->ok += !strcmp(s, "ok");
+			t->error += !strcmp(s, "error");
+			t->not_tested += !strcmp(s, "not-tested");
+			t->per_round[json_integer_value(json_object_get(rec, "round")) & 63]++;
+		} else if (!strcmp(kind, "finding")) {
+			s = json_string_value(json_object_get(rec, "severity"));
+			t->fail += !strcmp(s, "fail");
+			t->warn += !strcmp(s, "warn");
+			if (!strcmp(s, "fail"))
+				snprintf(t->blamed + strlen(t->blamed),
+					 sizeof(t->blamed) - strlen(t->blamed), "%s:%s ",
+					 json_string_value(json_object_get(rec, "category")),
+					 json_string_value(json_object_get(json_object_get(rec, "subject"), "ca")));
+		} else if (!strcmp(kind, "run") &&
+			   !strcmp(json_string_value(json_object_get(rec, "event")), "end")) {
+			t->ends++;
+			t->exit_code = (long)json_integer_value(json_object_get(rec, "exit_code"));
+		}
+		json_decref(rec);
+	}
+	record_reader_close(r);
+}
+
+static void test_run_finds_planted_slow_port(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct tally t;
+
+	(void)state;
+	configure("ports=6;slow=fake4:1@0.4");
+	run_config(&cfg, path);
+	assert_int_equal(IBP_EXIT_FAIL, burnin_run_local(&cfg));
+	tally(path, &t);
+	assert_int_equal(15, t.pairs);
+	assert_int_equal(15, t.ok);
+	assert_string_equal("low-bandwidth:fake4 ", t.blamed);
+	assert_int_equal(1, t.ends);
+	assert_int_equal(IBP_EXIT_FAIL, t.exit_code);
+	unlink(path);
+	free(path);
+}
+
+static void test_run_survives_failed_create(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct tally t;
+
+	(void)state;
+	configure("ports=4;fail-create=3");
+	run_config(&cfg, path);
+	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
+	tally(path, &t);
+	assert_int_equal(1, t.error); /* one pair, no blame from one partner */
+	assert_int_equal(0, t.fail);
+	assert_true(t.warn >= 1);
+	assert_true(t.pairs > 6); /* the suspects were retested */
+	unlink(path);
+	free(path);
+}
+
+static void test_run_hung_peer_is_not_tested(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct tally t;
+	double t0 = burnin_now();
+
+	(void)state;
+	configure("ports=4;hang=fake1:1@1;hang-s=4");
+	run_config(&cfg, path);
+	cfg.retest_rounds = 0;
+	assert_int_equal(IBP_EXIT_FAIL, burnin_run_local(&cfg));
+	tally(path, &t);
+	assert_int_equal(6, t.pairs);
+	assert_int_equal(3, t.not_tested); /* the hung step, then fake1 is out */
+	assert_string_equal("not-tested:fake1 ", t.blamed);
+	assert_true(burnin_now() - t0 < 20);
+	unlink(path);
+	free(path);
+}
+
+static void test_interrupt_then_resume(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct tally t;
+
+	(void)state;
+	configure("ports=4");
+	run_config(&cfg, path);
+	burnin_stop_requested = 1; /* as the SIGINT handler does */
+	assert_int_equal(IBP_EXIT_RUNTIME, burnin_run_local(&cfg));
+	burnin_stop_requested = 0;
+	tally(path, &t);
+	assert_int_equal(2, t.pairs); /* round 1 finished and recorded */
+	assert_int_equal(IBP_EXIT_RUNTIME, t.exit_code);
+	cfg.resume = path;
+	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
+	tally(path, &t);
+	assert_int_equal(6, t.pairs);
+	for (int r = 1; r <= 3; r++)
+		assert_int_equal(2, t.per_round[r]); /* none repeated */
+	cfg.seed = 5; /* another schedule: refused */
+	assert_int_equal(IBP_EXIT_USAGE, burnin_run_local(&cfg));
+	unlink(path);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_specs),
+		cmocka_unit_test(test_fail_nth_create_and_connect),
+		cmocka_unit_test(test_slow_flaky_errors_and_time),
+		cmocka_unit_test(test_run_finds_planted_slow_port),
+		cmocka_unit_test(test_run_survives_failed_create),
+		cmocka_unit_test(test_run_hung_peer_is_not_tested),
+		cmocka_unit_test(test_interrupt_then_resume),
+	};
+
+	setenv("IBPROOF_HOST", "unit", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

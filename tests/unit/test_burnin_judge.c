@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+/* burnin judging: floor, class outliers, blame only with two partners that
+ * were fine elsewhere, suspects and their retest round. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "burnin/burnin.h"
+
+#define MAXP 16
+#define MAXM 256
+
+static struct burnin_measure m[MAXM];
+static struct burnin_port_verdict v[MAXP];
+static struct burnin_port ports[MAXP];
+static int n_m;
+
+static void reset(void)
+{
+	n_m = 0;
+	memset(m, 0, sizeof(m));
+	memset(v, 0, sizeof(v));
+	memset(ports, 0, sizeof(ports));
+}
+
+static void add(int a, int b, double gbps, double gbps_min, double expected)
+{
+	m[n_m++] = (struct burnin_measure){ .round = n_m, .a = a, .b = b,
+		.status = BURNIN_PAIR_OK, .gbps = gbps, .gbps_min = gbps_min,
+		.expected_gbps = expected };
+}
+
+/* All pairs of n ports; pairs touching slow run at factor x. */
+static void all_pairs(int n, int slow, double x)
+{
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++) {
+			double g = a == slow || b == slow ? 95 * x : 95;
+
+			add(a, b, g, g, 100);
+		}
+}
+
+static void judge(int n)
+{
+	struct burnin_judge_params jp;
+
+	burnin_judge_defaults(&jp);
+	burnin_judge(&jp, m, n_m, v, n);
+}
+
+static void test_all_fine(void **state)
+{
+	(void)state;
+	reset();
+	all_pairs(8, -1, 1);
+	judge(8);
+	for (int p = 0; p < 8; p++) {
+		assert_int_equal(0, v[p].blame);
+		assert_false(v[p].suspect);
+		assert_true(v[p].tested);
+	}
+}
+
+static void test_slow_port_blamed_alone(void **state)
+{
+	(void)state;
+	reset();
+	all_pairs(8, 3, 0.5);
+	judge(8);
+	for (int p = 0; p < 8; p++) {
+		assert_int_equal(p == 3 ? BURNIN_BLAME_LOW : 0, v[p].blame);
+		assert_false(v[p].suspect); /* partners: low only with the blamed port */
+	}
+	assert_int_equal(7, v[3].low_partners);
+}
+
+static void test_one_bad_pair_blames_nobody(void **state)
+{
+	struct burnin_schedule s = { 0 };
+	int seen[MAXP] = { 0 };
+
+	(void)state;
+	reset();
+	/* 0-1 low; every other pair fine: either end could be at fault */
+	for (int a = 0; a < 6; a++)
+		for (int b = a + 1; b < 6; b++)
+			if (!(a == 0 && b == 2) && !(a == 1 && b == 3))
+				add(a, b, a == 0 && b == 1 ? 40 : 95, 90, 100);
+	judge(6);
+	for (int p = 0; p < 6; p++)
+		assert_int_equal(0, v[p].blame);
+	assert_true(v[0].suspect && v[1].suspect);
+	assert_false(v[2].suspect);
+	/* retest: 0 and 1 each meet a fine port they have not met (2 and 3) */
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, &s));
+	assert_int_equal(1, s.n_rounds);
+	for (int i = 0; i < s.n_pairs; i++) {
+		seen[s.pairs[i].a]++;
+		seen[s.pairs[i].b]++;
+	}
+	assert_int_equal(0, s.pairs[0].a);
+	assert_int_equal(2, s.pairs[0].b);
+	assert_int_equal(1, s.pairs[1].a);
+	assert_int_equal(3, s.pairs[1].b);
+	burnin_schedule_free(&s);
+	/* the retest confirms port 0: low again with a new partner */
+	add(0, 2, 40, 38, 100);
+	add(1, 3, 95, 90, 100);
+	judge(6);
+	assert_int_equal(BURNIN_BLAME_LOW, v[0].blame);
+	assert_int_equal(0, v[1].blame);
+	assert_false(v[1].suspect);
+}
+
+static void test_partner_must_be_fine_elsewhere(void **state)
+{
+	(void)state;
+	reset();
+	/* 0 low with 1 and 2; 1 is fine with 3, but 2 is low everywhere */
+	add(0, 1, 40, 40, 100);
+	add(0, 2, 40, 40, 100);
+	add(1, 3, 95, 95, 100);
+	add(2, 3, 40, 40, 100);
+	add(3, 4, 95, 95, 100);
+	add(1, 4, 95, 95, 100);
+	judge(5);
+	assert_int_equal(1, v[0].low_partners);
+	assert_int_equal(0, v[0].blame);
+	assert_true(v[0].suspect);
+}
+
+static void test_floor_and_class_outlier(void **state)
+{
+	struct burnin_judge_params jp;
+
+	(void)state;
+	reset();
+	add(0, 1, 85, 85, 100); /* under 90% of expected */
+	add(2, 3, 95, 95, 100);
+	add(4, 5, 95, 95, 0); /* class of unknown rate (Soft-RoCE) */
+	add(6, 7, 96, 96, 0);
+	add(8, 9, 94, 94, 0);
+	add(10, 11, 60, 60, 0); /* outlier: under median - 3 MAD */
+	judge(12);
+	assert_true(m[0].low);
+	assert_false(m[1].low);
+	assert_false(m[2].low || m[3].low || m[4].low);
+	assert_true(m[5].low);
+	burnin_judge_defaults(&jp);
+	jp.floor = 0; /* --floor 0: only outliers */
+	burnin_judge(&jp, m, n_m, v, 12);
+	assert_false(m[0].low);
+}
+
+static void test_intermittent_and_errors(void **state)
+{
+	(void)state;
+	reset();
+	all_pairs(6, -1, 1);
+	m[0].gbps_min = 20; /* 0-1: average fine, one window deep down */
+	m[1].gbps_min = 20; /* 0-2 */
+	m[5].status = BURNIN_PAIR_ERROR; /* 1-2 */
+	m[5].error_completions = 4;
+	m[6].status = BURNIN_PAIR_ERROR; /* 1-3 */
+	judge(6);
+	assert_true(m[0].dip && !m[0].low);
+	assert_int_equal(BURNIN_BLAME_DIP, v[0].blame);
+	assert_int_equal(BURNIN_BLAME_ERRORS, v[1].blame);
+	assert_int_equal(0, v[2].blame);
+}
+
+/*
+ * The demo's lossy Soft-RoCE port: rates unknown (no floor), a noisy class
+ * whose MAD hides everything, one pair 20x under the median and one error.
+ */
+static void test_noisy_class_low_and_error_blamed(void **state)
+{
+	struct burnin_judge_params jp;
+
+	(void)state;
+	reset();
+	add(2, 1, 0.0058, 0.0058, 0); /* node3-node2 read: lossy */
+	add(1, 0, 0, 0, 0);	      /* node2-node1 write: retry exceeded */
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	add(0, 2, 0.238, 0.238, 0);
+	add(0, 2, 0.132, 0.132, 0);
+	add(0, 2, 0.201, 0.201, 0);
+	add(0, 2, 0.126, 0.126, 0);
+	burnin_judge_defaults(&jp);
+	jp.floor = 0;
+	jp.dip_floor = 0;
+	burnin_judge(&jp, m, n_m, v, 3);
+	assert_true(m[0].low);
+	assert_int_equal(BURNIN_BLAME_LOW | BURNIN_BLAME_ERRORS, v[1].blame);
+	assert_int_equal(0, v[0].blame);
+	assert_int_equal(0, v[2].blame);
+
+	jp.class_floor = 0; /* --class-floor 0: the MAD alone sees nothing */
+	burnin_judge(&jp, m, n_m, v, 3);
+	assert_false(m[0].low);
+	assert_int_equal(0, v[1].blame);
+}
+
+static void test_dip_floor_off(void **state)
+{
+	struct burnin_judge_params jp;
+
+	(void)state;
+	reset();
+	all_pairs(6, -1, 1);
+	for (int i = 0; i < n_m; i++)
+		m[i].gbps_min = 2; /* bursty everywhere, as TCG guests are */
+	burnin_judge_defaults(&jp);
+	burnin_judge(&jp, m, n_m, v, 6);
+	assert_true(m[0].dip);
+	jp.dip_floor = 0; /* --dip-floor 0 */
+	burnin_judge(&jp, m, n_m, v, 6);
+	for (int i = 0; i < n_m; i++)
+		assert_false(m[i].dip);
+	for (int p = 0; p < 6; p++)
+		assert_false(v[p].blame || v[p].suspect);
+}
+
+static void test_not_tested_port(void **state)
+{
+	(void)state;
+	reset();
+	add(0, 1, 95, 95, 100);
+	m[n_m] = m[0];
+	m[n_m].a = 2;
+	m[n_m++].status = BURNIN_PAIR_NOT_TESTED;
+	judge(3);
+	assert_false(v[2].tested);
+	assert_true(v[0].tested);
+	assert_int_equal(0, v[2].blame);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_fine),
+		cmocka_unit_test(test_slow_port_blamed_alone),
+		cmocka_unit_test(test_one_bad_pair_blames_nobody),
+		cmocka_unit_test(test_partner_must_be_fine_elsewhere),
+		cmocka_unit_test(test_floor_and_class_outlier),
+		cmocka_unit_test(test_intermittent_and_errors),
+		cmocka_unit_test(test_noisy_class_low_and_error_blamed),
+		cmocka_unit_test(test_dip_floor_off),
+		cmocka_unit_test(test_not_tested_port),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
