@@ -83,9 +83,12 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
 					     a->active_width, mbps);
 }
 
-/* Append the selected ports of one device to *ports. */
+/*
+ * Append the selected ports of one device to *ports. *index counts every
+ * port of the host (selected or not, any state): a port's rail.
+ */
 static int list_device_ports(struct ibv_device *dev, const char *filter,
-			     struct burnin_port **ports, int *n)
+			     struct burnin_port **ports, int *n, int *index)
 {
 	const char *ca = ibv_get_device_name(dev);
 	struct ibv_context *ctx = ibv_open_device(dev);
@@ -104,6 +107,7 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 	}
 	for (int port = 1; port <= da.phys_port_cnt; port++) {
 		struct burnin_port *p, *grown;
+		int rail = (*index)++;
 
 		if (!burnin_port_filter_match(filter, ca, port))
 			continue;
@@ -125,7 +129,8 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 		gethostname(p->host, sizeof(p->host) - 1);
 		snprintf(p->ca, sizeof(p->ca), "%s", ca);
 		p->port = port;
-		p->rail = (*n)++;
+		p->rail = rail;
+		(*n)++;
 		port_from_attr(p, &pa);
 		if (pa.state != IBV_PORT_ACTIVE)
 			log_warn("%s port %d: selected but %s", ca, port,
@@ -136,20 +141,28 @@ close:
 	return ret;
 }
 
+/* mlx5_2 before mlx5_10: rails follow the devices' natural order. */
+static int device_name_cmp(const void *a, const void *b)
+{
+	return strverscmp(ibv_get_device_name(*(struct ibv_device *const *)a),
+			  ibv_get_device_name(*(struct ibv_device *const *)b));
+}
+
 static int verbs_list_ports(const char *filter, struct burnin_port **ports,
 			    int *n_ports)
 {
 	struct ibv_device **devs;
 	struct burnin_port *list = NULL;
-	int ndev, n = 0, ret = 0;
+	int ndev, n = 0, index = 0, ret = 0;
 
 	devs = ibv_get_device_list(&ndev);
 	if (!devs) {
 		log_error("ibv_get_device_list failed: %m");
 		return -errno;
 	}
+	qsort(devs, (size_t)ndev, sizeof(*devs), device_name_cmp);
 	for (int i = 0; i < ndev && !ret; i++)
-		ret = list_device_ports(devs[i], filter, &list, &n);
+		ret = list_device_ports(devs[i], filter, &list, &n, &index);
 	ibv_free_device_list(devs);
 	if (ret) {
 		free(list);
