@@ -27,9 +27,8 @@
 #define SYSFS_ROOT "/sys"
 #define RECV_DEPTH 4	     /* posted receives for the peer's done signal */
 #define DONE_IMM 0x1b9d0e00u /* done signal: this | (run number & 0xff) */
-#define QP_TIMEOUT                                                             \
-	16 /* 4.096 us * 2^16 = 268 ms per try: (3 + 1) tries ~1 s             \
-	    */
+/* ACK timeout 4.096 us * 2^14 = 67 ms per try, perftest's default. */
+#define QP_TIMEOUT 14
 #define WR_DATA 1ull
 #define WR_DONE 2ull
 #define WR_RECV 3ull
@@ -84,9 +83,12 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
 					     a->active_width, mbps);
 }
 
-/* Append the selected ports of one device to *ports. */
+/*
+ * Append the selected ports of one device to *ports. *index counts every
+ * port of the host (selected or not, any state): a port's rail.
+ */
 static int list_device_ports(struct ibv_device *dev, const char *filter,
-			     struct burnin_port **ports, int *n)
+			     struct burnin_port **ports, int *n, int *index)
 {
 	const char *ca = ibv_get_device_name(dev);
 	struct ibv_context *ctx = ibv_open_device(dev);
@@ -105,6 +107,7 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 	}
 	for (int port = 1; port <= da.phys_port_cnt; port++) {
 		struct burnin_port *p, *grown;
+		int rail = (*index)++;
 
 		if (!burnin_port_filter_match(filter, ca, port))
 			continue;
@@ -126,7 +129,8 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 		gethostname(p->host, sizeof(p->host) - 1);
 		snprintf(p->ca, sizeof(p->ca), "%s", ca);
 		p->port = port;
-		p->rail = (*n)++;
+		p->rail = rail;
+		(*n)++;
 		port_from_attr(p, &pa);
 		if (pa.state != IBV_PORT_ACTIVE)
 			log_warn("%s port %d: selected but %s", ca, port,
@@ -137,20 +141,28 @@ close:
 	return ret;
 }
 
+/* mlx5_2 before mlx5_10: rails follow the devices' natural order. */
+static int device_name_cmp(const void *a, const void *b)
+{
+	return strverscmp(ibv_get_device_name(*(struct ibv_device *const *)a),
+			  ibv_get_device_name(*(struct ibv_device *const *)b));
+}
+
 static int verbs_list_ports(const char *filter, struct burnin_port **ports,
 			    int *n_ports)
 {
 	struct ibv_device **devs;
 	struct burnin_port *list = NULL;
-	int ndev, n = 0, ret = 0;
+	int ndev, n = 0, index = 0, ret = 0;
 
 	devs = ibv_get_device_list(&ndev);
 	if (!devs) {
 		log_error("ibv_get_device_list failed: %m");
 		return -errno;
 	}
+	qsort(devs, (size_t)ndev, sizeof(*devs), device_name_cmp);
 	for (int i = 0; i < ndev && !ret; i++)
-		ret = list_device_ports(devs[i], filter, &list, &n);
+		ret = list_device_ports(devs[i], filter, &list, &n, &index);
 	ibv_free_device_list(devs);
 	if (ret) {
 		free(list);
