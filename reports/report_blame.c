@@ -190,6 +190,16 @@ struct report_entry *report_entry_get(struct report *r,
 	return e;
 }
 
+/* Has the entry a reason of this category (the same fault told twice)? */
+static bool has_reason(const struct report_entry *e, const char *cat)
+{
+	for (size_t k = 0; k < json_array_size(e->reasons); k++)
+		if (!strcmp(cat, json_string_value(json_object_get(
+					 json_array_get(e->reasons, k), "category"))))
+			return true;
+	return false;
+}
+
 void report_entry_reason(struct report *r, struct report_entry *e,
 			 const char *action, const json_t *f)
 {
@@ -198,6 +208,9 @@ void report_entry_reason(struct report *r, struct report_entry *e,
 	json_t *conf = json_object_get(ev, "confidence");
 
 	(void)r;
+	/* fabric discover and fabric check both see an unreachable node */
+	if (has_reason(e, cat))
+		return;
 	json_array_append_new(e->reasons, json_pack("{s:s,s:s,s:s,s:O}",
 		"category", cat, "severity",
 		json_string_value(json_object_get(f, "severity")),

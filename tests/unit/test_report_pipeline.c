@@ -140,6 +140,12 @@ static void test_bad_switch_cable(void **state)
 		"a", sw_end("spine01", SPINE_GUID + 1, 1), "b",
 		sw_end("leaf01", LEAF_GUID, 34), "evidence", "width", "1x",
 		"action", "reseat", "message", "spine01 port 1 - leaf01 port 34 at 1x"));
+	/* the same fault told again by another tool: still one reason */
+	emit(w, "finding", json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:i},s:s,s:s}",
+		"severity", "fail", "category", "symbol-errors", "subject",
+		"a", sw_end("spine01", SPINE_GUID + 1, 1), "b",
+		sw_end("leaf01", LEAF_GUID, 34), "evidence", "symbol_errors", 5000,
+		"action", "replace-cable", "message", "cable: 5000 symbol errors"));
 	assert_int_equal(0, record_writer_close(w));
 	analyse(&r, path, NULL);
 	assert_int_equal(1, r.n_entries);
