@@ -23,10 +23,10 @@ build-asan:
 
 # Every tier, strictly: in CI (CI set) or with STRICT=1 a skipped test fails.
 check: deps
-	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory build build-asan && \
-	scripts/run-tests $(ASAN_BUILD) -L unit && \
-	scripts/run-tests $(BUILD); rc=$$?; \
+	@start=$$(date +%s); rc=0; \
+	$(MAKE) --no-print-directory build build-asan || exit $$?; \
+	scripts/run-tests $(ASAN_BUILD) -L unit || rc=1; \
+	scripts/run-tests $(BUILD) || rc=1; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall time, exit $$rc"; \
 	exit $$rc
 

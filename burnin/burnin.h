@@ -92,6 +92,7 @@ struct burnin_measure {
 struct burnin_judge_params {
 	double floor;		/* fraction of expected, default 0.9 */
 	double mad_k;		/* outlier below median - k * MAD, default 3 */
+	double class_floor;	/* low under this x class median, 0.5 */
 	double min_spread;	/* MAD floor as fraction of median, 0.05 */
 	double dip_floor;	/* gbps_min under this x reference: dip, 0.5 */
 	int min_partners;	/* distinct partners to blame a port, 2 */

@@ -20,7 +20,7 @@ enum {
 	OPT_PORTS = CLI_KEY_COMMAND_FIRST, OPT_TRANSPORT, OPT_SCHEDULE,
 	OPT_SEED, OPT_TEST, OPT_BIDIR, OPT_SIZE, OPT_QPS, OPT_TX_DEPTH,
 	OPT_DURATION, OPT_WARMUP, OPT_STALL, OPT_RETRY, OPT_VERIFY,
-	OPT_DRY_RUN, OPT_INVENTORY, OPT_RESUME, OPT_FLOOR, OPT_MAD_K,
+	OPT_DRY_RUN, OPT_INVENTORY, OPT_RESUME, OPT_FLOOR, OPT_MAD_K, OPT_CLASS_FLOOR,
 	OPT_RETESTS, OPT_DIP_FLOOR, OPT_FAKE, OPT_NO_PROGRESS, OPT_NO_PIN,
 };
 
@@ -44,6 +44,7 @@ static const struct cli_opt burnin_opts[] = {
 	{ "resume", OPT_RESUME, "FILE", "skip the rounds recorded in FILE and append to it" },
 	{ "floor", OPT_FLOOR, "F", "a pair under F x expected rate is low (default 0.9; 0: off)" },
 	{ "mad-k", OPT_MAD_K, "K", "a pair under median - K x MAD of its link class is low (default 3)" },
+	{ "class-floor", OPT_CLASS_FLOOR, "F", "a pair under F x its link class median is low (default 0.5; 0: off)" },
 	{ "dip-floor", OPT_DIP_FLOOR, "F", "a 100 ms window under F x expected (or class median) is a dip (default 0.5; 0: off)" },
 	{ "retests", OPT_RETESTS, "N", "extra rounds to retest suspects (default 2)" },
 	{ "fake", OPT_FAKE, "SPEC", "fake transport setup and faults (see docs/burnin.md; env IBP_FAKE)" },
@@ -155,6 +156,7 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_INVENTORY: c->inventory = arg; return 0;
 	case OPT_RESUME: c->resume = arg; return 0;
 	case OPT_FLOOR: return cli_parse_double(&burnin_cmd, "--floor", arg, 0, 1, &c->judge.floor);
+	case OPT_CLASS_FLOOR: return cli_parse_double(&burnin_cmd, "--class-floor", arg, 0, 1, &c->judge.class_floor);
 	case OPT_MAD_K: return cli_parse_double(&burnin_cmd, "--mad-k", arg, 0, 100, &c->judge.mad_k);
 	case OPT_DIP_FLOOR: return cli_parse_double(&burnin_cmd, "--dip-floor", arg, 0, 1, &c->judge.dip_floor);
 	case OPT_RETESTS: return parse_int("--retests", arg, 0, 100, &c->retest_rounds);

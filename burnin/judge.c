@@ -14,12 +14,14 @@
 
 #include "burnin/burnin.h"
 
-enum bad_kind { BAD_LOW, BAD_DIP, BAD_ERR, N_BAD };
+/* BAD_ANY: any of the three, for ports bad in different ways. */
+enum bad_kind { BAD_LOW, BAD_DIP, BAD_ERR, N_BAD, BAD_ANY = N_BAD };
 
 void burnin_judge_defaults(struct burnin_judge_params *jp)
 {
 	jp->floor = 0.9;
 	jp->mad_k = 3.0;
+	jp->class_floor = 0.5;
 	jp->min_spread = 0.05;
 	jp->dip_floor = 0.5;
 	jp->min_partners = 2;
@@ -79,6 +81,10 @@ static void mark_pair(const struct burnin_judge_params *jp,
 		p->low = true;
 	if (k >= 3 && p->gbps < med - spread)
 		p->low = true;
+	/* Noisy classes (TCG guests, shared links) widen the MAD until no
+	 * outlier stands out; half the class median still does. */
+	if (k >= 3 && p->gbps < jp->class_floor * med)
+		p->low = true;
 	ref = p->expected_gbps > 0 ? p->expected_gbps : med;
 	if (!p->low && ref > 0 && p->gbps_min < jp->dip_floor * ref)
 		p->dip = true;
@@ -91,6 +97,8 @@ static bool is_bad(const struct burnin_measure *p, enum bad_kind kind)
 	case BAD_DIP: return p->dip;
 	case BAD_ERR:
 		return p->status == BURNIN_PAIR_ERROR || p->error_completions;
+	case BAD_ANY:
+		return p->low || p->dip || is_bad(p, BAD_ERR);
 	default: return false;
 	}
 }
@@ -158,6 +166,34 @@ static void tally_port(const struct burnin_measure *m, int n_m, int p,
 	}
 }
 
+/*
+ * Low with one partner and erroring with another is bad with two: blame
+ * the port for each way it was bad. Partners blamed themselves explain
+ * their bad pairs and do not count (a second pass, after every port's
+ * single-kind blame is known).
+ */
+static void blame_mixed(const struct burnin_measure *m, int n_m, int p,
+			int min_partners, int *stamp,
+			struct burnin_port_verdict *v)
+{
+	int n = 0;
+
+	for (int j = 0; j < n_m && !v[p].blame; j++) {
+		int q = partner_of(&m[j], p);
+
+		if (q < 0 || v[q].blame || !is_bad(&m[j], BAD_ANY) ||
+		    stamp[q] == p + 1 || !fine_elsewhere(m, n_m, q, p))
+			continue;
+		stamp[q] = p + 1;
+		n++;
+	}
+	if (n < min_partners)
+		return;
+	v[p].blame |= v[p].n_low ? BURNIN_BLAME_LOW : 0;
+	v[p].blame |= v[p].n_dip ? BURNIN_BLAME_DIP : 0;
+	v[p].blame |= v[p].n_err ? BURNIN_BLAME_ERRORS : 0;
+}
+
 /* A suspect: bad with a partner that is not blamed itself. */
 static bool is_suspect(const struct burnin_measure *m, int n_m, int p,
 		       const struct burnin_port_verdict *v)
@@ -195,6 +231,11 @@ void burnin_judge(const struct burnin_judge_params *jp,
 			if (*counts[k] >= jp->min_partners)
 				v[p].blame |= 1u << k;
 		}
+	}
+	if (stamp) {
+		memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
+		for (int p = 0; p < n_ports; p++)
+			blame_mixed(m, n_m, p, jp->min_partners, stamp, v);
 	}
 	for (int p = 0; p < n_ports; p++)
 		v[p].suspect = is_suspect(m, n_m, p, v);

@@ -35,7 +35,9 @@ struct burnin_port {
 	int numa_node;			/* -1 unknown */
 	char pci_addr[16];		/* "0000:c1:00.0", "" unknown */
 	char netdev[32];		/* RoCE: eth0; "" for InfiniBand */
-	int rail;			/* local index among the host's ports */
+	int rail;			/* local index among all the host's ports
+					 * (devices in natural name order, any
+					 * state, selected or not) */
 };
 
 enum burnin_test { BURNIN_TEST_WRITE, BURNIN_TEST_READ };

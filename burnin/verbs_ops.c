@@ -26,10 +26,9 @@
 
 #define SYSFS_ROOT "/sys"
 #define RECV_DEPTH 4	     /* posted receives for the peer's done signal */
-#define DONE_IMM 0x1b9d0e00u /* immediate data of the done signal */
-#define QP_TIMEOUT                                                             \
-	16 /* 4.096 us * 2^16 = 268 ms per try: (3 + 1) tries ~1 s             \
-	    */
+#define DONE_IMM 0x1b9d0e00u /* done signal: this | (run number & 0xff) */
+/* ACK timeout 4.096 us * 2^14 = 67 ms per try, perftest's default. */
+#define QP_TIMEOUT 14
 #define WR_DATA 1ull
 #define WR_DONE 2ull
 #define WR_RECV 3ull
@@ -51,6 +50,8 @@ struct burnin_endpoint {
 	int rd_atom, max_cqe;
 	struct burnin_vconn remote;
 	bool connected;
+	uint32_t
+	    run_seq; /* runs so far: a late done of an old run is ignored */
 };
 
 static uint8_t *ep_src(struct burnin_endpoint *ep, int q)
@@ -82,9 +83,12 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
 					     a->active_width, mbps);
 }
 
-/* Append the selected ports of one device to *ports. */
+/*
+ * Append the selected ports of one device to *ports. *index counts every
+ * port of the host (selected or not, any state): a port's rail.
+ */
 static int list_device_ports(struct ibv_device *dev, const char *filter,
-			     struct burnin_port **ports, int *n)
+			     struct burnin_port **ports, int *n, int *index)
 {
 	const char *ca = ibv_get_device_name(dev);
 	struct ibv_context *ctx = ibv_open_device(dev);
@@ -103,6 +107,7 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 	}
 	for (int port = 1; port <= da.phys_port_cnt; port++) {
 		struct burnin_port *p, *grown;
+		int rail = (*index)++;
 
 		if (!burnin_port_filter_match(filter, ca, port))
 			continue;
@@ -124,7 +129,8 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 		gethostname(p->host, sizeof(p->host) - 1);
 		snprintf(p->ca, sizeof(p->ca), "%s", ca);
 		p->port = port;
-		p->rail = (*n)++;
+		p->rail = rail;
+		(*n)++;
 		port_from_attr(p, &pa);
 		if (pa.state != IBV_PORT_ACTIVE)
 			log_warn("%s port %d: selected but %s", ca, port,
@@ -135,20 +141,28 @@ close:
 	return ret;
 }
 
+/* mlx5_2 before mlx5_10: rails follow the devices' natural order. */
+static int device_name_cmp(const void *a, const void *b)
+{
+	return strverscmp(ibv_get_device_name(*(struct ibv_device *const *)a),
+			  ibv_get_device_name(*(struct ibv_device *const *)b));
+}
+
 static int verbs_list_ports(const char *filter, struct burnin_port **ports,
 			    int *n_ports)
 {
 	struct ibv_device **devs;
 	struct burnin_port *list = NULL;
-	int ndev, n = 0, ret = 0;
+	int ndev, n = 0, index = 0, ret = 0;
 
 	devs = ibv_get_device_list(&ndev);
 	if (!devs) {
 		log_error("ibv_get_device_list failed: %m");
 		return -errno;
 	}
+	qsort(devs, (size_t)ndev, sizeof(*devs), device_name_cmp);
 	for (int i = 0; i < ndev && !ret; i++)
-		ret = list_device_ports(devs[i], filter, &list, &n);
+		ret = list_device_ports(devs[i], filter, &list, &n, &index);
 	ibv_free_device_list(devs);
 	if (ret) {
 		free(list);
@@ -166,16 +180,23 @@ static int ep_open(struct burnin_endpoint *ep)
 	struct ibv_device **devs = ibv_get_device_list(NULL);
 	struct ibv_device_attr da;
 	struct ibv_port_attr pa;
+	int ret = -ENODEV;
 
-	for (int i = 0; devs && devs[i] && !ep->ctx; i++)
-		if (!strcmp(ibv_get_device_name(devs[i]), ep->port.ca))
-			ep->ctx = ibv_open_device(devs[i]);
+	for (int i = 0; devs && devs[i] && !ep->ctx; i++) {
+		if (strcmp(ibv_get_device_name(devs[i]), ep->port.ca))
+			continue;
+		ep->ctx = ibv_open_device(devs[i]);
+		if (!ep->ctx) {
+			ret = errno ? -errno : -ENODEV;
+			log_error("%s: ibv_open_device failed: %m", ep->name);
+		}
+	}
 	if (devs)
 		ibv_free_device_list(devs);
 	if (!ep->ctx) {
-		log_error("%s: no such device or ibv_open_device failed: %m",
-			  ep->name);
-		return errno ? -errno : -ENODEV;
+		if (ret == -ENODEV)
+			log_error("%s: no such RDMA device", ep->name);
+		return ret;
 	}
 	if (ibv_query_device(ep->ctx, &da) ||
 	    ibv_query_port(ep->ctx, (uint8_t)ep->port.port, &pa)) {
@@ -486,7 +507,7 @@ static int vio_post_done(void *ctx)
 	    .wr_id = WR_DONE << 32,
 	    .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
 	    .send_flags = IBV_SEND_SIGNALED,
-	    .imm_data = htobe32(DONE_IMM),
+	    .imm_data = htobe32(DONE_IMM | (ep->run_seq & 0xff)),
 	    .wr.rdma = {.remote_addr = ep->remote.dst_addr,
 			.rkey = ep->remote.rkey},
 	};
@@ -499,7 +520,7 @@ static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
 {
 	struct burnin_endpoint *ep = ctx;
 	struct ibv_wc wc[32];
-	int n = ibv_poll_cq(ep->cq, max < 32 ? max : 32, wc);
+	int n = ibv_poll_cq(ep->cq, max < 32 ? max : 32, wc), k = 0;
 
 	if (n < 0) {
 		log_error("%s: ibv_poll_cq failed", ep->name);
@@ -507,7 +528,7 @@ static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
 	}
 	for (int i = 0; i < n; i++) {
 		uint64_t kind = wc[i].wr_id >> 32;
-		struct burnin_vcqe *c = &out[i];
+		struct burnin_vcqe *c = &out[k];
 
 		c->qp = (int)(wc[i].wr_id & 0xffffffffu);
 		c->ok = wc[i].status == IBV_WC_SUCCESS;
@@ -516,10 +537,16 @@ static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
 		c->kind = kind == WR_DATA   ? BURNIN_CQE_DATA
 			  : kind == WR_DONE ? BURNIN_CQE_DONE_SENT
 					    : BURNIN_CQE_PEER_DONE;
-		if (kind == WR_RECV && c->ok && ep_post_recv(ep, c->qp))
+		k++;
+		if (kind != WR_RECV || !c->ok)
+			continue;
+		if (ep_post_recv(ep, c->qp))
 			return -EIO;
+		if (be32toh(wc[i].imm_data) !=
+		    (DONE_IMM | (ep->run_seq & 0xff)))
+			k--; /* the done signal of an earlier, failed run */
 	}
-	return n;
+	return k;
 }
 
 static int64_t vio_now_ns(void *ctx)
@@ -575,6 +602,7 @@ static int verbs_run(struct burnin_endpoint *ep, enum burnin_role role,
 		return -ENOTCONN;
 	}
 	ret = burnin_vrun(&io, &ep->params, role, res);
+	ep->run_seq++; /* both ends count runs alike */
 	if (ret && res->error[0])
 		log_debug("%s: %s", ep->name, res->error);
 	if (!ret && ep->params.verify &&

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -66,12 +67,28 @@ struct record_reader;
 /* path "-" is stdin. NULL + errno. */
 struct record_reader *record_reader_open(const char *path);
 /*
+ * Reads only the lines of a regular file that start in [start, end) (end
+ * -1: to the end), so that readers can share one big file. Line numbers in
+ * messages stay those of the whole file. NULL + errno.
+ */
+struct record_reader *record_reader_open_range(const char *path, off_t start,
+					       off_t end);
+/*
  * Reads the next record, streaming line by line. Returns 1 with *rec (a
  * new reference), 0 at the end, -EINVAL for a malformed line (message in
  * record_reader_error(): "FILE:LINE: what was expected"), -errno on I/O.
  */
 int record_reader_next(struct record_reader *r, json_t **rec);
 const char *record_reader_error(const struct record_reader *r);
+/*
+ * record_reader_next() with a fast path: each line is first offered to
+ * fast(); when it returns 1 it has taken the line (a strict subset of what
+ * the reader accepts, recognised without building JSON) and this returns 1
+ * with *rec NULL. Otherwise the line is parsed and validated as usual.
+ */
+typedef int (*record_fast_fn)(void *ctx, const char *line, size_t len);
+int record_reader_next_fast(struct record_reader *r, json_t **rec,
+			    record_fast_fn fast, void *ctx);
 /* Line number of the record last returned. */
 unsigned long record_reader_line(const struct record_reader *r);
 void record_reader_close(struct record_reader *r);

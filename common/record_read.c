@@ -12,6 +12,10 @@ struct record_reader {
 	char *line;
 	size_t cap;
 	unsigned long lineno;
+	off_t start;		/* record_reader_open_range(): the byte range */
+	off_t end;		/* -1: to the end of the file */
+	off_t pos;		/* offset of the next line */
+	bool base_pending;	/* lines before start not counted yet */
 	char error[512];
 };
 
@@ -28,6 +32,7 @@ struct record_reader *record_reader_open(const char *path)
 	r->f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	if (!r->f)
 		goto err_free;
+	r->end = -1;
 	return r;
 
 err_free:
@@ -35,6 +40,70 @@ err_free:
 	free(r->path);
 	free(r);
 	errno = saved;
+	return NULL;
+}
+
+/* Counts the lines before the range, only when a line number is needed. */
+static void resolve_line_base(struct record_reader *r)
+{
+	char buf[65536];
+	unsigned long lines = 0;
+	off_t left = r->start;
+	FILE *f;
+
+	if (!r->base_pending)
+		return;
+	r->base_pending = false;
+	f = fopen(r->path, "re");
+	if (!f)
+		return;
+	while (left > 0) {
+		size_t want = left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+		size_t got = fread(buf, 1, want, f);
+
+		for (char *p = buf; got && (p = memchr(p, '\n', got - (size_t)(p - buf)));
+		     p++)
+			lines++;
+		if (got < want)
+			break;
+		left -= (off_t)got;
+	}
+	fclose(f);
+	r->lineno += lines;
+}
+
+static unsigned long current_line(struct record_reader *r)
+{
+	resolve_line_base(r);
+	return r->lineno;
+}
+
+struct record_reader *record_reader_open_range(const char *path, off_t start,
+					       off_t end)
+{
+	struct record_reader *r = record_reader_open(path);
+	int c;
+
+	if (!r || start <= 0)
+		goto out;
+	if (r->f == stdin || fseeko(r->f, start - 1, SEEK_SET))
+		goto err_close;
+	c = getc(r->f);
+	if (c != '\n' && c != EOF && getline(&r->line, &r->cap, r->f) < 0 &&
+	    ferror(r->f))
+		goto err_close;
+	r->start = ftello(r->f);
+	r->pos = r->start;
+	r->base_pending = true;
+out:
+	if (r)
+		r->end = end;
+	return r;
+
+err_close:
+	c = errno ? errno : EINVAL;
+	record_reader_close(r);
+	errno = c;
 	return NULL;
 }
 
@@ -55,12 +124,12 @@ static int parse_line(struct record_reader *r, ssize_t n, json_t **rec)
 	if (!obj) {
 		snprintf(r->error, sizeof(r->error),
 			 "%s:%lu: invalid JSON at column %d: %s", r->path,
-			 r->lineno, jerr.column, jerr.text);
+			 current_line(r), jerr.column, jerr.text);
 		return -EINVAL;
 	}
 	if (record_validate(obj, why, sizeof(why))) {
 		snprintf(r->error, sizeof(r->error), "%s:%lu: %s", r->path,
-			 r->lineno, why);
+			 current_line(r), why);
 		json_decref(obj);
 		return -EINVAL;
 	}
@@ -68,25 +137,37 @@ static int parse_line(struct record_reader *r, ssize_t n, json_t **rec)
 	return 1;
 }
 
-int record_reader_next(struct record_reader *r, json_t **rec)
+int record_reader_next_fast(struct record_reader *r, json_t **rec,
+			    record_fast_fn fast, void *ctx)
 {
 	ssize_t n;
 
 	*rec = NULL;
 	for (;;) {
+		if (r->end >= 0 && r->pos >= r->end)
+			return 0;
 		errno = 0;
 		n = getline(&r->line, &r->cap, r->f);
 		if (n < 0) {
 			if (!errno)
 				return 0;
 			snprintf(r->error, sizeof(r->error), "%s:%lu: read error: %s",
-				 r->path, r->lineno + 1, strerror(errno));
+				 r->path, current_line(r) + 1, strerror(errno));
 			return -errno;
 		}
+		r->pos += n;
 		r->lineno++;
-		if (!blank(r->line))
-			return parse_line(r, n, rec);
+		if (blank(r->line))
+			continue;
+		if (fast && fast(ctx, r->line, (size_t)n) > 0)
+			return 1;
+		return parse_line(r, n, rec);
 	}
+}
+
+int record_reader_next(struct record_reader *r, json_t **rec)
+{
+	return record_reader_next_fast(r, rec, NULL, NULL);
 }
 
 const char *record_reader_error(const struct record_reader *r)
@@ -96,7 +177,7 @@ const char *record_reader_error(const struct record_reader *r)
 
 unsigned long record_reader_line(const struct record_reader *r)
 {
-	return r->lineno;
+	return current_line((struct record_reader *)r);
 }
 
 void record_reader_close(struct record_reader *r)

@@ -1,15 +1,170 @@
 // SPDX-License-Identifier: MIT
+/* ibproof node: options, then node_run(). */
+#include <errno.h>
+#include <stdio.h>
+
 #include "common/cli.h"
+#include "common/record.h"
 #include "common/subcommands.h"
+#include "node/node_run.h"
+
+enum node_key {
+	NODE_KEY_SYSFS_ROOT = CLI_KEY_COMMAND_FIRST,
+	NODE_KEY_REFERENCE,
+	NODE_KEY_EXPECT_PORTS,
+	NODE_KEY_EXPECT_RATE,
+	NODE_KEY_AGAINST,
+	NODE_KEY_LAUNCHER,
+	NODE_KEY_BURNIN_OPTS,
+	NODE_KEY_DURATION,
+	NODE_KEY_NO_DMA,
+	NODE_KEY_SAMPLES,
+	NODE_KEY_DRAIN,
+	NODE_KEY_RESUME,
+};
+
+static const struct cli_opt node_opts[] = {
+	{ "sysfs-root", NODE_KEY_SYSFS_ROOT, "DIR",
+	  "check DIR as /sys (a captured tree; default /sys)" },
+	{ "reference-inventory", NODE_KEY_REFERENCE, "FILE",
+	  "port records of a known-good node of the same model (e.g. its "
+	  "`ibproof node --records`): same ports, width, speed, firmware" },
+	{ "expect-ports", NODE_KEY_EXPECT_PORTS, "N",
+	  "at least N HCA ports must be present" },
+	{ "expect-rate", NODE_KEY_EXPECT_RATE, "GBPS",
+	  "every ACTIVE port at least GBPS Gb/s of data rate" },
+	{ "against", NODE_KEY_AGAINST, "HOST[,HOST...]",
+	  "known-good nodes: burn in each port against them (burnin "
+	  "--schedule node:THIS_HOST under the launcher)" },
+	{ "launcher", NODE_KEY_LAUNCHER, "\"CMD ...\"",
+	  "launcher words for --against (default \"mpirun --host "
+	  "SELF:P,HOST:P,... -np TOTAL\", P = ACTIVE ports here)" },
+	{ "burnin-opts", NODE_KEY_BURNIN_OPTS, "\"OPTS\"",
+	  "more options for burnin under --against, e.g. \"--size 64K "
+	  "--qps 1 --stall 20\" for slow links" },
+	{ "duration", NODE_KEY_DURATION, "SECONDS",
+	  "burn-in window per test for --against (default 10)" },
+	{ "no-dma", NODE_KEY_NO_DMA, NULL,
+	  "skip the DMA loopback of each HCA port" },
+	{ "samples", NODE_KEY_SAMPLES, "K",
+	  "DMA loopback samples per port and test (default 12)" },
+	{ "drain", NODE_KEY_DRAIN, NULL,
+	  "on FAIL, drain this node in Slurm with the verdict as reason" },
+	{ "resume", NODE_KEY_RESUME, NULL,
+	  "on PASS, resume this node if (and only if) ibproof drained it" },
+	{ NULL },
+};
 
 static const struct cli_cmd node_cmd = {
 	.name = "node",
-	.synopsis = "[OPTIONS]",
-	.description = "Not built yet.\n",
-	.opts = (const struct cli_opt[]){ { NULL } },
+	.synopsis = "[--sysfs-root DIR] [--reference-inventory FILE] "
+		    "[--expect-ports N] [--expect-rate GBPS] "
+		    "[--against HOST[,HOST...]] [--launcher \"CMD\"] "
+		    "[--burnin-opts \"OPTS\"] "
+		    "[--duration S] [--no-dma] [--samples K] [--drain] "
+		    "[--resume] [--records FILE] [--json FILE] [--timeout S]",
+	.description =
+		"Validates one node after a repair: may it go back into\n"
+		"service? Every HCA port present, ACTIVE/LinkUp at the expected\n"
+		"width and speed (from --reference-inventory, --expect-rate, or\n"
+		"the node's best port of the same HCA model), firmware as in the\n"
+		"reference; the PCIe audit and DMA loopback of `ibproof pcie`;\n"
+		"sysfs error counters before and after the traffic; with\n"
+		"--against, burnin's node: schedule against known-good nodes.\n"
+		"Prints one verdict line first (`node gpu017: PASS` or\n"
+		"`node gpu017: FAIL \u2014 mlx5_3 port 1 at 2x width`), then\n"
+		"the detail. Findings: port-missing, port-down, degraded-width,\n"
+		"degraded-speed, firmware-mismatch, counter-errors, and those of\n"
+		"pcie and burnin.\n",
+	.opts = node_opts,
+	.common = CLI_COMMON_RECORDS | CLI_COMMON_JSON | CLI_COMMON_TIMEOUT |
+		  CLI_COMMON_CA | CLI_COMMON_PORT,
 };
+
+static int node_opt_num(void *ctx, int key, const char *arg)
+{
+	struct node_run_opts *o = ctx;
+	long v;
+
+	switch (key) {
+	case NODE_KEY_EXPECT_PORTS:
+		if (cli_parse_long(&node_cmd, "--expect-ports", arg, 1, 4096,
+				   &v))
+			return -EINVAL;
+		o->expect_ports = (int)v;
+		return 0;
+	case NODE_KEY_EXPECT_RATE:
+		return cli_parse_double(&node_cmd, "--expect-rate", arg, 0.001,
+					1e6, &o->expect_rate_gbps);
+	case NODE_KEY_DURATION:
+		return cli_parse_double(&node_cmd, "--duration", arg, 0.1,
+					86400, &o->duration_s);
+	case NODE_KEY_SAMPLES:
+		if (cli_parse_long(&node_cmd, "--samples", arg, 1, 1000, &v))
+			return -EINVAL;
+		o->samples = (int)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int node_opt(void *ctx, int key, const char *arg)
+{
+	struct node_run_opts *o = ctx;
+
+	switch (key) {
+	case NODE_KEY_SYSFS_ROOT:
+		o->sysfs_root = arg;
+		return 0;
+	case NODE_KEY_REFERENCE:
+		o->reference = arg;
+		return 0;
+	case NODE_KEY_AGAINST:
+		o->against = arg;
+		return 0;
+	case NODE_KEY_LAUNCHER:
+		o->launcher = arg;
+		return 0;
+	case NODE_KEY_BURNIN_OPTS:
+		o->burnin_opts = arg;
+		return 0;
+	case NODE_KEY_NO_DMA:
+		o->no_dma = true;
+		return 0;
+	case NODE_KEY_DRAIN:
+		o->drain = true;
+		return 0;
+	case NODE_KEY_RESUME:
+		o->resume = true;
+		return 0;
+	}
+	return node_opt_num(ctx, key, arg);
+}
 
 int node_main(int argc, char **argv)
 {
-	return cli_not_built(&node_cmd, argc, argv);
+	struct node_run_opts o = { .sysfs_root = "/sys", .samples = 12,
+				   .duration_s = 10 };
+	struct cli_common c;
+	int idx;
+
+	idx = cli_parse(&node_cmd, argc, argv, &c, node_opt, &o);
+	if (idx < 0)
+		return cli_parse_exit(idx);
+	if (idx < argc) {
+		cli_usage_error(&node_cmd, "unexpected argument '%s'",
+				argv[idx]);
+		return IBP_EXIT_USAGE;
+	}
+	if (o.against && !o.against[0]) {
+		cli_usage_error(&node_cmd, "--against: expected HOST[,HOST...]");
+		return IBP_EXIT_USAGE;
+	}
+	o.host = record_hostname();
+	o.records = c.records;
+	o.json = c.json;
+	o.timeout_s = c.timeout_s;
+	o.ca = c.ca;
+	o.port = c.port;
+	return node_run(&o);
 }

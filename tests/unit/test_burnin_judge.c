@@ -203,6 +203,38 @@ static void test_intermittent_and_errors(void **state)
 	assert_int_equal(0, v[2].blame);
 }
 
+/*
+ * The demo's lossy Soft-RoCE port: rates unknown (no floor), a noisy class
+ * whose MAD hides everything, one pair 20x under the median and one error.
+ */
+static void test_noisy_class_low_and_error_blamed(void **state)
+{
+	struct burnin_judge_params jp;
+
+	(void)state;
+	reset();
+	add(2, 1, 0.0058, 0.0058, 0); /* node3-node2 read: lossy */
+	add(1, 0, 0, 0, 0);	      /* node2-node1 write: retry exceeded */
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	add(0, 2, 0.238, 0.238, 0);
+	add(0, 2, 0.132, 0.132, 0);
+	add(0, 2, 0.201, 0.201, 0);
+	add(0, 2, 0.126, 0.126, 0);
+	burnin_judge_defaults(&jp);
+	jp.floor = 0;
+	jp.dip_floor = 0;
+	burnin_judge(&jp, m, n_m, v, 3);
+	assert_true(m[0].low);
+	assert_int_equal(BURNIN_BLAME_LOW | BURNIN_BLAME_ERRORS, v[1].blame);
+	assert_int_equal(0, v[0].blame);
+	assert_int_equal(0, v[2].blame);
+
+	jp.class_floor = 0; /* --class-floor 0: the MAD alone sees nothing */
+	burnin_judge(&jp, m, n_m, v, 3);
+	assert_false(m[0].low);
+	assert_int_equal(0, v[1].blame);
+}
+
 static void test_dip_floor_off(void **state)
 {
 	struct burnin_judge_params jp;
@@ -247,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_partner_must_be_fine_elsewhere),
 		cmocka_unit_test(test_floor_and_class_outlier),
 		cmocka_unit_test(test_intermittent_and_errors),
+		cmocka_unit_test(test_noisy_class_low_and_error_blamed),
 		cmocka_unit_test(test_dip_floor_off),
 		cmocka_unit_test(test_not_tested_port),
 	};

@@ -9,7 +9,7 @@
  * pair exchanges connection data through files in DIR (shared by both
  * hosts): ROLE.info, then ROLE.ready once connected.
  * OPTIONS: --test write|read --bidir --qps N --size BYTES --depth N
- *          --duration S --warmup S --stall S --verify
+ *          --duration S --warmup S --stall S --retry N (3) --verify
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,26 +39,21 @@ static int usage(void)
 			"CA:PORT [--samples N] | pair CA:PORT --role "
 			"initiator|target --dir DIR  [--test write|read] "
 			"[--bidir] [--qps N] [--size B] [--depth N] "
-			"[--duration S] [--warmup S] [--stall S] [--verify]\n");
+			"[--duration S] [--warmup S] [--stall S] [--retry N] "
+			"[--verify]\n");
 	return 2;
 }
 
 static int parse(int argc, char **argv, struct probe *pr)
 {
 	static const struct option opts[] = {
-	    {"test", 1, 0, 't'},
-	    {"bidir", 0, 0, 'b'},
-	    {"qps", 1, 0, 'q'},
-	    {"size", 1, 0, 's'},
-	    {"depth", 1, 0, 'd'},
-	    {"duration", 1, 0, 'D'},
-	    {"warmup", 1, 0, 'w'},
-	    {"stall", 1, 0, 'S'},
-	    {"verify", 0, 0, 'v'},
-	    {"samples", 1, 0, 'n'},
-	    {"role", 1, 0, 'r'},
-	    {"dir", 1, 0, 'o'},
-	    {0},
+	    {"test", 1, 0, 't'},   {"bidir", 0, 0, 'b'},
+	    {"qps", 1, 0, 'q'},	   {"size", 1, 0, 's'},
+	    {"depth", 1, 0, 'd'},  {"duration", 1, 0, 'D'},
+	    {"warmup", 1, 0, 'w'}, {"stall", 1, 0, 'S'},
+	    {"verify", 0, 0, 'v'}, {"samples", 1, 0, 'n'},
+	    {"role", 1, 0, 'r'},   {"retry", 1, 0, 'R'},
+	    {"dir", 1, 0, 'o'},	   {0},
 	};
 	int c;
 
@@ -102,6 +97,9 @@ static int parse(int argc, char **argv, struct probe *pr)
 			break;
 		case 'o':
 			pr->dir = optarg;
+			break;
+		case 'R':
+			pr->p.retry_cnt = atoi(optarg);
 			break;
 		default:
 			return -1;

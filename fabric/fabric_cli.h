@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* fabric_cli.h: what the fabric subcommands share. */
+#ifndef IBPROOF_FABRIC_CLI_H
+#define IBPROOF_FABRIC_CLI_H
+
+#include <stdbool.h>
+
+#include "common/cli.h"
+#include "common/record.h"
+#include "fabric_finding.h"
+#include "fabric_model.h"
+#include "fabric_ops.h"
+
+struct fabric_args {
+	const char *tool;	/* "fabric check" ... for `run` records */
+	struct cli_common common;
+	const char *spec, *load_cache, *topology, *cache_out;
+	const char *baseline, *thresholds;
+	bool reset;
+};
+
+/* The ops in use (the real libraries; tests may swap them). */
+extern const struct fabric_disc_ops *fabric_disc;
+extern const struct fabric_pma_ops *fabric_pma;
+
+/* Each returns an exit code (IBP_EXIT_*). */
+int fabric_load_model(const struct fabric_args *a, struct fabric **out);
+int fabric_apply_map_file(const struct fabric_args *a, struct fabric *m);
+int fabric_open_records(const struct fabric_args *a,
+			struct record_writer **w);
+int fabric_finish(const struct fabric_args *a, struct record_writer *w,
+		  const char *what, const struct fabric *m,
+		  const struct fabric_findings *fs);
+int fabric_counters_run(const struct fabric_args *a);
+
+#endif

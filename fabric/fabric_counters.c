@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fabric_counters.c: judging PMA counters. PortCounters saturate at their
+ * maximum (they never wrap): a saturated counter gives a lower bound and
+ * is flagged. A value below its baseline means the counter was reset in
+ * between; the delta is then the value itself.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric_counters.h"
+
+#define E(n, c, s, a, b, t) { n, c, s, a, b, t }
+const struct fabric_pc_def fabric_pc_defs[FABRIC_PC_COUNT] = {
+	E("SymbolErrorCounter", "symbol-errors", "fail", "replace-cable", 16, 10),
+	E("LinkErrorRecoveryCounter", "link-error-recovery", "fail", "reseat", 8, 10),
+	E("LinkDownedCounter", "link-downed", "fail", "reseat", 8, 10),
+	E("PortRcvErrors", "rcv-errors", "fail", "replace-cable", 16, 10),
+	E("PortRcvRemotePhysicalErrors", "rcv-remote-phys-errors", "warn", "none", 16, 100),
+	E("PortRcvSwitchRelayErrors", "rcv-switch-relay-errors", "warn", "none", 16, 100),
+	E("PortXmitDiscards", "xmit-discards", "warn", "none", 16, 100),
+	E("PortXmitConstraintErrors", "xmit-constraint-errors", "warn", "none", 8, 100),
+	E("PortRcvConstraintErrors", "rcv-constraint-errors", "warn", "none", 8, 100),
+	E("LocalLinkIntegrityErrors", "link-integrity-errors", "fail", "replace-cable", 4, 10),
+	E("ExcessiveBufferOverrunErrors", "buffer-overrun", "fail", "reseat", 4, 10),
+	E("VL15Dropped", "vl15-dropped", "warn", "none", 16, 100),
+	E("PortXmitWait", "xmit-wait", "warn", "none", 32, 1000),
+	E("PortXmitData", NULL, NULL, NULL, 32, 0),
+	E("PortRcvData", NULL, NULL, NULL, 32, 0),
+	E("PortXmitPkts", NULL, NULL, NULL, 32, 0),
+	E("PortRcvPkts", NULL, NULL, NULL, 32, 0),
+};
+#undef E
+
+void fabric_thresholds_default(struct fabric_thresholds *t)
+{
+	int i;
+
+	for (i = 0; i < FABRIC_PC_COUNT; i++)
+		t->v[i] = fabric_pc_defs[i].threshold;
+}
+
+int fabric_pc_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < FABRIC_PC_COUNT; i++)
+		if (!strcmp(name, fabric_pc_defs[i].name))
+			return i;
+	return -1;
+}
+
+static int threshold_line(struct fabric_thresholds *t, char *p)
+{
+	char *eq = strchr(p, '='), *end, *name = p;
+	unsigned long long v;
+	int id;
+
+	if (!eq)
+		return -EINVAL;
+	*eq = '\0';
+	while (*name && isspace((unsigned char)*name))
+		name++;
+	for (end = eq; end > name && isspace((unsigned char)end[-1]);)
+		*--end = '\0';
+	id = fabric_pc_index(name);
+	if (id < 0 || id >= FABRIC_PC_ERRORS_END)
+		return -ENOENT;
+	errno = 0;
+	v = strtoull(eq + 1, &end, 0);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (errno || end == eq + 1 || *end)
+		return -EINVAL;
+	t->v[id] = v;
+	return 0;
+}
+
+int fabric_thresholds_parse(const char *path, const char *text,
+			    struct fabric_thresholds *t, char *err,
+			    size_t errlen)
+{
+	const char *line = text, *next;
+	char buf[256], *p;
+	int lineno = 0, rc;
+
+	for (; line && *line; line = next) {
+		lineno++;
+		next = strchr(line, '\n');
+		snprintf(buf, sizeof(buf), "%.*s",
+			 (int)(next ? next - line : (long)strlen(line)), line);
+		next = next ? next + 1 : NULL;
+		for (p = buf; isspace((unsigned char)*p); p++)
+			;
+		if (!*p || *p == '#')
+			continue;
+		rc = threshold_line(t, p);
+		if (rc == -ENOENT)
+			snprintf(err, errlen, "%s:%d: unknown counter \"%s\" "
+				 "(expected e.g. SymbolErrorCounter=10)",
+				 path, lineno, p);
+		else if (rc)
+			snprintf(err, errlen, "%s:%d: expected CounterName="
+				 "number", path, lineno);
+		if (rc)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+uint64_t fabric_pc_max(int id, bool ext)
+{
+	int bits = fabric_pc_defs[id].bits;
+
+	if (ext && id >= FABRIC_PC_ERRORS_END)
+		bits = 64;
+	return bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
+}
+
+void fabric_pc_compute(struct fabric_port_counters *pc)
+{
+	uint64_t cur, base;
+	int i;
+
+	for (i = 0; i < FABRIC_PC_COUNT; i++) {
+		cur = pc->cur.v[i];
+		base = pc->has_base ? pc->base.v[i] : 0;
+		pc->saturated[i] = cur == fabric_pc_max(i, pc->cur.ext);
+		pc->delta.v[i] = cur >= base ? cur - base : cur;
+	}
+	pc->delta.ext = pc->cur.ext;
+}
+
+static const struct fabric_port_counters *
+pcs_of(const struct fabric_port_counters *pcs, const struct fabric_port *p)
+{
+	return p && pcs[p->id].valid ? &pcs[p->id] : NULL;
+}
+
+/* Errors per bit received: 4-octet words -> bits. */
+static void add_ber(struct fabric_finding *f, const char *key,
+		    const struct fabric_port_counters *pc, int id)
+{
+	uint64_t words = pc->delta.v[FABRIC_PC_RCV_DATA];
+
+	if (words && !pc->saturated[FABRIC_PC_RCV_DATA])
+		fabric_finding_real(f, key, (double)pc->delta.v[id] /
+					    ((double)words * 32.0));
+}
+
+static int add_counter_finding(struct fabric_findings *out, int id,
+			       const struct fabric_port *p,
+			       const struct fabric_port_counters *a,
+			       const struct fabric_port_counters *b)
+{
+	const struct fabric_pc_def *d = &fabric_pc_defs[id];
+	struct fabric_finding *f;
+	char ps[128], rs[128] = "";
+
+	f = fabric_finding_add(out, d->severity, d->category, d->action);
+	if (!f)
+		return -ENOMEM;
+	fabric_finding_port(f, p);
+	if (p->remote)
+		fabric_finding_port(f, p->remote);
+	fabric_finding_str(f, "counter", "%s", d->name);
+	fabric_finding_num(f, "a_value", (long long)a->delta.v[id]);
+	fabric_finding_bool(f, "a_saturated", a->saturated[id]);
+	add_ber(f, "a_errors_per_bit", a, id);
+	if (b) {
+		fabric_finding_num(f, "b_value", (long long)b->delta.v[id]);
+		fabric_finding_bool(f, "b_saturated", b->saturated[id]);
+		add_ber(f, "b_errors_per_bit", b, id);
+	}
+	fabric_port_str(p, ps, sizeof(ps));
+	if (p->remote)
+		fabric_port_str(p->remote, rs, sizeof(rs));
+	fabric_finding_msg(f, "%s%s%s: %s %llu%s%s / %llu%s%s", ps,
+			   *rs ? " - " : "", rs, d->name,
+			   (unsigned long long)a->delta.v[id],
+			   a->saturated[id] ? "+" : "", a->has_base ? " new" : "",
+			   b ? (unsigned long long)b->delta.v[id] : 0ULL,
+			   b && b->saturated[id] ? "+" : "",
+			   b ? "" : " (no far end)");
+	return 0;
+}
+
+static int check_cable(struct fabric_findings *out,
+		       const struct fabric_thresholds *t,
+		       const struct fabric_port *p,
+		       const struct fabric_port_counters *a,
+		       const struct fabric_port_counters *b)
+{
+	int id, rc;
+
+	for (id = 0; id < FABRIC_PC_ERRORS_END; id++) {
+		if (a->delta.v[id] <= t->v[id] &&
+		    (!b || b->delta.v[id] <= t->v[id]))
+			continue;
+		if ((rc = add_counter_finding(out, id, p, a, b)))
+			return rc;
+	}
+	return 0;
+}
+
+int fabric_counters_check(const struct fabric *m,
+			  const struct fabric_port_counters *pcs,
+			  const struct fabric_thresholds *t,
+			  struct fabric_findings *out)
+{
+	const struct fabric_port_counters *a, *b;
+	const struct fabric_port *p;
+	size_t i;
+	int j, rc;
+
+	for (i = 0; i < m->nnodes; i++) {
+		for (j = 1; j <= m->nodes[i]->nports; j++) {
+			p = &m->nodes[i]->ports[j];
+			a = pcs_of(pcs, p);
+			b = pcs_of(pcs, p->remote);
+			if (!a && !b)
+				continue;
+			if (p->remote && p->remote->id < p->id)
+				continue;	/* seen from the other end */
+			if (!a) {
+				p = p->remote;
+				a = b;
+				b = NULL;
+			}
+			if ((rc = check_cable(out, t, p, a, b)))
+				return rc;
+		}
+	}
+	return 0;
+}

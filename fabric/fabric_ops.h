@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fabric_ops.h: the seams to the MAD libraries. Every ibnd_* call lives in
+ * ibnd_ops.c, every mad_* (libibmad) call in mad_ops.c; the rest of fabric/
+ * sees only these tables and plain model/counter structs. Unit tests put
+ * fakes behind them; the sim tier runs the real ones against ibsim.
+ */
+#ifndef IBPROOF_FABRIC_OPS_H
+#define IBPROOF_FABRIC_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric_counters.h"
+#include "fabric_model.h"
+
+struct fabric_disc_params {
+	const char *ca;		/* NULL = first */
+	int port;		/* 0 = first active */
+	unsigned timeout_ms;	/* per MAD, 0 = library default */
+	const char *cache_out;	/* also write an ibnetdiscover cache */
+};
+
+struct fabric_disc_ops {
+	/* Walks the fabric by directed route from the local port. */
+	int (*discover)(const struct fabric_disc_params *p,
+			struct fabric **out);
+	/* Reads an ibnetdiscover --cache file. */
+	int (*load_cache)(const char *path, struct fabric **out);
+};
+
+struct fabric_pma;
+
+enum fabric_pma_kind {
+	FABRIC_PMA_COUNTERS,		/* PortCounters */
+	FABRIC_PMA_COUNTERS_EXT,	/* PortCountersExtended (data only) */
+	FABRIC_PMA_CLASS_INFO,		/* ClassPortInfo -> ext */
+};
+
+/* One query of a batch; status 0 when answered. */
+struct fabric_pma_req {
+	uint16_t lid;
+	uint8_t port;
+	uint8_t kind;		/* enum fabric_pma_kind */
+	struct fabric_pc *out;	/* counters kinds */
+	bool ext;		/* class info: PortCountersExtended supported */
+	int tag;		/* the caller's (port id, node index) */
+	int status;
+};
+
+struct fabric_pma_ops {
+	int (*open)(const char *ca, int port, unsigned timeout_ms,
+		    struct fabric_pma **out);
+	/* Many queries, several in flight; fills each req's status. */
+	int (*batch)(struct fabric_pma *h, struct fabric_pma_req *reqs,
+		     size_t n);
+	int (*reset)(struct fabric_pma *h, uint16_t lid, int port, bool ext);
+	void (*close)(struct fabric_pma *h);
+};
+
+extern const struct fabric_disc_ops fabric_ibnd_ops;
+extern const struct fabric_pma_ops fabric_mad_pma_ops;
+
+/* PortInfo / raw SMP decoding, in mad_ops.c (uses mad_get_field). */
+void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
+				struct fabric_port *p);
+
+#endif

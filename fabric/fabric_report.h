@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* fabric_report.h: fabric results -> records and the human summary. */
+#ifndef IBPROOF_FABRIC_REPORT_H
+#define IBPROOF_FABRIC_REPORT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "fabric_counters.h"
+#include "fabric_finding.h"
+#include "fabric_model.h"
+
+json_t *fabric_finding_record(const struct fabric_finding *f);
+/* A `link` record of the cable at p (p->remote must be set). */
+json_t *fabric_link_record(const struct fabric_port *p);
+json_t *fabric_counters_record(const struct fabric_port *p,
+			       const struct fabric_port_counters *pc);
+void fabric_print_summary(FILE *out, const char *what,
+			  const struct fabric *m,
+			  const struct fabric_findings *fs);
+
+#endif

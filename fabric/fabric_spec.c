@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fabric_spec.c: the CSV cable list.
+ *
+ *   # comment
+ *   a_node,a_port,z_node,z_port[,speed,width,label,rack]   (header, any order)
+ *   leaf01,17/1,spine03,5,NDR,4x,C0042,R12
+ *
+ * Ports are IB port numbers or cage/lane aliases of twin-port cages: IB port
+ * n sits in cage (n+1)/2, lane 1 (odd n) or 2 (even n). Fields may be
+ * double-quoted. Errors name file:line.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fabric_spec.h"
+#include "fabric_strtab.h"
+#include "fabric_topo.h"
+#include "fabric_util.h"
+
+enum spec_col { COL_A_NODE, COL_A_PORT, COL_Z_NODE, COL_Z_PORT, COL_SPEED,
+		COL_WIDTH, COL_LABEL, COL_RACK, COL_COUNT };
+
+static const char *const col_names[COL_COUNT] = {
+	"a_node", "a_port", "z_node", "z_port", "speed", "width", "label",
+	"rack"
+};
+
+#define MAX_FIELDS 16
+
+struct csv_ctx {
+	const char *path;
+	int line;
+	int col_of[COL_COUNT];	/* field index per column, -1 = absent */
+	int nfields;
+	struct fabric_strtab ends;	/* "node\nport" -> line */
+	char *err;
+	size_t errlen;
+};
+
+static int csv_error(struct csv_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = fabric_verr(c->err, c->errlen, c->path, c->line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static char *trim_left(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	s = trim_left(s);
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* Unquote a "..." field in place (doubled quotes escape); p is past the
+ * opening quote. Returns the position after the closing quote or NULL. */
+static char *unquote(char *p)
+{
+	char *out = p;
+
+	for (;;) {
+		if (!*p)
+			return NULL;
+		if (*p == '"' && p[1] != '"')
+			break;
+		if (*p == '"')
+			p++;
+		*out++ = *p++;
+	}
+	*out = '\0';
+	return p + 1;
+}
+
+/* Split one line in place; returns the field count, -1 on bad quoting,
+ * max + 1 when there are too many fields. */
+static int split_fields(char *line, char **fields, int max)
+{
+	char *p = line;
+	int n = 0;
+
+	for (;;) {
+		if (n == max)
+			return max + 1;
+		p = trim_left(p);
+		fields[n++] = p;
+		if (*p == '"') {
+			fields[n - 1] = p + 1;
+			p = unquote(p + 1);
+			if (!p)
+				return -1;
+			p = trim_left(p);
+			if (*p && *p != ',')
+				return -1;
+		} else {
+			p += strcspn(p, ",");
+		}
+		if (*p != ',')
+			break;
+		*p++ = '\0';
+	}
+	*p = '\0';
+	for (int i = 0; i < n; i++)
+		fields[i] = trim(fields[i]);
+	return n;
+}
+
+/* IB port number 1..255 or cage/lane ("17/1"); -EINVAL otherwise. */
+int fabric_port_parse(const char *s)
+{
+	char *end;
+	long cage, lane;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	cage = strtol(s, &end, 10);
+	if (*end == '\0')
+		return cage >= 1 && cage <= 255 ? (int)cage : -EINVAL;
+	if (*end != '/' || !isdigit((unsigned char)end[1]))
+		return -EINVAL;
+	lane = strtol(end + 1, &end, 10);
+	if (*end || cage < 1 || cage > 127 || lane < 1 || lane > 2)
+		return -EINVAL;
+	return (int)(2 * cage - 2 + lane);
+}
+
+static int parse_header(struct csv_ctx *c, char **f, int n)
+{
+	int i, k;
+
+	for (k = 0; k < COL_COUNT; k++)
+		c->col_of[k] = -1;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < COL_COUNT; k++)
+			if (!strcasecmp(f[i], col_names[k]))
+				break;
+		if (k == COL_COUNT || c->col_of[k] >= 0)
+			return csv_error(c, "expected a header of columns "
+				"a_node,a_port,z_node,z_port[,speed,width,"
+				"label,rack], got \"%s\"", f[i]);
+		c->col_of[k] = i;
+	}
+	for (k = 0; k <= COL_Z_PORT; k++)
+		if (c->col_of[k] < 0)
+			return csv_error(c, "header lacks column %s (expected "
+				"a_node,a_port,z_node,z_port[,speed,width,"
+				"label,rack])", col_names[k]);
+	c->nfields = n;
+	return 0;
+}
+
+static const char *field(const struct csv_ctx *c, char **f, int col)
+{
+	return c->col_of[col] >= 0 ? f[c->col_of[col]] : "";
+}
+
+static int parse_end(struct csv_ctx *c, char **f, int ncol, int pcol,
+		     struct fabric_spec_end *e)
+{
+	const char *node = field(c, f, ncol), *port = field(c, f, pcol);
+
+	if (!*node)
+		return csv_error(c, "%s: expected a node name, got nothing",
+				 col_names[ncol]);
+	e->port = fabric_port_parse(port);
+	if (e->port < 0)
+		return csv_error(c, "%s: expected a port number (1-255) or "
+				 "cage/lane like 17/1, got \"%s\"",
+				 col_names[pcol], port);
+	e->node = strdup(node);
+	return e->node ? 0 : -ENOMEM;
+}
+
+static int parse_rate(struct csv_ctx *c, char **f, struct fabric_cable *cb)
+{
+	const char *s = field(c, f, COL_SPEED), *w = field(c, f, COL_WIDTH);
+
+	if (*s && !(cb->speed = ib_speed_from_name(s)))
+		return csv_error(c, "speed: expected SDR, DDR, QDR, FDR10, "
+				 "FDR, EDR, HDR, NDR or XDR, got \"%s\"", s);
+	if (*w && !(cb->width = ib_width_from_name(w)))
+		return csv_error(c, "width: expected 1x, 2x, 4x, 8x or 12x, "
+				 "got \"%s\"", w);
+	return 0;
+}
+
+static int claim_end(struct csv_ctx *c, const struct fabric_spec_end *e)
+{
+	char key[160];
+	int prev;
+
+	snprintf(key, sizeof(key), "%s\n%d", e->node, e->port);
+	prev = fabric_strtab_put(&c->ends, key, c->line);
+	if (prev == -ENOMEM)
+		return prev;
+	if (prev > 0)
+		return csv_error(c, "%s port %d is already in the cable at "
+				 "line %d", e->node, e->port, prev);
+	return 0;
+}
+
+struct fabric_cable *fabric_spec_add(struct fabric_spec *s)
+{
+	if (fabric_reserve(&s->cables, &s->cap, s->ncables,
+			   sizeof(*s->cables)))
+		return NULL;
+	return memset(&s->cables[s->ncables++], 0, sizeof(*s->cables));
+}
+
+static int parse_row(struct csv_ctx *c, char **f, struct fabric_spec *s)
+{
+	struct fabric_cable *cb;
+	int rc;
+
+	if (!(cb = fabric_spec_add(s)))
+		return -ENOMEM;
+	cb->line = c->line;
+	if ((rc = parse_end(c, f, COL_A_NODE, COL_A_PORT, &cb->a)) ||
+	    (rc = parse_end(c, f, COL_Z_NODE, COL_Z_PORT, &cb->z)) ||
+	    (rc = parse_rate(c, f, cb)))
+		return rc;
+	if (!strcmp(cb->a.node, cb->z.node) && cb->a.port == cb->z.port)
+		return csv_error(c, "cable from %s port %d to itself",
+				 cb->a.node, cb->a.port);
+	if ((rc = claim_end(c, &cb->a)) || (rc = claim_end(c, &cb->z)))
+		return rc;
+	cb->label = strdup(field(c, f, COL_LABEL));
+	cb->rack = strdup(field(c, f, COL_RACK));
+	return cb->label && cb->rack ? 0 : -ENOMEM;
+}
+
+static int parse_line(struct csv_ctx *c, char *line, struct fabric_spec *s)
+{
+	char *f[MAX_FIELDS];
+	int n;
+
+	line = trim(line);
+	if (!*line || *line == '#')
+		return 0;
+	n = split_fields(line, f, MAX_FIELDS);
+	if (n < 0)
+		return csv_error(c, "unbalanced double quote");
+	if (!c->nfields)
+		return parse_header(c, f, n);
+	if (n != c->nfields)
+		return csv_error(c, "expected %d columns as in the header, "
+				 "got %d", c->nfields, n);
+	return parse_row(c, f, s);
+}
+
+int fabric_spec_parse_csv(const char *path, const char *text,
+			  struct fabric_spec **out, char *err, size_t errlen)
+{
+	struct csv_ctx c = { .path = path, .err = err, .errlen = errlen };
+	struct fabric_spec *s = calloc(1, sizeof(*s));
+	char *copy = strdup(text), *line, *next;
+	int rc = -ENOMEM;
+
+	if (!s || !copy || !(s->path = strdup(path)))
+		goto fail;
+	for (line = copy; line; line = next) {
+		c.line++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if ((rc = parse_line(&c, line, s)))
+			goto fail;
+	}
+	rc = 0;
+	if (!c.nfields) {
+		c.line = 1;
+		rc = csv_error(&c, "expected a header line "
+			       "a_node,a_port,z_node,z_port[,...], got none");
+		goto fail;
+	}
+	*out = s;
+	s = NULL;
+fail:
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	fabric_strtab_free(&c.ends);
+	fabric_spec_free(s);
+	free(copy);
+	return rc;
+}
+
+void fabric_spec_free(struct fabric_spec *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->ncables; i++) {
+		free(s->cables[i].a.node);
+		free(s->cables[i].z.node);
+		free(s->cables[i].label);
+		free(s->cables[i].rack);
+	}
+	free(s->cables);
+	free(s->path);
+	free(s);
+}
+
+/* A spec file is either a CSV cable list or ibnetdiscover topology text. */
+int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
+		     size_t errlen)
+{
+	struct fabric *f;
+	char *text;
+	int rc = fabric_read_text(path, &text, err, errlen);
+
+	if (rc)
+		return rc;
+	if (fabric_topo_detect(text)) {
+		rc = fabric_topo_parse(path, text, &f, err, errlen);
+		if (!rc) {
+			rc = fabric_spec_from_model(f, path, out);
+			fabric_free(f);
+		}
+	} else {
+		rc = fabric_spec_parse_csv(path, text, out, err, errlen);
+	}
+	free(text);
+	return rc;
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/* fabric_util.c: growth of arrays, file:line errors, reading files. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric_util.h"
+
+int fabric_reserve(void *arr, size_t *cap, size_t n, size_t size)
+{
+	void **p = arr, *v;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 64;
+	v = realloc(*p, c * size);
+	if (!v)
+		return -ENOMEM;
+	*p = v;
+	*cap = c;
+	return 0;
+}
+
+int fabric_verr(char *err, size_t errlen, const char *path, int line,
+		const char *fmt, va_list ap)
+{
+	int n = snprintf(err, errlen, "%s:%d: ", path, line);
+
+	if (n >= 0 && (size_t)n < errlen)
+		vsnprintf(err + n, errlen - n, fmt, ap);
+	return -EINVAL;
+}
+
+char *fabric_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, *tmp;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 65536) {
+			cap = cap ? cap * 2 : 131072;
+			tmp = realloc(buf, cap + 1);
+			if (!tmp)
+				goto fail;
+			buf = tmp;
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	if (ferror(f))
+		goto fail;
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	free(buf);
+	fclose(f);
+	errno = errno ? errno : EIO;
+	return NULL;
+}
+
+int fabric_read_text(const char *path, char **text, char *err,
+		     size_t errlen)
+{
+	*text = fabric_read_file(path, NULL);
+	if (*text)
+		return 0;
+	snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	return errno ? -errno : -EIO;
+}

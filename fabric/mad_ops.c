@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mad_ops.c: every libibmad (mad_*, pma_*) call of ibproof. Decodes raw
+ * SMP data for ibnd_ops.c and reads PMA counters (LID-routed: an SM must
+ * have assigned LIDs).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include "common/log.h"
+#include "fabric_ops.h"
+
+#define PORT_CAP_EXT_SPEEDS (1u << 14)	/* PortInfo IsExtendedSpeedsSupported */
+#define PM_CAP_EXT_WIDTH (1u << 9)	/* ClassPortInfo: PortCountersExtended */
+#define PM_CAP_EXT_NOIETF (1u << 10)
+#define PMA_WINDOW 16		/* PMA queries in flight on one handle */
+#define PMA_BUF 1024
+
+struct fabric_pma {
+	struct ibmad_port *port;
+	unsigned timeout_ms;
+};
+
+static uint16_t width_mask(unsigned codes)
+{
+	uint16_t mask = 0;
+	unsigned bit;
+
+	for (bit = 1; bit <= 16; bit <<= 1)
+		if (codes & bit)
+			mask |= 1u << ib_width_lanes_from_code((int)bit);
+	return mask;
+}
+
+static uint16_t speed_mask(unsigned speeds, unsigned ext)
+{
+	uint16_t mask = 0;
+	unsigned bit;
+
+	for (bit = 1; bit <= 4; bit <<= 1)
+		if (speeds & bit)
+			mask |= 1u << ib_speed_from_mad((int)bit, 0, 0);
+	for (bit = 1; bit <= 8; bit <<= 1)
+		if (ext & bit)
+			mask |= 1u << ib_speed_from_mad(0, (int)bit, 0);
+	return mask;
+}
+
+/* cap_info: PortInfo holding the CapabilityMask (a switch's port 0; the
+ * field is reserved on switch external ports). */
+void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
+				struct fabric_port *p)
+{
+	void *pi = (void *)info;
+	unsigned cap = mad_get_field((void *)cap_info, 0, IB_PORT_CAPMASK_F);
+	unsigned ext_act = 0, ext_ena = 0;
+
+	if (cap & PORT_CAP_EXT_SPEEDS) {
+		ext_act = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
+		ext_ena = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
+	}
+	p->valid = true;
+	p->state = (uint8_t)mad_get_field(pi, 0, IB_PORT_STATE_F);
+	p->phys_state = (uint8_t)mad_get_field(pi, 0, IB_PORT_PHYS_STATE_F);
+	p->width = (uint8_t)ib_width_lanes_from_code(
+		(int)mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
+	p->speed = (uint8_t)ib_speed_from_mad(
+		(int)mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ACTIVE_F),
+		(int)ext_act, 0);
+	p->width_enabled = width_mask(
+		mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
+	p->speed_enabled = speed_mask(
+		mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F), ext_ena);
+	if (p->state <= FABRIC_STATE_DOWN) {
+		p->width = 0;
+		p->speed = 0;
+	}
+}
+
+static int pma_open(const char *ca, int port, unsigned timeout_ms,
+		    struct fabric_pma **out)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS,
+			  IB_PERFORMANCE_CLASS };
+	struct fabric_pma *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	h->port = mad_rpc_open_port((char *)ca, port, classes, 4);
+	if (!h->port) {
+		log_error("%s port %d: mad_rpc_open_port failed: %m",
+			  ca ? ca : "first CA", port);
+		free(h);
+		return -EIO;
+	}
+	h->timeout_ms = timeout_ms;
+	if (timeout_ms)
+		mad_rpc_set_timeout(h->port, (int)timeout_ms);
+	*out = h;
+	return 0;
+}
+
+static const int pc_fields[FABRIC_PC_COUNT] = {
+	IB_PC_ERR_SYM_F, IB_PC_LINK_RECOVERS_F, IB_PC_LINK_DOWNED_F,
+	IB_PC_ERR_RCV_F, IB_PC_ERR_PHYSRCV_F, IB_PC_ERR_SWITCH_REL_F,
+	IB_PC_XMT_DISCARDS_F, IB_PC_ERR_XMTCONSTR_F, IB_PC_ERR_RCVCONSTR_F,
+	IB_PC_ERR_LOCALINTEG_F, IB_PC_ERR_EXCESS_OVR_F, IB_PC_VL15_DROPPED_F,
+	IB_PC_XMT_WAIT_F, IB_PC_XMT_BYTES_F, IB_PC_RCV_BYTES_F,
+	IB_PC_XMT_PKTS_F, IB_PC_RCV_PKTS_F,
+};
+
+static const int pc_ext_fields[] = {
+	IB_PC_EXT_XMT_BYTES_F, IB_PC_EXT_RCV_BYTES_F, IB_PC_EXT_XMT_PKTS_F,
+	IB_PC_EXT_RCV_PKTS_F,
+};
+
+static int pma_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
+{
+	uint8_t buf[1024] = { 0 };
+	ib_portid_t id = { 0 };
+
+	ib_portid_set(&id, lid, 0, 0);
+	if (!performance_reset_via(buf, &id, port, 0xffffffff, h->timeout_ms,
+				   IB_GSI_PORT_COUNTERS, h->port))
+		return -ETIMEDOUT;
+	memset(buf, 0, sizeof(buf));
+	if (ext && !performance_reset_via(buf, &id, port, 0xffffffff,
+					  h->timeout_ms,
+					  IB_GSI_PORT_COUNTERS_EXT, h->port))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+struct pma_slot {
+	struct fabric_pma_req *req;
+	uint32_t trid;
+	double deadline;	/* monotonic ms */
+};
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static unsigned pma_timeout(const struct fabric_pma *h)
+{
+	return h->timeout_ms ? h->timeout_ms : 1000;
+}
+
+static int pma_send(struct fabric_pma *h, struct fabric_pma_req *q,
+		    uint32_t *trid)
+{
+	static const int attr[] = { [FABRIC_PMA_COUNTERS] = IB_GSI_PORT_COUNTERS,
+		[FABRIC_PMA_COUNTERS_EXT] = IB_GSI_PORT_COUNTERS_EXT,
+		[FABRIC_PMA_CLASS_INFO] = CLASS_PORT_INFO };
+	uint8_t buf[PMA_BUF] = { 0 }, data[IB_PC_DATA_SZ] = { 0 };
+	ib_portid_t id = { 0 };
+	ib_rpc_t rpc = { 0 };
+	int len;
+
+	ib_portid_set(&id, q->lid, 1, IB_DEFAULT_QP1_QKEY);
+	rpc.mgtclass = IB_PERFORMANCE_CLASS;
+	rpc.method = IB_MAD_METHOD_GET;
+	rpc.attr.id = attr[q->kind];
+	rpc.timeout = h->timeout_ms;
+	rpc.datasz = IB_PC_DATA_SZ;
+	rpc.dataoffs = IB_PC_DATA_OFFS;
+	rpc.trid = mad_trid();
+	if (q->kind != FABRIC_PMA_CLASS_INFO)
+		mad_set_field(data, 0, IB_PC_PORT_SELECT_F, q->port);
+	len = mad_build_pkt(buf, &rpc, &id, NULL, data);
+	if (len < 0)
+		return -EINVAL;
+	*trid = (uint32_t)mad_get_field64(umad_get_mad(buf), 0, IB_MAD_TRID_F);
+	if (umad_send(mad_rpc_portid(h->port),
+		      mad_rpc_class_agent(h->port, IB_PERFORMANCE_CLASS), buf,
+		      len, (int)pma_timeout(h), 0) < 0)
+		return -EIO;
+	return 0;
+}
+
+static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
+{
+	uint8_t *d = mad + IB_PC_DATA_OFFS;
+	unsigned cap = 0;
+	uint32_t v32;
+	int i;
+
+	if (q->kind == FABRIC_PMA_CLASS_INFO) {
+		mad_decode_field(d, IB_CPI_CAPMASK_F, &cap);
+		q->ext = cap & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_NOIETF);
+	} else if (q->kind == FABRIC_PMA_COUNTERS) {
+		for (i = 0; i < FABRIC_PC_COUNT; i++) {
+			v32 = 0;
+			mad_decode_field(d, pc_fields[i], &v32);
+			q->out->v[i] = v32;
+		}
+	} else {
+		for (i = 0; i < 4; i++)
+			mad_decode_field(d, pc_ext_fields[i],
+					 &q->out->v[FABRIC_PC_XMIT_DATA + i]);
+		q->out->ext = true;
+	}
+	q->status = 0;
+}
+
+/* Waits for one answer until the earliest deadline; matches it to its
+ * slot. Returns the number of slots freed (answered or expired). */
+static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
+{
+	uint8_t buf[PMA_BUF], *mad;
+	double first = 0, now;
+	int len = PMA_BUF - (int)umad_size(), i, freed = 0;
+	uint32_t trid;
+
+	for (i = 0; i < n; i++)
+		if (win[i].req && (!first || win[i].deadline < first))
+			first = win[i].deadline;
+	now = mono_ms();
+	if (umad_recv(mad_rpc_portid(h->port), buf, &len,
+		      first > now ? (int)(first - now) + 1 : 1) < 0) {
+		now = mono_ms();
+		for (i = 0; i < n; i++) {	/* expire the late ones */
+			if (win[i].req && win[i].deadline <= now) {
+				win[i].req = NULL;
+				freed++;
+			}
+		}
+		return freed;
+	}
+	mad = umad_get_mad(buf);
+	trid = (uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F);
+	for (i = 0; i < n; i++) {
+		if (!win[i].req || win[i].trid != trid)
+			continue;
+		if (!umad_status(buf) && !mad_get_field(mad, 0, IB_MAD_STATUS_F))
+			pma_decode(win[i].req, mad);
+		win[i].req = NULL;
+		return 1;
+	}
+	return 0;	/* a late answer to a request given up on */
+}
+
+/* Sends up to PMA_WINDOW queries at once and matches answers by TID:
+ * a fabric read is bound by round trips, not by work. A query not
+ * answered within the timeout fails alone. */
+static int pma_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
+{
+	struct pma_slot win[PMA_WINDOW] = { { 0 } };
+	size_t next = 0, k;
+	int i, busy = 0;
+
+	for (k = 0; k < n; k++)
+		q[k].status = -ETIMEDOUT;
+	while (next < n || busy) {
+		for (i = 0; i < PMA_WINDOW && next < n; i++) {
+			if (win[i].req)
+				continue;
+			if (!pma_send(h, &q[next], &win[i].trid)) {
+				win[i].req = &q[next];
+				win[i].deadline = mono_ms() + pma_timeout(h);
+				busy++;
+			}
+			next++;
+		}
+		if (busy)
+			busy -= pma_receive(h, win, PMA_WINDOW);
+	}
+	return 0;
+}
+
+static void pma_close(struct fabric_pma *h)
+{
+	if (!h)
+		return;
+	mad_rpc_close_port(h->port);
+	free(h);
+}
+
+const struct fabric_pma_ops fabric_mad_pma_ops = {
+	.open = pma_open,
+	.batch = pma_batch,
+	.reset = pma_reset,
+	.close = pma_close,
+};

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ports of this node as sysfs tells them (pcie's root-relative reader,
+ * burnin's GID/GUID reader), their `port` records, and the port records of
+ * a reference inventory file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burnin/port_sysfs.h"
+#include "common/log.h"
+#include "common/record.h"
+#include "node/node.h"
+#include "pcie/pcie.h"
+
+int node_parse_state(const char *text)
+{
+	return (int)strtol(text, NULL, 10);
+}
+
+void node_parse_rate(const char *text, struct node_port *p)
+{
+	const char *paren = strchr(text, '(');
+	char width[8] = "", speed[16] = "";
+
+	p->nominal_gbps = strtod(text, NULL);
+	p->lanes = 0;
+	p->speed = IB_SPEED_UNKNOWN;
+	if (!paren || sscanf(paren + 1, "%7s %15[A-Za-z0-9]", width, speed) != 2)
+		return;
+	p->lanes = ib_width_from_name(width);
+	p->speed = ib_speed_from_name(speed);
+}
+
+static void read_attr(const char *root, const char *ca, int port,
+		      const char *name, char *buf, size_t len)
+{
+	char rel[PCIE_PATH_LEN];
+
+	if (port)
+		snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%d/%s",
+			 ca, port, name);
+	else
+		snprintf(rel, sizeof(rel), "class/infiniband/%s/%s", ca, name);
+	if (pcie_sysfs_read(root, rel, buf, len))
+		buf[0] = '\0';
+}
+
+static void read_driver(const char *root, struct node_port *p)
+{
+	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN];
+	const char *base;
+
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/device/driver", p->ca);
+	if (pcie_sysfs_resolve(root, rel, canon, sizeof(canon)))
+		return;
+	base = strrchr(canon, '/');
+	snprintf(p->driver, sizeof(p->driver), "%.63s",
+		 base ? base + 1 : canon);
+}
+
+static void read_ca(const char *root, struct node_port *p)
+{
+	char text[64];
+
+	read_attr(root, p->ca, 0, "fw_ver", p->fw_ver, sizeof(p->fw_ver));
+	read_attr(root, p->ca, 0, "board_id", p->board_id,
+		  sizeof(p->board_id));
+	read_attr(root, p->ca, 0, "hca_type", p->hca_type,
+		  sizeof(p->hca_type));
+	read_attr(root, p->ca, 0, "node_guid", text, sizeof(text));
+	if (text[0]) {
+		/* "0c42:a103:00a1:b2c0" */
+		char hex[20] = "";
+		size_t k = 0;
+
+		for (const char *s = text; *s && k < 16; s++)
+			if (*s != ':')
+				hex[k++] = *s;
+		record_guid_parse(hex, &p->node_guid);
+	}
+	read_driver(root, p);
+}
+
+static void read_port(const char *root, struct node_port *p)
+{
+	struct burnin_port bp = { .port = p->port };
+	char text[64];
+
+	read_attr(root, p->ca, p->port, "state", text, sizeof(text));
+	p->state = node_parse_state(text);
+	read_attr(root, p->ca, p->port, "phys_state", text, sizeof(text));
+	p->phys_state = node_parse_state(text);
+	read_attr(root, p->ca, p->port, "rate", text, sizeof(text));
+	node_parse_rate(text, p);
+	read_attr(root, p->ca, p->port, "link_layer", p->link_layer,
+		  sizeof(p->link_layer));
+	if (!p->link_layer[0])
+		snprintf(p->link_layer, sizeof(p->link_layer), "InfiniBand");
+	read_attr(root, p->ca, p->port, "lid", text, sizeof(text));
+	p->lid = (int)strtol(text, NULL, 0);
+	snprintf(bp.ca, sizeof(bp.ca), "%s", p->ca);
+	if (burnin_port_sysfs_fill(root, &bp) == 0) {
+		p->guid = bp.guid;
+		snprintf(p->netdev, sizeof(p->netdev), "%s", bp.netdev);
+	}
+	if (strcmp(p->link_layer, "Ethernet") == 0)
+		p->rate_gbps = burnin_netdev_speed_mbps(root, p->netdev) / 1000.0;
+	else
+		p->rate_gbps = ib_data_rate_gbps(p->speed, p->lanes);
+}
+
+static int add_port(const char *root, const char *ca, int port,
+		    struct node_port **v, int *n)
+{
+	struct node_port *p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	p = &p[(*n)++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->ca, sizeof(p->ca), "%s", ca);
+	p->port = port;
+	read_ca(root, p);
+	read_port(root, p);
+	return 0;
+}
+
+static int scan_ca(const char *root, const char *ca, struct node_port **v,
+		   int *n)
+{
+	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN], dir[PATH_MAX];
+	struct dirent *e;
+	int ret = 0;
+	DIR *dp;
+
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports", ca);
+	if (pcie_sysfs_resolve(root, rel, canon, sizeof(canon)))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/%s", root, canon);
+	dp = opendir(dir);
+	if (!dp)
+		return 0;
+	while (!ret && (e = readdir(dp))) {
+		int port = atoi(e->d_name);
+
+		if (port > 0)
+			ret = add_port(root, ca, port, v, n);
+	}
+	closedir(dp);
+	return ret;
+}
+
+static int port_cmp(const void *a, const void *b)
+{
+	const struct node_port *x = a, *y = b;
+	int c = strcmp(x->ca, y->ca);
+
+	return c ? c : x->port - y->port;
+}
+
+int node_ports_scan(const char *root, const char *ca_filter,
+		    struct node_port **ports, int *n)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	int ret = 0;
+	DIR *dp;
+
+	*ports = NULL;
+	*n = 0;
+	snprintf(dir, sizeof(dir), "%s/class/infiniband", root);
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while (!ret && (e = readdir(dp))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= NODE_NAME_LEN ||
+		    (ca_filter && strcmp(ca_filter, e->d_name) != 0))
+			continue;
+		ret = scan_ca(root, e->d_name, ports, n);
+	}
+	closedir(dp);
+	if (*n > 1)
+		qsort(*ports, (size_t)*n, sizeof(**ports), port_cmp);
+	for (int i = 0; i < *n; i++)
+		(*ports)[i].rail = i;
+	return ret;
+}
+
+json_t *node_port_ref(const char *host, const struct node_port *p)
+{
+	return record_port_ref(host, p->ca, p->port, p->guid);
+}
+
+json_t *node_port_record(const struct node_port *p)
+{
+	json_t *rec = record_new("port"), *f;
+	char guid[19], nguid[19], width[8];
+
+	record_guid_str(p->guid, guid);
+	record_guid_str(p->node_guid, nguid);
+	f = json_pack("{s:s, s:i, s:s, s:i, s:s, s:s, s:s, s:f, s:i, s:s, "
+		      "s:s, s:s, s:f, s:s, s:s, s:s, s:s, s:s, s:s}",
+		      "ca", p->ca, "port", p->port, "guid", guid, "lid", p->lid,
+		      "link_layer", p->link_layer, "state",
+		      burnin_port_state_name(p->state), "phys_state",
+		      burnin_phys_state_name(p->phys_state), "rate_gbps",
+		      p->rate_gbps, "rail", p->rail, "width",
+		      p->lanes ? ib_width_name(p->lanes, width) : "unknown",
+		      "speed", ib_speed_name(p->speed), "node_guid", nguid,
+		      "nominal_gbps", p->nominal_gbps, "fw_ver", p->fw_ver,
+		      "board_id", p->board_id, "hca_type", p->hca_type,
+		      "driver", p->driver, "netdev", p->netdev,
+		      "tool", "node");
+	json_object_update(rec, f);
+	json_decref(f);
+	return rec;
+}

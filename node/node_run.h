@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_NODE_NODE_RUN_H
+#define IBPROOF_NODE_NODE_RUN_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "common/record.h"
+
+/* The options of `ibproof node` (node_cli.c) and the whole run. */
+struct node_run_opts {
+	const char *host;	  /* this node's name (record_hostname()) */
+	const char *sysfs_root;	  /* "/sys" */
+	const char *reference;	  /* --reference-inventory FILE */
+	int expect_ports;
+	double expect_rate_gbps;
+	const char *against;	  /* HOST[,HOST...] */
+	const char *launcher;	  /* NULL: mpirun --host ... -np ... */
+	const char *burnin_opts;  /* more words for burnin (--against) */
+	double duration_s;	  /* burnin and DMA windows */
+	bool no_dma;
+	int samples;		  /* DMA samples per port and test */
+	bool drain, resume;
+	const char *records, *json;
+	double timeout_s;	  /* --against, scontrol: 0 = computed */
+	const char *ca;
+	int port;
+	int n_active;		  /* usable ports found (for --against) */
+};
+
+struct node_port;
+
+/* The state of one run, shared by node_run.c and node_report.c. */
+struct node_ctx {
+	struct node_run_opts *o;
+	struct record_writer *w;
+	json_t *findings;	/* every finding, for the verdict */
+	size_t written;		/* findings already in the records file */
+	json_t *skipped, *notes;
+	struct node_port *ports, *ref;
+	int n, n_ref;
+	bool no_test;		/* a check could not run: exit 3 */
+};
+
+/* Writes rec to --records (not stolen); a failed write means exit 3. */
+void node_emit(struct node_ctx *c, const json_t *rec);
+/* The run start (verdict NULL) or end record. */
+void node_run_record(struct node_ctx *c, const char *event, int rc,
+		     const char *verdict);
+/* The verdict line, the detail, the run end record, --json, Slurm. */
+int node_report(struct node_ctx *c);
+
+/* Runs every check, prints the verdict and the detail; an exit code. */
+int node_run(struct node_run_opts *o);
+
+/* node_against.c: burnin's node: schedule against the references. */
+int node_against_run(const struct node_run_opts *o, struct record_writer *w,
+		     json_t *findings, json_t *skipped);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ports to measure (ACTIVE ports of class/infiniband), the PCIe device
+ * each one sits on, and the floor it is judged against.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "pcie/pcie.h"
+
+/* The PCI device at path canon or above it (virtio: eth1/device is virtio1). */
+static int dev_at_or_above(const struct pcie_topo *t, char *canon)
+{
+	for (;;) {
+		char *slash;
+
+		for (int i = 0; i < t->n; i++)
+			if (strcmp(t->devs[i].path, canon) == 0)
+				return i;
+		slash = strrchr(canon, '/');
+		if (!slash)
+			return -1;
+		*slash = '\0';
+	}
+}
+
+/* The PCI device of an RDMA device: its own, or its netdev's (rxe). */
+static int port_pci_dev(const struct pcie_topo *t, const char *ca)
+{
+	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN], parent[64];
+
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/device", ca);
+	if (pcie_sysfs_resolve(t->root, rel, canon, sizeof(canon))) {
+		/* rxe: "parent" names the netdev, or GID 0's netdev does */
+		snprintf(rel, sizeof(rel), "class/infiniband/%s/parent", ca);
+		if (pcie_sysfs_read(t->root, rel, parent, sizeof(parent))) {
+			snprintf(rel, sizeof(rel),
+				 "class/infiniband/%s/ports/"
+				 "1/gid_attrs/ndevs/0",
+				 ca);
+			if (pcie_sysfs_read(t->root, rel, parent,
+					    sizeof(parent)))
+				return -1;
+		}
+		snprintf(rel, sizeof(rel), "class/net/%s/device", parent);
+		if (pcie_sysfs_resolve(t->root, rel, canon, sizeof(canon)))
+			return -1;
+	}
+	return dev_at_or_above(t, canon);
+}
+
+/* "200 Gb/sec (4X HDR)" -> data rate in GB/s; QDR and older: signalling. */
+static double port_rate_GBps(const struct pcie_topo *t, const char *ca,
+			     int port)
+{
+	char rel[PCIE_PATH_LEN], buf[64];
+	double gbps;
+
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%d/rate", ca,
+		 port);
+	if (pcie_sysfs_read(t->root, rel, buf, sizeof(buf)))
+		return 0;
+	gbps = strtod(buf, NULL);
+	if (strstr(buf, "SDR") || strstr(buf, "DDR") || strstr(buf, "QDR"))
+		gbps *= 0.8;
+	return gbps > 0 ? gbps / 8.0 : 0;
+}
+
+static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)
+{
+	double gts = 0, rate;
+	int width = 0;
+
+	if (p->dev < 0 || t->devs[p->dev].role != PCIE_ROLE_HCA) {
+		snprintf(p->floor_why, sizeof(p->floor_why),
+			 "not judged: %s is not on a PCIe HCA (software "
+			 "RDMA, or a virtual device)",
+			 p->ca);
+		return;
+	}
+	if (!pcie_path_capability(t, p->dev, &gts, &width)) {
+		snprintf(p->floor_why, sizeof(p->floor_why),
+			 "not judged: the link speed and width of %s are "
+			 "unknown",
+			 t->devs[p->dev].bdf);
+		return;
+	}
+	p->floor_GBps = pcie_dma_floor_GBps(gts, width);
+	rate = port_rate_GBps(t, p->ca, p->port);
+	if (rate > 0 && PCIE_DMA_FLOOR_FRACTION * rate < p->floor_GBps)
+		p->floor_GBps = PCIE_DMA_FLOOR_FRACTION * rate;
+	snprintf(p->floor_why, sizeof(p->floor_why),
+		 "%.0f%% of %.2f GB/s (%.1f GT/s x%d after encoding)%s",
+		 PCIE_DMA_FLOOR_FRACTION * 100, pcie_usable_GBps(gts, width),
+		 gts, width,
+		 rate > 0 && PCIE_DMA_FLOOR_FRACTION * rate <= p->floor_GBps
+		     ? ", capped by the port's data rate"
+		     : "");
+}
+
+static bool port_active(const struct pcie_topo *t, const char *ca, int port)
+{
+	char rel[PCIE_PATH_LEN], buf[32];
+
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%d/state", ca,
+		 port);
+	return !pcie_sysfs_read(t->root, rel, buf, sizeof(buf)) &&
+	       strstr(buf, "ACTIVE");
+}
+
+static int add_port(const struct pcie_topo *t, const char *ca, int port,
+		    struct pcie_dma_port **v, int *n)
+{
+	struct pcie_dma_port *p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	p = &p[(*n)++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->ca, sizeof(p->ca), "%s", ca);
+	p->port = port;
+	p->dev = port_pci_dev(t, ca);
+	set_floor(t, p);
+	return 0;
+}
+
+static int scan_ca(const struct pcie_topo *t, const char *ca, int port_filter,
+		   struct pcie_dma_port **v, int *n)
+{
+	char dir[PCIE_PATH_LEN * 2];
+	struct dirent *e;
+	int ret = 0;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports", t->root, ca);
+	dp = opendir(dir);
+	if (!dp)
+		return 0;
+	while (!ret && (e = readdir(dp))) {
+		int port = atoi(e->d_name);
+
+		if (port <= 0 || (port_filter && port != port_filter) ||
+		    !port_active(t, ca, port))
+			continue;
+		ret = add_port(t, ca, port, v, n);
+	}
+	closedir(dp);
+	return ret;
+}
+
+static int port_cmp(const void *a, const void *b)
+{
+	const struct pcie_dma_port *x = a, *y = b;
+	int c = strcmp(x->ca, y->ca);
+
+	return c ? c : x->port - y->port;
+}
+
+int pcie_dma_ports(const struct pcie_topo *t, const char *ca_filter,
+		   int port_filter, struct pcie_dma_port **ports, int *n)
+{
+	char dir[PCIE_PATH_LEN * 2];
+	struct dirent *e;
+	int ret = 0;
+	DIR *dp;
+
+	*ports = NULL;
+	*n = 0;
+	snprintf(dir, sizeof(dir), "%s/class/infiniband", t->root);
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while (!ret && (e = readdir(dp))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= PCIE_NAME_LEN ||
+		    (ca_filter && strcmp(ca_filter, e->d_name) != 0))
+			continue;
+		ret = scan_ca(t, e->d_name, port_filter, ports, n);
+	}
+	closedir(dp);
+	if (*n > 1)
+		qsort(*ports, (size_t)*n, sizeof(**ports), port_cmp);
+	return ret;
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_REPORTS_REPORT_H
+#define IBPROOF_REPORTS_REPORT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "reports/attribute.h"
+
+/*
+ * The report's model: everything the record files said, aggregated while
+ * they stream by. Strings are interned; pairs are kept as two compact
+ * arrays (attribution input, figures); other records are few and kept.
+ */
+
+/* Interned strings: equal strings share one pointer, freed with the table. */
+struct report_strtab;
+struct report_strtab *report_strtab_new(void);
+void report_strtab_free(struct report_strtab *t);
+const char *report_intern(struct report_strtab *t, const char *s);
+
+/* u64 -> u32 map, open addressing; values are indexes. */
+struct report_map {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+int report_map_put(struct report_map *m, uint64_t key, uint32_t val);
+bool report_map_get(const struct report_map *m, uint64_t key, uint32_t *val);
+void report_map_free(struct report_map *m);
+uint64_t report_hash_str(uint64_t h, const char *s);
+
+struct report_xcvr {
+	const char *vendor, *part_number, *serial; /* NULL when unknown */
+};
+
+/* One end of a cable: a switch port or an HCA port. */
+struct report_end {
+	const char *name;	/* switch name, or "host ca" */
+	const char *host, *ca;	/* HCA ends */
+	uint64_t guid;		/* node GUID (switch), port GUID (HCA) */
+	int port;
+	char type;		/* 's' switch, 'c' CA, 'r' router, 0 unknown */
+	const char *alias;	/* "17/1" for twin-port cages, or NULL */
+	struct report_xcvr xcvr;
+};
+
+struct report_hport {		/* an HCA port seen in the records */
+	const char *host, *ca;
+	int port;
+	uint64_t guid;
+	int rail;		/* -1 unknown */
+	double rate_gbps;
+	int link;		/* index in links, -1 unknown */
+	struct report_xcvr xcvr;
+	/* figures over its measured pairs */
+	uint32_t n_ok, n_low, n_untested;
+	double sum_gbps;
+	float min_gbps;
+};
+
+struct report_link {
+	struct report_end a, b;
+	const char *width, *speed, *state, *phys_state;
+};
+
+/* The figures of one measured pair; attribution input lives beside it. */
+struct report_meas {
+	float gbps, gbps_min, expected;
+	uint32_t round;
+	uint8_t test;		/* 0 write, 1 read */
+	uint8_t dir;		/* 0 uni, 1 bi */
+	uint8_t status;		/* 0 ok, 1 error, 2 not-tested */
+	uint8_t why;		/* enum report_low_why */
+	const char *error;	/* interned, when not ok */
+};
+
+enum report_low_why {
+	LOW_NONE, LOW_ERROR, LOW_FLOOR, LOW_OUTLIER, LOW_INTERMITTENT,
+};
+
+struct report_params {
+	double floor;		/* fraction of expected: 0.9 */
+	double mad_k;		/* outlier: below median - k * 1.4826 MAD */
+	double outlier_min;	/* ... and at least this share below: 0.05 */
+	double min_frac;	/* gbps_min below this share: intermittent */
+	unsigned int group_min;	/* common cause from this many: 4 */
+	struct attr_params attr;
+	int threads;		/* readers at once, 0 = online CPUs */
+	bool no_fast_path;	/* every line through jansson (for tests) */
+	long split_min;		/* files this big are read in parts (0: 32 MiB) */
+};
+
+/* A finding taken in from a record file, or made by the report. */
+struct report_finding {
+	json_t *rec;		/* the finding record (kind finding) */
+	unsigned int count;	/* times seen (deduplicated) */
+	bool own;		/* made by the report, not taken in */
+};
+
+enum report_entry_kind { ENTRY_PORT, ENTRY_NODE };
+
+/* One line of the disable list. */
+struct report_entry {
+	enum report_entry_kind kind;
+	const char *key;	/* stable identity, for --previous */
+	struct report_end port;	/* the port to take out of service */
+	struct report_end peer;	/* the other end of its cable (type 0: unknown) */
+	const char *host, *device; /* ENTRY_NODE: host and PCI device */
+	const char *action;
+	json_t *reasons;	/* array of {category, message, figures} */
+	json_t *evidence;	/* object */
+	double confidence;	/* bandwidth attribution, else 1 */
+	const char *group;	/* common cause it belongs to, or NULL */
+	bool is_new;
+};
+
+struct report {
+	struct report_params params;
+	pthread_mutex_t lock;	/* ingest threads share the model */
+	struct report_strtab *strs;
+	struct report_hport *hports;
+	size_t n_hports, cap_hports;
+	struct report_map hport_by_guid;
+	struct report_map hport_by_name; /* hash of host/ca/port */
+	struct report_link *links;
+	size_t n_links, cap_links;
+	struct report_map link_by_end;	/* hash of (node guid, port) */
+	struct report_map node_names;	/* --node-name-map: guid -> strs idx */
+	const char **name_list;
+	size_t n_names;
+	struct attr_pair *pairs;
+	struct report_meas *meas;
+	size_t n_pairs, cap_pairs;
+	struct attr_port *attr;		/* per hport, after judging */
+	struct report_finding *findings;
+	size_t n_findings, cap_findings;
+	json_t *finding_keys;		/* dedup: key -> index */
+	json_t *twin_switches;		/* node guid string -> true */
+	json_t *pcie;			/* pcie records kept: array */
+	json_t *runs;			/* run end records: array */
+	struct report_entry *entries;
+	size_t n_entries, cap_entries;
+	json_t *entry_keys;		/* key -> index */
+	json_t *reenable;		/* array, from --previous */
+	json_t *still_disabled;		/* disabled before, not tested now */
+	json_t *groups;			/* common causes found: array */
+	size_t n_records;
+	unsigned int n_untested_ports;
+	int fast_error;			/* -ENOMEM in the fast path */
+	char error[640];		/* first input error, file:line */
+};
+
+int report_init(struct report *r);
+void report_fini(struct report *r);
+void report_sort(struct report *r);
+/*
+ * The whole analysis: read files, judge, build the disable list, group,
+ * compare with a previous report (may be NULL), order for output. 0,
+ * -ENODATA (no records), -EINVAL (bad input: r->error), -errno.
+ */
+int report_analyse(struct report *r, char **files, int n, const char *previous);
+
+/* Model (report_model.c): lookups and inserts; callers hold r->lock. */
+int report_hport_get(struct report *r, const char *host, const char *ca,
+		     int port, uint64_t guid, uint32_t *idx);
+int report_link_add(struct report *r, const struct report_link *l);
+/* The link at (node or port GUID, port), or -1. */
+int report_link_find(const struct report *r, uint64_t guid, int port);
+void report_link_hports(struct report *r);
+int report_pair_add(struct report *r, const struct attr_pair *p,
+		    const struct report_meas *m);
+int report_finding_take(struct report *r, json_t *rec);
+const char *report_node_name(struct report *r, uint64_t guid,
+			     const char *fallback);
+int report_load_node_name_map(struct report *r, const char *path);
+uint64_t report_end_key(uint64_t guid, int port);
+
+/* Reading (report_ingest.c). 0, -EINVAL (message in r->error), -errno. */
+int report_ingest_files(struct report *r, char **paths, int n);
+int report_ingest_record(struct report *r, json_t *rec);
+void report_xcvr_from(struct report *r, const json_t *obj,
+		      struct report_xcvr *x);
+int report_end_from(struct report *r, const json_t *ref,
+		    struct report_end *e);
+void report_end_alias(struct report *r, struct report_end *e);
+
+/* Judging (report_judge.c): pair verdicts, attribution, own findings. */
+int report_judge(struct report *r);
+const char *report_low_why_name(uint8_t why);
+
+/* The disable list (report_blame.c). */
+int report_build_disable_list(struct report *r);
+int report_add_finding(struct report *r, json_t *finding);
+struct report_entry *report_entry_get(struct report *r,
+				      const struct report_end *port,
+				      const struct report_end *peer,
+				      bool *created);
+void report_entry_reason(struct report *r, struct report_entry *e,
+			 const char *action, const json_t *finding);
+int report_group_common_causes(struct report *r);
+int report_group_rounds(struct report *r);
+int report_apply_previous(struct report *r, const char *path);
+
+/* Verdict and counts. */
+bool report_passed(const struct report *r);
+void report_verdict_line(const struct report *r, char *buf, size_t len);
+
+/* Escaping (report_escape.c): each appends to a growing buffer. */
+struct report_buf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+void report_buf_puts(struct report_buf *b, const char *s);
+void report_buf_printf(struct report_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void report_buf_free(struct report_buf *b);
+void report_html_escape(struct report_buf *b, const char *s);
+void report_xml_escape(struct report_buf *b, const char *s);
+void report_shell_quote(struct report_buf *b, const char *s);
+void report_csv_field(struct report_buf *b, const char *s);
+void report_prom_label(struct report_buf *b, const char *s);
+void report_comment_text(struct report_buf *b, const char *s);
+/* JSON safe inside <script>: '<', '>', '&' as \\u escapes. */
+void report_script_json(struct report_buf *b, const char *json);
+/* "node[01-16],gpu7": hosts compressed into ranges. */
+void report_host_ranges(struct report_buf *b, const char **hosts, size_t n);
+/* "leaf01 port 33 (cage 17/1)" or "node01 mlx5_0 port 1". */
+void report_end_text(struct report_buf *b, const struct report_end *e);
+
+/* Outputs. Each 0 or -errno (logged, naming the file). */
+int report_print_text(const struct report *r, FILE *out);
+json_t *report_to_json(const struct report *r);
+json_t *report_entry_json(const struct report_entry *e);
+int report_write_json(const struct report *r, const char *path);
+int report_write_csv(const struct report *r, const char *path);
+int report_write_script(const struct report *r, const char *path);
+int report_write_prometheus(const struct report *r, const char *path);
+int report_write_junit(const struct report *r, const char *path);
+int report_write_html(const struct report *r, const char *path);
+int report_write_file(const char *path, const struct report_buf *b);
+
+#endif

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From findings to the disable list: each failing finding names a port, a
+ * cable or a node's PCIe device; entries are merged per cable (a bad cable
+ * seen from both ends, or by two tools, is one entry) and carry every
+ * reason with its figures.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/record.h"
+#include "reports/report.h"
+
+static const char *const action_rank[] = {
+	"none", "disable-port", "check-pcie", "reseat", "replace-cable",
+	"drain-node", NULL,
+};
+
+static int rank_of(const char *action)
+{
+	for (int i = 0; action_rank[i]; i++)
+		if (!strcmp(action_rank[i], action))
+			return i;
+	return 0;
+}
+
+int report_add_finding(struct report *r, json_t *finding)
+{
+	size_t before = r->n_findings;
+	int ret;
+
+	if (!finding)
+		return -ENOMEM;
+	ret = report_finding_take(r, finding);
+	if (!ret && r->n_findings > before)
+		r->findings[before].own = true;
+	json_decref(finding);
+	return ret;
+}
+
+/* "sw:0x...:17" / "ca:0x...:1": the identity of one end. */
+static void end_id(const struct report_end *e, char *buf, size_t len)
+{
+	char g[19];
+
+	record_guid_str(e->guid, g);
+	if (e->type == 'c' && !e->guid)
+		snprintf(buf, len, "ca:%s/%s:%d", e->host ? e->host : "",
+			 e->ca ? e->ca : "", e->port);
+	else if (!e->guid)
+		snprintf(buf, len, "name:%s:%d", e->name ? e->name : "", e->port);
+	else
+		snprintf(buf, len, "%s:%s:%d", e->type == 'c' ? "ca" : "sw", g,
+			 e->port);
+}
+
+/* Fills in what the model knows about an end: name, alias, transceiver. */
+static void enrich_end(struct report *r, struct report_end *e,
+		       const struct report_end *from_link)
+{
+	struct report_xcvr x = e->xcvr;
+
+	if (from_link) {
+		if (!e->name)
+			e->name = from_link->name;
+		if (!e->alias)
+			e->alias = from_link->alias;
+		if (!x.vendor && !x.part_number && !x.serial)
+			x = from_link->xcvr;
+	}
+	if (e->type == 'c' && e->guid) {
+		uint32_t idx;
+
+		if (report_map_get(&r->hport_by_guid, e->guid, &idx) &&
+		    !x.vendor && !x.part_number && !x.serial)
+			x = r->hports[idx].xcvr;
+	}
+	e->xcvr = x;
+	report_end_alias(r, e);
+}
+
+/* The link an end sits on, and which side of it the end is. */
+static const struct report_link *end_link(const struct report *r,
+					  const struct report_end *e, int *side)
+{
+	int li = report_link_find(r, e->guid, e->port);
+	uint32_t idx;
+
+	if (li < 0 && e->type == 'c' && e->guid &&
+	    report_map_get(&r->hport_by_guid, e->guid, &idx))
+		li = r->hports[idx].link;
+	if (li < 0)
+		return NULL;
+	if (r->links[li].a.type == 'c' && e->type == 'c')
+		*side = r->links[li].a.host == e->host &&
+			r->links[li].a.ca == e->ca ? 0 : 1;
+	else
+		*side = r->links[li].a.guid == e->guid &&
+			r->links[li].a.port == e->port ? 0 : 1;
+	return &r->links[li];
+}
+
+static char *entry_key(const struct report_end *port,
+		       const struct report_end *peer,
+		       const struct report_link *l)
+{
+	char a[96], b[96], *key = NULL;
+
+	if (l) {
+		end_id(&l->a, a, sizeof(a));
+		end_id(&l->b, b, sizeof(b));
+		bool swap = strcmp(a, b) > 0;
+
+		if (asprintf(&key, "cable:%s-%s", swap ? b : a, swap ? a : b) < 0)
+			return NULL;
+		return key;
+	}
+	(void)peer;
+	end_id(port, a, sizeof(a));
+	return asprintf(&key, "port:%s", a) < 0 ? NULL : key;
+}
+
+static struct report_entry *entry_new(struct report *r, const char *key)
+{
+	struct report_entry *e;
+
+	if (r->n_entries == r->cap_entries) {
+		size_t cap = r->cap_entries ? 2 * r->cap_entries : 16;
+
+		e = realloc(r->entries, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		r->entries = e;
+		r->cap_entries = cap;
+	}
+	e = &r->entries[r->n_entries];
+	memset(e, 0, sizeof(*e));
+	e->key = report_intern(r->strs, key);
+	e->reasons = json_array();
+	e->evidence = json_object();
+	e->action = "none";
+	if (!e->key || !e->reasons || !e->evidence ||
+	    json_object_set_new(r->entry_keys, key,
+				json_integer((json_int_t)r->n_entries)))
+		return NULL;
+	r->n_entries++;
+	return e;
+}
+
+static struct report_entry *entry_by_key(struct report *r, const char *key,
+					 bool *created)
+{
+	json_t *idx = json_object_get(r->entry_keys, key);
+
+	*created = !idx;
+	return idx ? &r->entries[json_integer_value(idx)] : entry_new(r, key);
+}
+
+struct report_entry *report_entry_get(struct report *r,
+				      const struct report_end *port,
+				      const struct report_end *peer,
+				      bool *created)
+{
+	struct report_end p = *port, q = { 0 };
+	const struct report_link *l = NULL;
+	struct report_entry *e;
+	char *key;
+	int side = 0;
+
+	if (peer)
+		q = *peer;
+	l = end_link(r, &p, &side);
+	if (l) { /* the cable as discovered, whatever a finding expected */
+		enrich_end(r, &p, side ? &l->b : &l->a);
+		q = side ? l->a : l->b;
+	}
+	enrich_end(r, &q, NULL);
+	key = entry_key(&p, &q, l);
+	if (!key)
+		return NULL;
+	e = entry_by_key(r, key, created);
+	free(key);
+	if (e && *created) {
+		e->kind = ENTRY_PORT;
+		e->port = p;
+		e->peer = q;
+		e->confidence = 1;
+	}
+	return e;
+}
+
+void report_entry_reason(struct report *r, struct report_entry *e,
+			 const char *action, const json_t *f)
+{
+	const char *cat = json_string_value(json_object_get(f, "category"));
+	json_t *ev = json_object_get(f, "evidence");
+	json_t *conf = json_object_get(ev, "confidence");
+
+	(void)r;
+	json_array_append_new(e->reasons, json_pack("{s:s,s:s,s:s,s:O}",
+		"category", cat, "severity",
+		json_string_value(json_object_get(f, "severity")),
+		"message", json_string_value(json_object_get(f, "message")),
+		"figures", ev));
+	json_object_set(e->evidence, cat, ev);
+	if (rank_of(action) > rank_of(e->action))
+		e->action = action_rank[rank_of(action)];
+	if (json_is_number(conf) && e->reasons && json_array_size(e->reasons) == 1)
+		e->confidence = json_number_value(conf);
+}
+
+static bool entry_action(const char *action)
+{
+	return rank_of(action) > 0;
+}
+
+/* A PCIe device: the node's entry, with check-pcie or drain-node. */
+static int node_entry(struct report *r, const json_t *f, const json_t *subj)
+{
+	const char *host = json_string_value(json_object_get(subj, "host"));
+	const char *bdf = json_string_value(json_object_get(subj, "bdf"));
+	const char *name = json_string_value(json_object_get(subj, "name")) ?:
+			   json_string_value(json_object_get(subj, "what"));
+	struct report_entry *e;
+	char *key, dev[160];
+	bool created;
+
+	if (!host)
+		host = json_string_value(json_object_get(f, "host"));
+	snprintf(dev, sizeof(dev), "%s%s%s%s", bdf, name ? " (" : "",
+		 name ? name : "", name ? ")" : "");
+	if (asprintf(&key, "node:%s:%s", host, bdf) < 0)
+		return -ENOMEM;
+	e = entry_by_key(r, key, &created);
+	free(key);
+	if (!e)
+		return -ENOMEM;
+	if (created) {
+		e->kind = ENTRY_NODE;
+		e->host = report_intern(r->strs, host);
+		e->device = report_intern(r->strs, dev);
+		e->confidence = 1;
+	}
+	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);
+	return 0;
+}
+
+/* A cable named by both ends: the switch end is the one to disable. */
+static int link_entry(struct report *r, const json_t *f, const json_t *subj)
+{
+	struct report_end a, b;
+	struct report_entry *e;
+	bool created;
+
+	const char *key;
+	json_t *v;
+
+	if (report_end_from(r, json_object_get(subj, "a"), &a) ||
+	    report_end_from(r, json_object_get(subj, "b"), &b))
+		return 0;
+	e = a.type == 's' || b.type != 's' ? report_entry_get(r, &a, &b, &created) :
+					       report_entry_get(r, &b, &a, &created);
+	if (!e)
+		return -ENOMEM;
+	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);
+	if (subj != json_object_get(f, "subject"))
+		return 0;
+	/* a finding about two cables (swapped): the other one is evidence */
+	json_object_foreach(json_object_get(f, "evidence"), key, v)
+		if (json_is_object(json_object_get(v, "a")) &&
+		    json_is_object(json_object_get(v, "b")) &&
+		    link_entry(r, f, v))
+			return -ENOMEM;
+	return 0;
+}
+
+static int port_entry(struct report *r, const json_t *f, const json_t *subj)
+{
+	struct report_end p, peer = { 0 };
+	struct report_entry *e;
+	bool created;
+
+	if (report_end_from(r, subj, &p) || !p.port)
+		return 0; /* a whole node: listed, nothing to disable */
+	report_end_from(r, json_object_get(json_object_get(f, "evidence"), "peer"),
+			&peer);
+	e = report_entry_get(r, &p, peer.type ? &peer : NULL, &created);
+	if (!e)
+		return -ENOMEM;
+	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);
+	return 0;
+}
+
+static int entry_from_finding(struct report *r, const json_t *f)
+{
+	const json_t *subj = json_object_get(f, "subject");
+	const char *sev = json_string_value(json_object_get(f, "severity"));
+
+	if (strcmp(sev, "fail") ||
+	    !entry_action(json_string_value(json_object_get(f, "action"))))
+		return 0;
+	if (json_object_get(subj, "bdf"))
+		return node_entry(r, f, subj);
+	if (json_is_object(json_object_get(subj, "a")) &&
+	    json_is_object(json_object_get(subj, "b")))
+		return link_entry(r, f, subj);
+	return port_entry(r, f, subj);
+}
+
+int report_build_disable_list(struct report *r)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < r->n_findings; i++)
+		ret = entry_from_finding(r, r->findings[i].rec);
+	return ret;
+}
+
+static int action_count(const struct report *r, const char *action, bool nodes)
+{
+	json_t *hosts = json_object();
+	int n = 0;
+
+	for (size_t i = 0; hosts && i < r->n_entries; i++) {
+		const struct report_entry *e = &r->entries[i];
+
+		if (nodes && e->kind == ENTRY_NODE && !strcmp(e->action, action))
+			json_object_set_new(hosts, e->host, json_true());
+		else if (!nodes && e->kind == ENTRY_PORT)
+			n++;
+	}
+	if (nodes)
+		n = (int)json_object_size(hosts);
+	json_decref(hosts);
+	return n;
+}
+
+static size_t fail_findings(const struct report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_findings; i++)
+		n += !strcmp(json_string_value(json_object_get(r->findings[i].rec,
+						"severity")), "fail");
+	return n;
+}
+
+bool report_passed(const struct report *r)
+{
+	return !r->n_entries && !fail_findings(r);
+}
+
+static void append_count(char *buf, size_t len, int n, const char *one,
+			 const char *many)
+{
+	size_t used = strlen(buf);
+
+	if (n)
+		snprintf(buf + used, len - used, "%s%d %s", used > 6 ? ", " : "",
+			 n, n == 1 ? one : many);
+}
+
+void report_verdict_line(const struct report *r, char *buf, size_t len)
+{
+	if (report_passed(r)) {
+		snprintf(buf, len, "PASS");
+		return;
+	}
+	snprintf(buf, len, "FAIL: ");
+	append_count(buf, len, action_count(r, NULL, false), "port to disable",
+		     "ports to disable");
+	append_count(buf, len, action_count(r, "drain-node", true),
+		     "node to drain", "nodes to drain");
+	append_count(buf, len, action_count(r, "check-pcie", true),
+		     "node to check (PCIe)", "nodes to check (PCIe)");
+	append_count(buf, len, (int)r->n_untested_ports, "port not tested",
+		     "ports not tested");
+	if (strlen(buf) == 6)
+		snprintf(buf + 6, len - 6, "%zu failed checks", fail_findings(r));
+}

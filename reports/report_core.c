@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/* The report's life: set up, order for output, tear down. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/report.h"
+
+int report_init(struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (pthread_mutex_init(&r->lock, NULL))
+		return -ENOMEM;
+	r->strs = report_strtab_new();
+	r->finding_keys = json_object();
+	r->twin_switches = json_object();
+	r->pcie = json_array();
+	r->runs = json_array();
+	r->entry_keys = json_object();
+	r->reenable = json_array();
+	r->still_disabled = json_array();
+	r->groups = json_array();
+	if (!r->strs || !r->finding_keys || !r->twin_switches || !r->pcie ||
+	    !r->runs || !r->entry_keys || !r->reenable || !r->still_disabled ||
+	    !r->groups) {
+		report_fini(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void report_fini(struct report *r)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		json_decref(r->findings[i].rec);
+	for (size_t i = 0; i < r->n_entries; i++) {
+		json_decref(r->entries[i].reasons);
+		json_decref(r->entries[i].evidence);
+	}
+	free(r->findings);
+	free(r->entries);
+	free(r->hports);
+	free(r->links);
+	free(r->pairs);
+	free(r->meas);
+	free(r->attr);
+	free(r->name_list);
+	report_map_free(&r->hport_by_guid);
+	report_map_free(&r->hport_by_name);
+	report_map_free(&r->link_by_end);
+	report_map_free(&r->node_names);
+	json_decref(r->finding_keys);
+	json_decref(r->twin_switches);
+	json_decref(r->pcie);
+	json_decref(r->runs);
+	json_decref(r->entry_keys);
+	json_decref(r->reenable);
+	json_decref(r->still_disabled);
+	json_decref(r->groups);
+	report_strtab_free(r->strs);
+	pthread_mutex_destroy(&r->lock);
+	memset(r, 0, sizeof(*r));
+}
+
+static int severity_rank(const json_t *f)
+{
+	const char *s = json_string_value(json_object_get(f, "severity"));
+
+	return !strcmp(s, "fail") ? 0 : !strcmp(s, "warn") ? 1 : 2;
+}
+
+static int finding_cmp(const void *x, const void *y)
+{
+	const json_t *a = ((const struct report_finding *)x)->rec;
+	const json_t *b = ((const struct report_finding *)y)->rec;
+	int c = severity_rank(a) - severity_rank(b);
+
+	if (c)
+		return c;
+	c = strcmp(json_string_value(json_object_get(a, "category")),
+		   json_string_value(json_object_get(b, "category")));
+	return c ? c : strcmp(json_string_value(json_object_get(a, "message")),
+			      json_string_value(json_object_get(b, "message")));
+}
+
+static int entry_cmp(const void *x, const void *y)
+{
+	const struct report_entry *a = x, *b = y;
+
+	return strcmp(a->key, b->key);
+}
+
+/* Output order does not depend on file or thread order. Call last. */
+void report_sort(struct report *r)
+{
+	if (r->n_findings)
+		qsort(r->findings, r->n_findings, sizeof(*r->findings),
+		      finding_cmp);
+	if (r->n_entries)
+		qsort(r->entries, r->n_entries, sizeof(*r->entries), entry_cmp);
+	json_object_clear(r->finding_keys);
+	json_object_clear(r->entry_keys);
+}
+
+int report_analyse(struct report *r, char **files, int n, const char *previous)
+{
+	int ret = report_ingest_files(r, files, n);
+
+	if (ret)
+		return ret;
+	if (!r->n_pairs && !r->n_records)
+		return -ENODATA;
+	ret = report_judge(r) ?: report_build_disable_list(r) ?:
+	      report_group_common_causes(r);
+	if (!ret && previous)
+		ret = report_apply_previous(r, previous);
+	if (!ret)
+		report_sort(r);
+	return ret;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Strings from the fabric (node descriptions, host names, error texts) are
+ * untrusted. Every output format gets its own escaping here, in one place,
+ * with unit tests: HTML text and attributes, XML, shell words, CSV fields,
+ * Prometheus label values, one-line comments, JSON inside <script>.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/record.h"
+#include "reports/report.h"
+
+static bool buf_reserve(struct report_buf *b, size_t more)
+{
+	char *s;
+	size_t cap;
+
+	if (b->oom)
+		return false;
+	if (b->len + more + 1 <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	s = realloc(b->s, cap);
+	if (!s) {
+		b->oom = true;
+		return false;
+	}
+	b->s = s;
+	b->cap = cap;
+	return true;
+}
+
+static void buf_putn(struct report_buf *b, const char *s, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void report_buf_puts(struct report_buf *b, const char *s)
+{
+	buf_putn(b, s, strlen(s));
+}
+
+void report_buf_printf(struct report_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !buf_reserve(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void report_buf_free(struct report_buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Text and attribute values alike (attributes are always double-quoted). */
+void report_html_escape(struct report_buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': report_buf_puts(b, "&amp;"); break;
+		case '<': report_buf_puts(b, "&lt;"); break;
+		case '>': report_buf_puts(b, "&gt;"); break;
+		case '"': report_buf_puts(b, "&quot;"); break;
+		case '\'': report_buf_puts(b, "&#39;"); break;
+		default: buf_putn(b, s, 1);
+		}
+	}
+}
+
+/* XML 1.0 has no escape for most control characters: they become '?'. */
+void report_xml_escape(struct report_buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			report_buf_puts(b, "?");
+		else if (c == '\n' || c == '\r' || c == '\t')
+			report_buf_printf(b, "&#%d;", c);
+		else
+			report_html_escape(b, (char[]){ (char)c, 0 });
+	}
+}
+
+/* One shell word: '...' with each ' written as '\''. */
+void report_shell_quote(struct report_buf *b, const char *s)
+{
+	report_buf_puts(b, "'");
+	for (; s && *s; s++) {
+		if (*s == '\'')
+			report_buf_puts(b, "'\\''");
+		else
+			buf_putn(b, s, 1);
+	}
+	report_buf_puts(b, "'");
+}
+
+/* RFC 4180: quoted when needed, quotes doubled; a leading = + - @ is
+ * prefixed with ' so spreadsheets do not run it as a formula. */
+void report_csv_field(struct report_buf *b, const char *s)
+{
+	bool formula, quote;
+
+	if (!s)
+		return;
+	formula = strchr("=+-@", *s) && *s;
+	quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+	if (!quote) {
+		report_buf_puts(b, s);
+		return;
+	}
+	report_buf_puts(b, formula ? "\"'" : "\"");
+	for (; *s; s++)
+		report_buf_puts(b, *s == '"' ? "\"\"" : (char[]){ *s, 0 });
+	report_buf_puts(b, "\"");
+}
+
+/* Exposition format: \ " and newline are escaped in label values. */
+void report_prom_label(struct report_buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\\')
+			report_buf_puts(b, "\\\\");
+		else if (*s == '"')
+			report_buf_puts(b, "\\\"");
+		else if (*s == '\n')
+			report_buf_puts(b, "\\n");
+		else
+			buf_putn(b, s, 1);
+	}
+}
+
+/* Text for a one-line comment: control characters become spaces. */
+void report_comment_text(struct report_buf *b, const char *s)
+{
+	for (; s && *s; s++)
+		buf_putn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, 1);
+}
+
+/* JSON made by jansson, made safe inside <script>: no '<', '>' or '&'
+ * characters remain (they only occur inside strings, as \u escapes). */
+void report_script_json(struct report_buf *b, const char *json)
+{
+	for (; json && *json; json++) {
+		switch (*json) {
+		case '<': report_buf_puts(b, "\\u003c"); break;
+		case '>': report_buf_puts(b, "\\u003e"); break;
+		case '&': report_buf_puts(b, "\\u0026"); break;
+		default: buf_putn(b, json, 1);
+		}
+	}
+}

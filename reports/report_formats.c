@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The disable list as CSV and as an ibportstate script, the per-port
+ * figures as a node_exporter textfile, and the checks as JUnit XML. Every
+ * fabric-supplied string goes through report_escape.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/log.h"
+#include "common/record.h"
+#include "reports/report.h"
+
+int report_write_file(const char *path, const struct report_buf *b)
+{
+	FILE *f;
+	int ret = 0;
+
+	if (b->oom) {
+		log_error("%s: out of memory while formatting", path);
+		return -ENOMEM;
+	}
+	f = fopen(path, "we");
+	if (!f) {
+		ret = -errno;
+		log_error("%s: cannot write: %m", path);
+		return ret;
+	}
+	if (b->len && fwrite(b->s, 1, b->len, f) != b->len)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		log_error("%s: write failed: %s", path, strerror(-ret));
+	return ret;
+}
+
+static void csv_sep(struct report_buf *b, const char *s)
+{
+	report_csv_field(b, s ? s : "");
+	report_buf_puts(b, ",");
+}
+
+static void csv_end(struct report_buf *b, const struct report_end *e)
+{
+	struct report_buf loc = { 0 };
+	char g[19], port[16];
+
+	report_end_text(&loc, e);
+	snprintf(port, sizeof(port), "%d", e->port);
+	csv_sep(b, loc.s);
+	csv_sep(b, e->guid ? record_guid_str(e->guid, g) : "");
+	csv_sep(b, e->type ? port : "");
+	csv_sep(b, e->alias);
+	csv_sep(b, e->xcvr.vendor);
+	csv_sep(b, e->xcvr.part_number);
+	csv_sep(b, e->xcvr.serial);
+	report_buf_free(&loc);
+}
+
+static void reasons_text(struct report_buf *b, const struct report_entry *e,
+			 const char *sep)
+{
+	for (size_t k = 0; k < json_array_size(e->reasons); k++) {
+		const json_t *rs = json_array_get(e->reasons, k);
+
+		report_buf_printf(b, "%s%s: %s", k ? sep : "",
+				  json_string_value(json_object_get(rs, "category")),
+				  json_string_value(json_object_get(rs, "message")));
+	}
+}
+
+int report_write_csv(const struct report *r, const char *path)
+{
+	struct report_buf b = { 0 };
+	int ret;
+
+	report_buf_puts(&b, "new,action,port,port_guid,port_number,port_alias,"
+		"port_xcvr_vendor,port_xcvr_part_number,port_xcvr_serial,peer,"
+		"peer_guid,peer_port,peer_alias,peer_xcvr_vendor,"
+		"peer_xcvr_part_number,peer_xcvr_serial,confidence,group,reasons\r\n");
+	for (size_t i = 0; i < r->n_entries; i++) {
+		const struct report_entry *e = &r->entries[i];
+		struct report_buf why = { 0 }, node = { 0 };
+
+		csv_sep(&b, e->is_new ? "yes" : "no");
+		csv_sep(&b, e->action);
+		if (e->kind == ENTRY_NODE) {
+			report_buf_printf(&node, "%s %s", e->host, e->device);
+			csv_sep(&b, node.s);
+			report_buf_puts(&b, ",,,,,,,,,,,,,,");
+		} else {
+			csv_end(&b, &e->port);
+			csv_end(&b, &e->peer);
+		}
+		report_buf_printf(&b, "%.3f,", e->confidence);
+		csv_sep(&b, e->group);
+		reasons_text(&why, e, "; ");
+		report_csv_field(&b, why.s ? why.s : "");
+		report_buf_puts(&b, "\r\n");
+		report_buf_free(&why);
+		report_buf_free(&node);
+	}
+	ret = report_write_file(path, &b);
+	report_buf_free(&b);
+	return ret;
+}
+
+/* The switch side of the entry's cable: what ibportstate can disable. */
+static const struct report_end *script_target(const struct report_entry *e)
+{
+	if (e->port.type == 's')
+		return &e->port;
+	if (e->peer.type == 's')
+		return &e->peer;
+	return e->port.guid ? &e->port : NULL;
+}
+
+static void script_entry(struct report_buf *b, const struct report_entry *e,
+			 size_t n)
+{
+	const struct report_end *t = script_target(e);
+	struct report_buf text = { 0 }, why = { 0 };
+	char g[19], port[16];
+
+	report_buf_printf(&text, "%zu. %s ", n, e->action);
+	if (e->kind == ENTRY_NODE) {
+		report_buf_printf(&text, "%s %s", e->host, e->device);
+	} else {
+		report_end_text(&text, &e->port);
+		report_buf_puts(&text, " <-> ");
+		report_end_text(&text, &e->peer);
+	}
+	reasons_text(&why, e, " | ");
+	report_buf_puts(b, "\n# ");
+	report_comment_text(b, text.s);
+	report_buf_puts(b, "\n# reasons: ");
+	report_comment_text(b, why.s);
+	report_buf_puts(b, "\nprintf '%s\\n' ");
+	report_shell_quote(b, text.s);
+	report_buf_puts(b, "\n");
+	if (e->kind == ENTRY_NODE || !t) {
+		report_buf_puts(b, "# no switch port to disable: act on the node\n");
+	} else {
+		if (t->type == 'c')
+			report_buf_puts(b, "# the switch end is unknown: disabling the HCA port itself\n");
+		snprintf(port, sizeof(port), "%d", t->port);
+		report_buf_puts(b, "ibportstate -G ");
+		report_shell_quote(b, record_guid_str(t->guid, g));
+		report_buf_puts(b, " ");
+		report_shell_quote(b, port);
+		report_buf_puts(b, " ");
+		report_shell_quote(b, "disable");
+		report_buf_puts(b, "\n");
+	}
+	report_buf_free(&text);
+	report_buf_free(&why);
+}
+
+int report_write_script(const struct report *r, const char *path)
+{
+	struct report_buf b = { 0 };
+	char verdict[256], now[32];
+	int ret;
+
+	report_verdict_line(r, verdict, sizeof(verdict));
+	report_buf_printf(&b, "#!/bin/sh\n"
+		"# Ports to take out of service, written by ibproof report at %s.\n"
+		"# ibproof never runs this: review it, then run it on a host of the\n"
+		"# fabric with infiniband-diags (ibportstate disables the switch end).\n"
+		"# Verdict: ", record_time_now(now));
+	report_comment_text(&b, verdict);
+	report_buf_puts(&b, "\nset -eu\n");
+	for (size_t i = 0; i < r->n_entries; i++)
+		script_entry(&b, &r->entries[i], i + 1);
+	ret = report_write_file(path, &b);
+	report_buf_free(&b);
+	return ret;
+}

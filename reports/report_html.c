@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report as one self-contained HTML file: no network, inline CSS, SVG
+ * pictures, and a small inline script that reads the data block. Every
+ * fabric-supplied string is escaped for HTML (text and attributes alike);
+ * the data block is JSON with '<', '>' and '&' written as \u escapes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/record.h"
+#include "reports/report.h"
+#include "reports/report_svg.h"
+
+static const char html_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	"style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+	"<title>ibproof report</title>\n<style>\n"
+	"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+	"table{border-collapse:collapse;margin:.5em 0}\n"
+	"td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-size:13px;vertical-align:top}\n"
+	".verdict{font-size:1.6em;font-weight:bold;padding:.3em .6em;display:inline-block}\n"
+	".pass{background:#c8e6c9}.fail{background:#ffcdd2}\n"
+	".sev-fail{color:#b71c1c;font-weight:bold}.sev-warn{color:#e65100}\n"
+	".hm-leaf{stroke:#000;stroke-width:.6}.hm-label{font-size:10px}\n"
+	".hist-bar{fill:#1565c0}.axis{font-size:10px}.note{font-size:12px;color:#555}\n"
+	"figure{display:inline-block;margin:.5em 1em}\n"
+	"</style></head><body>\n";
+
+static void put_text(struct report_buf *b, const char *tag, const char *s)
+{
+	report_buf_printf(b, "<%s>", tag);
+	report_html_escape(b, s);
+	report_buf_printf(b, "</%s>", tag);
+}
+
+static void html_summary(struct report_buf *b, const struct report *r)
+{
+	char verdict[256];
+	bool pass = report_passed(r);
+
+	report_verdict_line(r, verdict, sizeof(verdict));
+	report_buf_puts(b, "<h1>ibproof report</h1>\n");
+	report_buf_printf(b, "<div id=\"verdict\" class=\"verdict %s\">",
+			  pass ? "pass" : "fail");
+	report_html_escape(b, verdict);
+	report_buf_printf(b, "</div>\n<p>%zu pair records, %zu other records, %zu HCA ports, %zu links, %zu findings. <span id=\"script-status\"></span></p>\n",
+			  r->n_pairs, r->n_records, r->n_hports, r->n_links,
+			  r->n_findings);
+}
+
+static void html_findings(struct report_buf *b, const struct report *r)
+{
+	report_buf_puts(b, "<h2>Findings</h2>\n<table id=\"findings\"><tr><th>severity</th><th>category</th><th>message</th><th>action</th></tr>\n");
+	for (size_t i = 0; i < r->n_findings; i++) {
+		const json_t *f = r->findings[i].rec;
+		const char *sev = json_string_value(json_object_get(f, "severity"));
+
+		report_buf_puts(b, "<tr class=\"finding\" data-severity=\"");
+		report_html_escape(b, sev);
+		report_buf_puts(b, "\"><td class=\"sev-");
+		report_html_escape(b, sev);
+		report_buf_puts(b, "\">");
+		report_html_escape(b, sev);
+		report_buf_puts(b, "</td>");
+		put_text(b, "td", json_string_value(json_object_get(f, "category")));
+		put_text(b, "td", json_string_value(json_object_get(f, "message")));
+		put_text(b, "td", json_string_value(json_object_get(f, "action")));
+		report_buf_puts(b, "</tr>\n");
+	}
+	report_buf_puts(b, "</table>\n");
+}
+
+static void end_cell(struct report_buf *b, const struct report_end *e)
+{
+	struct report_buf t = { 0 };
+
+	report_end_text(&t, e);
+	if (e->xcvr.vendor || e->xcvr.part_number || e->xcvr.serial)
+		report_buf_printf(&t, " [transceiver %s %s SN %s]",
+				  e->xcvr.vendor ? e->xcvr.vendor : "?",
+				  e->xcvr.part_number ? e->xcvr.part_number : "?",
+				  e->xcvr.serial ? e->xcvr.serial : "?");
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+}
+
+static void entry_row(struct report_buf *b, const struct report_entry *e)
+{
+	report_buf_puts(b, "<tr class=\"disable\" data-key=\"");
+	report_html_escape(b, e->key);
+	report_buf_puts(b, "\">");
+	put_text(b, "td", e->is_new ? "new" : "");
+	put_text(b, "td", e->action);
+	if (e->kind == ENTRY_NODE) {
+		struct report_buf t = { 0 };
+
+		report_buf_printf(&t, "%s %s", e->host, e->device);
+		put_text(b, "td", t.s);
+		put_text(b, "td", "");
+		report_buf_free(&t);
+	} else {
+		end_cell(b, &e->port);
+		end_cell(b, &e->peer);
+	}
+	report_buf_puts(b, "<td>");
+	for (size_t k = 0; k < json_array_size(e->reasons); k++) {
+		const json_t *rs = json_array_get(e->reasons, k);
+
+		report_buf_puts(b, k ? "<br>" : "");
+		report_html_escape(b, json_string_value(json_object_get(rs, "message")));
+	}
+	report_buf_printf(b, "</td><td>%.2f</td>", e->confidence);
+	put_text(b, "td", e->group ? e->group : "");
+	report_buf_puts(b, "</tr>\n");
+}
+
+static void html_disable(struct report_buf *b, const struct report *r)
+{
+	report_buf_printf(b, "<h2>Disable list (%zu)</h2>\n<table id=\"disable\"><tr><th></th><th>action</th><th>port</th><th>other end</th><th>reasons</th><th>confidence</th><th>common cause</th></tr>\n",
+			  r->n_entries);
+	for (size_t i = 0; i < r->n_entries; i++)
+		entry_row(b, &r->entries[i]);
+	report_buf_puts(b, "</table>\n");
+	if (!json_array_size(r->reenable))
+		return;
+	report_buf_puts(b, "<h2>Re-enable: disabled before, passed now</h2>\n<ul id=\"reenable\">");
+	for (size_t i = 0; i < json_array_size(r->reenable); i++)
+		put_text(b, "li", json_string_value(json_object_get(
+				       json_array_get(r->reenable, i), "location")));
+	report_buf_puts(b, "</ul>\n");
+}
+
+static const char html_script[] =
+	"<script>\n(function () {\n"
+	"  var data = JSON.parse(document.getElementById('ibproof-data').textContent);\n"
+	"  var cells = document.querySelectorAll('#heatmap .hm-cell').length;\n"
+	"  document.getElementById('script-status').textContent =\n"
+	"    cells + ' heatmap cells, ' + data.disable.length + ' in the disable list.';\n"
+	"  document.body.setAttribute('data-heatmap-cells', String(cells));\n"
+	"})();\n</script>\n";
+
+/* The disable list and findings as data, for the script and for tools. */
+static void html_data(struct report_buf *b, const struct report *r)
+{
+	json_t *doc = report_to_json(r);
+	char *text;
+
+	if (doc)
+		json_object_del(doc, "ports");
+	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	report_buf_puts(b, "<script type=\"application/json\" id=\"ibproof-data\">");
+	report_script_json(b, text ? text : "{\"disable\":[]}");
+	report_buf_puts(b, "</script>\n");
+	free(text);
+	json_decref(doc);
+}
+
+int report_write_html(const struct report *r, const char *path)
+{
+	struct report_buf b = { 0 };
+	int ret;
+
+	report_buf_puts(&b, html_head);
+	html_summary(&b, r);
+	html_findings(&b, r);
+	html_disable(&b, r);
+	report_buf_puts(&b, "<h2>Pair bandwidth heatmap</h2>\n");
+	if (report_svg_heatmap(&b, r))
+		b.oom = true;
+	report_buf_puts(&b, "<h2>Pair bandwidth per link class</h2>\n");
+	if (report_svg_histograms(&b, r))
+		b.oom = true;
+	html_data(&b, r);
+	report_buf_puts(&b, html_script);
+	report_buf_puts(&b, "</body></html>\n");
+	ret = report_write_file(path, &b);
+	report_buf_free(&b);
+	return ret;
+}

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading record files into the model as they stream by: one record at a
+ * time through common/record.h's reader, never a whole file. Big files are
+ * read in byte ranges by several threads; the model is shared under a lock
+ * held only for the short update after each record is parsed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/record.h"
+#include "reports/report.h"
+#include "reports/report_scan.h"
+
+#define SPLIT_MIN (32L << 20) /* default: files from this size are read in parts */
+#define MAX_THREADS 16
+
+static const char *str_field(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static uint64_t guid_field(const json_t *o, const char *key)
+{
+	const char *s = str_field(o, key);
+	uint64_t g = 0;
+
+	if (s && record_guid_parse(s, &g))
+		g = 0;
+	return g;
+}
+
+static int int_field(const json_t *o, const char *key, int dflt)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+}
+
+/* Transceiver facts, when a record carries them: {vendor, part_number, serial}. */
+void report_xcvr_from(struct report *r, const json_t *obj,
+		      struct report_xcvr *x)
+{
+	const json_t *t = json_object_get(obj, "transceiver");
+
+	if (!json_is_object(t))
+		return;
+	x->vendor = report_intern(r->strs, str_field(t, "vendor"));
+	x->part_number = report_intern(r->strs, str_field(t, "part_number"));
+	x->serial = report_intern(r->strs, str_field(t, "serial"));
+}
+
+static char type_code(const char *type)
+{
+	if (!type)
+		return 0;
+	return !strcmp(type, "switch") ? 's' : !strcmp(type, "ca") ? 'c' :
+	       !strcmp(type, "router") ? 'r' : 0;
+}
+
+/* "node01 mlx5_0": the Linux convention for HCA node descriptions. */
+static void split_ca_name(struct report *r, struct report_end *e)
+{
+	const char *sp = e->name ? strchr(e->name, ' ') : NULL;
+	char host[256];
+
+	if (!sp || strchr(sp + 1, ' ') || (size_t)(sp - e->name) >= sizeof(host))
+		return;
+	snprintf(host, sizeof(host), "%.*s", (int)(sp - e->name), e->name);
+	e->host = report_intern(r->strs, host);
+	e->ca = report_intern(r->strs, sp + 1);
+}
+
+/* The cage/lane alias of a switch port, when the records or type say so. */
+static void end_alias(struct report *r, const json_t *ref, struct report_end *e)
+{
+	char buf[32], g[19];
+	const char *alias = str_field(ref, "alias");
+	bool twin = json_is_true(json_object_get(ref, "twin_port")) ||
+		    json_object_get(ref, "cage") ||
+		    int_field(ref, "devid", 0) == 0xd2f2;
+
+	if (e->type != 's')
+		return;
+	record_guid_str(e->guid, g);
+	if (twin)
+		json_object_set_new(r->twin_switches, g, json_true());
+	else
+		twin = json_object_get(r->twin_switches, g) != NULL;
+	if (!alias && twin && e->port > 0) {
+		snprintf(buf, sizeof(buf), "%d/%d", (e->port + 1) / 2,
+			 e->port % 2 ? 1 : 2);
+		alias = buf;
+	}
+	e->alias = report_intern(r->strs, alias);
+}
+
+/* Once every file is read, a twin-port switch known from any record. */
+void report_end_alias(struct report *r, struct report_end *e)
+{
+	char g[19], buf[32];
+
+	if (e->type != 's' || e->alias || e->port <= 0 ||
+	    !json_object_get(r->twin_switches, record_guid_str(e->guid, g)))
+		return;
+	snprintf(buf, sizeof(buf), "%d/%d", (e->port + 1) / 2,
+		 e->port % 2 ? 1 : 2);
+	e->alias = report_intern(r->strs, buf);
+}
+
+/*
+ * Any port reference of the records: an HCA port (host, ca, port, guid),
+ * a switch port (node, guid, port) or a link end (name, guid, port, type).
+ */
+int report_end_from(struct report *r, const json_t *ref, struct report_end *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (!json_is_object(ref))
+		return -EINVAL;
+	e->guid = guid_field(ref, "guid");
+	e->port = int_field(ref, "port", 0);
+	e->type = type_code(str_field(ref, "type"));
+	if (str_field(ref, "ca")) {
+		e->type = 'c';
+		e->host = report_intern(r->strs, str_field(ref, "host"));
+		e->ca = report_intern(r->strs, str_field(ref, "ca"));
+	} else if (str_field(ref, "node")) {
+		/* a switch port reference has no type; "unknown" stays 0 */
+		if (!json_object_get(ref, "type"))
+			e->type = 's';
+		e->name = report_intern(r->strs, str_field(ref, "node"));
+	} else {
+		e->name = report_intern(r->strs, str_field(ref, "name"));
+		if (e->type == 'c')
+			split_ca_name(r, e);
+	}
+	if (e->type == 's')
+		e->name = report_node_name(r, e->guid, e->name);
+	report_xcvr_from(r, ref, &e->xcvr);
+	end_alias(r, ref, e);
+	return e->guid || e->name || e->host ? 0 : -EINVAL;
+}
+
+static uint8_t status_code(const char *s)
+{
+	return !strcmp(s, "ok") ? 0 : !strcmp(s, "error") ? 1 : 2;
+}
+
+/* A pair record's fields, from jansson or from the fast scanner. */
+struct pair_in {
+	const char *host[2], *ca[2], *error;
+	int port[2];
+	uint64_t guid[2];
+	struct report_meas m;
+};
+
+static int add_pair(struct report *r, struct pair_in *in)
+{
+	struct attr_pair p = { .verdict = ATTR_UNTESTED };
+	int ret;
+
+	pthread_mutex_lock(&r->lock);
+	if (in->m.status)
+		in->m.error = report_intern(r->strs, in->error);
+	ret = report_hport_get(r, in->host[0], in->ca[0], in->port[0],
+			       in->guid[0], &p.a) ?:
+	      report_hport_get(r, in->host[1], in->ca[1], in->port[1],
+			       in->guid[1], &p.b) ?:
+	      report_pair_add(r, &p, &in->m);
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+static void pair_ref_in(struct pair_in *in, int i, const json_t *ref)
+{
+	in->host[i] = str_field(ref, "host");
+	in->ca[i] = str_field(ref, "ca");
+	in->port[i] = int_field(ref, "port", 0);
+	in->guid[i] = guid_field(ref, "guid");
+}
+
+static int ingest_pair(struct report *r, const json_t *rec)
+{
+	struct pair_in in = { .m = {
+		.gbps = (float)json_number_value(json_object_get(rec, "gbps")),
+		.gbps_min = (float)json_number_value(json_object_get(rec, "gbps_min")),
+		.expected = (float)json_number_value(json_object_get(rec, "expected_gbps")),
+		.round = (uint32_t)int_field(rec, "round", 0),
+		.test = !strcmp(str_field(rec, "test"), "read"),
+		.dir = !strcmp(str_field(rec, "dir"), "bi"),
+		.status = status_code(str_field(rec, "status")),
+	} };
+
+	pair_ref_in(&in, 0, json_object_get(rec, "a"));
+	pair_ref_in(&in, 1, json_object_get(rec, "b"));
+	in.error = str_field(rec, "error");
+	return add_pair(r, &in);
+}
+
+#define SCAN_STR_MAX 256
+
+/* Copies a scanned string; false when too long for the fast path. */
+static bool scan_copy(char *buf, const struct scan_str *v)
+{
+	if (v->len >= SCAN_STR_MAX)
+		return false;
+	memcpy(buf, v->s, v->len);
+	buf[v->len] = '\0';
+	return true;
+}
+
+static bool scan_ref_in(struct pair_in *in, int i, const struct scan_ref *ref,
+			char bufs[3][SCAN_STR_MAX])
+{
+	if (!scan_copy(bufs[0], &ref->host) || !scan_copy(bufs[1], &ref->ca) ||
+	    !scan_copy(bufs[2], &ref->guid))
+		return false;
+	in->host[i] = bufs[0];
+	in->ca[i] = bufs[1];
+	in->port[i] = (int)ref->port;
+	if (record_guid_parse(bufs[2], &in->guid[i]))
+		in->guid[i] = 0;
+	return true;
+}
+
+/* record_fast_fn: takes plain pair lines without building JSON. */
+static int ingest_pair_fast(void *ctx, const char *line, size_t len)
+{
+	struct report *r = ctx;
+	char bufs[2][3][SCAN_STR_MAX], error[SCAN_STR_MAX];
+	struct scan_pair sp;
+	struct pair_in in = { 0 };
+	int ret;
+
+	if (r->params.no_fast_path || !report_scan_pair(line, len, &sp) ||
+	    !scan_ref_in(&in, 0, &sp.a, bufs[0]) ||
+	    !scan_ref_in(&in, 1, &sp.b, bufs[1]) ||
+	    (sp.str[SF_ERROR].s && !scan_copy(error, &sp.str[SF_ERROR])))
+		return 0;
+	in.error = sp.str[SF_ERROR].s ? error : NULL;
+	in.m = (struct report_meas){
+		.gbps = (float)sp.gbps, .gbps_min = (float)sp.gbps_min,
+		.expected = (float)sp.expected, .round = (uint32_t)sp.round,
+		.test = scan_eq(&sp.str[SF_TEST], "read"),
+		.dir = scan_eq(&sp.str[SF_DIR], "bi"),
+		.status = scan_eq(&sp.str[SF_STATUS], "ok") ? 0 :
+			  scan_eq(&sp.str[SF_STATUS], "error") ? 1 : 2,
+	};
+	ret = add_pair(r, &in);
+	if (ret)
+		r->fast_error = ret;
+	return ret ? 0 : 1;
+}
+
+static int ingest_port(struct report *r, const json_t *rec)
+{
+	uint32_t idx;
+	struct report_hport *h;
+	int ret = report_hport_get(r, str_field(rec, "host"), str_field(rec, "ca"),
+				   int_field(rec, "port", 0),
+				   guid_field(rec, "guid"), &idx);
+
+	if (ret)
+		return ret;
+	h = &r->hports[idx];
+	h->rail = int_field(rec, "rail", -1);
+	h->rate_gbps = json_number_value(json_object_get(rec, "rate_gbps"));
+	report_xcvr_from(r, rec, &h->xcvr);
+	return 0;
+}
+
+static int ingest_link(struct report *r, const json_t *rec)
+{
+	struct report_link l = { 0 };
+
+	if (report_end_from(r, json_object_get(rec, "a"), &l.a) ||
+	    report_end_from(r, json_object_get(rec, "b"), &l.b))
+		return 0; /* the reader validated it: nothing to place */
+	l.width = report_intern(r->strs, str_field(rec, "width"));
+	l.speed = report_intern(r->strs, str_field(rec, "speed"));
+	l.state = report_intern(r->strs, str_field(rec, "state"));
+	l.phys_state = report_intern(r->strs, str_field(rec, "phys_state"));
+	return report_link_add(r, &l);
+}
+
+/* counters and port records may carry the transceiver of a port. */
+static int ingest_counters(struct report *r, const json_t *rec)
+{
+	const json_t *subj = json_object_get(rec, "subject");
+	struct report_end e;
+	uint32_t idx;
+
+	if (!json_object_get(rec, "transceiver") || report_end_from(r, subj, &e) ||
+	    e.type != 'c' || !e.guid ||
+	    !report_map_get(&r->hport_by_guid, e.guid, &idx))
+		return 0;
+	report_xcvr_from(r, rec, &r->hports[idx].xcvr);
+	return 0;
+}
+
+int report_ingest_record(struct report *r, json_t *rec)
+{
+	const char *kind = str_field(rec, "kind");
+	int ret = 0;
+
+	if (!strcmp(kind, "pair"))
+		return ingest_pair(r, rec);
+	pthread_mutex_lock(&r->lock);
+	r->n_records++;
+	if (!strcmp(kind, "port"))
+		ret = ingest_port(r, rec);
+	else if (!strcmp(kind, "link"))
+		ret = ingest_link(r, rec);
+	else if (!strcmp(kind, "finding"))
+		ret = report_finding_take(r, rec);
+	else if (!strcmp(kind, "counters"))
+		ret = ingest_counters(r, rec);
+	else if (!strcmp(kind, "pcie"))
+		ret = json_array_append(r->pcie, rec);
+	else if (!strcmp(kind, "run") && !strcmp(str_field(rec, "event"), "end"))
+		ret = json_array_append(r->runs, rec);
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+struct ingest_part {
+	const char *path;
+	off_t start, end;
+};
+
+struct ingest_job {
+	struct report *r;
+	struct ingest_part *parts;
+	size_t n_parts, next;
+	int ret;		/* first error */
+};
+
+static void job_fail(struct ingest_job *j, int ret, const char *msg)
+{
+	pthread_mutex_lock(&j->r->lock);
+	if (!j->ret) {
+		j->ret = ret;
+		snprintf(j->r->error, sizeof(j->r->error), "%s", msg);
+	}
+	pthread_mutex_unlock(&j->r->lock);
+}
+
+static int read_part(struct ingest_job *j, const struct ingest_part *p)
+{
+	struct record_reader *rd = record_reader_open_range(p->path, p->start,
+							    p->end);
+	json_t *rec;
+	char msg[600];
+	int ret = 0;
+
+	if (!rd) {
+		ret = -errno;
+		snprintf(msg, sizeof(msg), "%s: %s", p->path, strerror(errno));
+		job_fail(j, ret, msg);
+		return ret;
+	}
+	while (!__atomic_load_n(&j->ret, __ATOMIC_RELAXED) &&
+	       (ret = record_reader_next_fast(rd, &rec, ingest_pair_fast,
+					      j->r)) > 0) {
+		ret = rec ? report_ingest_record(j->r, rec) : 0;
+		json_decref(rec);
+		if (ret) {
+			snprintf(msg, sizeof(msg), "%s:%lu: %s", p->path,
+				 record_reader_line(rd), strerror(-ret));
+			job_fail(j, ret, msg);
+		}
+	}
+	if (ret < 0)
+		job_fail(j, ret, record_reader_error(rd));
+	record_reader_close(rd);
+	return ret < 0 ? ret : 0;
+}
+
+static void *ingest_worker(void *arg)
+{
+	struct ingest_job *j = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&j->r->lock);
+		i = j->next++;
+		pthread_mutex_unlock(&j->r->lock);
+		if (i >= j->n_parts || __atomic_load_n(&j->ret, __ATOMIC_RELAXED))
+			return NULL;
+		read_part(j, &j->parts[i]);
+	}
+}
+
+static int thread_count(const struct report *r)
+{
+	long n = r->params.threads > 0 ? r->params.threads :
+		 sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+/* Splits big regular files into one byte range per thread. */
+static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
+{
+	size_t cap = (size_t)n * (size_t)threads;
+	long split = j->r->params.split_min > 0 ? j->r->params.split_min : SPLIT_MIN;
+
+	j->parts = calloc(cap, sizeof(*j->parts));
+	if (!j->parts)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		int k = 1;
+
+		if (strcmp(paths[i], "-") && !stat(paths[i], &st) &&
+		    S_ISREG(st.st_mode) && st.st_size >= split)
+			k = threads;
+		for (int p = 0; p < k; p++) {
+			struct ingest_part *part = &j->parts[j->n_parts++];
+
+			part->path = paths[i];
+			part->start = k == 1 ? 0 : st.st_size * p / k;
+			part->end = k == 1 || p == k - 1 ? -1 :
+				    st.st_size * (p + 1) / k;
+		}
+	}
+	return 0;
+}
+
+int report_ingest_files(struct report *r, char **paths, int n)
+{
+	struct ingest_job j = { .r = r };
+	pthread_t tids[MAX_THREADS];
+	int threads = thread_count(r), started = 0, ret;
+
+	ret = plan_parts(&j, paths, n, threads);
+	if (ret)
+		return ret;
+	if ((size_t)threads > j.n_parts)
+		threads = (int)j.n_parts;
+	for (; started < threads - 1; started++)
+		if (pthread_create(&tids[started], NULL, ingest_worker, &j))
+			break;
+	ingest_worker(&j);
+	for (int i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(j.parts);
+	report_link_hports(r);
+	return j.ret;
+}

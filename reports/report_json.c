@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/* The report as one JSON document (docs/records.md, "The report"). */
+#include <errno.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/record.h"
+#include "reports/report.h"
+
+static json_t *end_json(const struct report_end *e)
+{
+	struct report_buf loc = { 0 };
+	json_t *o;
+
+	if (!e->type && !e->guid && !e->name)
+		return json_null();
+	if (e->type == 'c' && e->host) {
+		o = record_port_ref(e->host, e->ca ? e->ca : "", e->port, e->guid);
+	} else {
+		o = record_switch_port_ref(e->name ? e->name : "", e->guid, e->port);
+		if (o && e->alias)
+			json_object_set_new(o, "alias", json_string(e->alias));
+	}
+	report_end_text(&loc, e);
+	if (o && loc.s)
+		json_object_set_new(o, "location", json_string(loc.s));
+	report_buf_free(&loc);
+	return o;
+}
+
+static void xcvr_set(json_t *o, const char *key, const char *v)
+{
+	if (v)
+		json_object_set_new(o, key, json_string(v));
+}
+
+/* The transceiver at one end: its location always, facts where known. */
+static json_t *xcvr_json(const struct report_end *e, const char *which)
+{
+	struct report_buf loc = { 0 };
+	json_t *o;
+
+	report_end_text(&loc, e);
+	o = json_pack("{s:s,s:s}", "end", which, "location", loc.s ? loc.s : "");
+	report_buf_free(&loc);
+	if (!o)
+		return NULL;
+	xcvr_set(o, "vendor", e->xcvr.vendor);
+	xcvr_set(o, "part_number", e->xcvr.part_number);
+	xcvr_set(o, "serial", e->xcvr.serial);
+	return o;
+}
+
+json_t *report_entry_json(const struct report_entry *e)
+{
+	json_t *o = json_pack("{s:s,s:s,s:O,s:O,s:f,s:b}", "key", e->key,
+			      "action", e->action, "reasons", e->reasons,
+			      "evidence", e->evidence, "confidence",
+			      e->confidence, "new", e->is_new);
+
+	if (!o)
+		return NULL;
+	if (e->group)
+		json_object_set_new(o, "group", json_string(e->group));
+	if (e->kind == ENTRY_NODE) {
+		json_object_set_new(o, "node", json_pack("{s:s,s:s}", "host",
+				    e->host, "device", e->device));
+		json_object_set_new(o, "port", json_null());
+		json_object_set_new(o, "peer", json_null());
+		return o;
+	}
+	json_object_set_new(o, "port", end_json(&e->port));
+	json_object_set_new(o, "peer", end_json(&e->peer));
+	json_object_set_new(o, "transceivers", json_pack("[o,o*]",
+		xcvr_json(&e->port, "port"),
+		e->peer.type || e->peer.guid ? xcvr_json(&e->peer, "peer") : NULL));
+	return o;
+}
+
+static json_t *findings_json(const struct report *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->n_findings; i++) {
+		json_t *f = json_deep_copy(r->findings[i].rec);
+
+		if (f && r->findings[i].count > 1)
+			json_object_set_new(f, "count",
+					    json_integer(r->findings[i].count));
+		json_array_append_new(a, f);
+	}
+	return a;
+}
+
+static json_t *hport_json(const struct report *r, size_t i)
+{
+	const struct report_hport *h = &r->hports[i];
+	unsigned int n = h->n_ok + h->n_low;
+	json_t *o = record_port_ref(h->host, h->ca, h->port, h->guid);
+
+	if (!o)
+		return NULL;
+	json_object_update_new(o, json_pack("{s:i,s:i,s:i,s:i,s:f,s:f,s:b}",
+		"rail", h->rail, "pairs_ok", (int)h->n_ok, "pairs_low",
+		(int)h->n_low, "pairs_not_tested", (int)h->n_untested,
+		"avg_gbps", n ? h->sum_gbps / n : 0.0,
+		"min_gbps", h->min_gbps < 0 ? 0.0 : (double)h->min_gbps,
+		"blamed", r->attr ? r->attr[i].blamed : 0));
+	return o;
+}
+
+json_t *report_to_json(const struct report *r)
+{
+	char verdict[256], now[32];
+	json_t *doc, *disable = json_array(), *ports = json_array();
+
+	report_verdict_line(r, verdict, sizeof(verdict));
+	for (size_t i = 0; disable && i < r->n_entries; i++)
+		json_array_append_new(disable, report_entry_json(&r->entries[i]));
+	for (size_t i = 0; ports && i < r->n_hports; i++)
+		json_array_append_new(ports, hport_json(r, i));
+	doc = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},"
+			"s:o,s:O,s:O,s:o,s:O,s:o}",
+		"schema", RECORD_SCHEMA, "kind", "report",
+		"version", IBPROOF_VERSION, "time", record_time_now(now),
+		"verdict", report_passed(r) ? "pass" : "fail", "summary", verdict,
+		"counts", "pair_records", (json_int_t)r->n_pairs, "other_records",
+		(json_int_t)r->n_records, "hca_ports", (json_int_t)r->n_hports,
+		"links", (json_int_t)r->n_links,
+		"disable", disable, "reenable", r->reenable,
+		"still_disabled_untested", r->still_disabled,
+		"findings", findings_json(r), "groups", r->groups, "ports", ports);
+	return doc;
+}
+
+int report_write_json(const struct report *r, const char *path)
+{
+	json_t *doc = report_to_json(r);
+	int ret;
+
+	if (!doc) {
+		log_error("%s: could not build the JSON report", path);
+		return -ENOMEM;
+	}
+	ret = json_dump_file(doc, path, JSON_INDENT(1) | JSON_SORT_KEYS);
+	json_decref(doc);
+	if (ret) {
+		log_error("%s: could not write the JSON report: %m", path);
+		return -EIO;
+	}
+	return 0;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The two pictures of the HTML report, as inline SVG (no script needed to
+ * see them): the bandwidth heatmap, ports ordered by leaf switch, rail and
+ * host (not by rank), and a histogram of pair bandwidth per link class.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/report.h"
+#include "reports/report_svg.h"
+
+#define HM_MAX_CELLS 128
+#define HM_PIXELS 640
+#define HIST_BINS 44 /* 2.5 % of expected each, 0 .. 110 % */
+#define MAX_HIST_CLASSES 16
+
+static const char *leaf_of(const struct report *r, const struct report_hport *h)
+{
+	const struct report_link *l;
+
+	if (h->link < 0)
+		return "";
+	l = &r->links[h->link];
+	if (l->a.type == 's')
+		return l->a.name ? l->a.name : "";
+	return l->b.type == 's' && l->b.name ? l->b.name : "";
+}
+
+static const struct report *sort_ctx;
+
+static int strcmp0(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int hport_order(const void *x, const void *y)
+{
+	const struct report *r = sort_ctx;
+	const struct report_hport *a = &r->hports[*(const uint32_t *)x];
+	const struct report_hport *b = &r->hports[*(const uint32_t *)y];
+	int c = strcmp0(leaf_of(r, a), leaf_of(r, b));
+
+	if (c)
+		return c;
+	if (a->rail != b->rail)
+		return a->rail < b->rail ? -1 : 1;
+	c = strcmp0(a->host, b->host) ?: strcmp0(a->ca, b->ca);
+	return c ? c : a->port - b->port;
+}
+
+/* pos[i]: place of HCA port i on the heatmap's axes; order[k]: port at k. */
+static int heatmap_order(const struct report *r, uint32_t **order,
+			 uint32_t **pos)
+{
+	*order = malloc((r->n_hports + 1) * sizeof(**order));
+	*pos = malloc((r->n_hports + 1) * sizeof(**pos));
+	if (!*order || !*pos)
+		return -1;
+	for (uint32_t i = 0; i < r->n_hports; i++)
+		(*order)[i] = i;
+	sort_ctx = r;
+	qsort(*order, r->n_hports, sizeof(**order), hport_order);
+	for (uint32_t k = 0; k < r->n_hports; k++)
+		(*pos)[(*order)[k]] = k;
+	return 0;
+}
+
+static float meas_ratio(const struct report_meas *m)
+{
+	float v;
+
+	if (m->status == 1)
+		return 0;
+	v = m->expected > 0 ? m->gbps / m->expected : 1;
+	return v > 0 ? v : 0;
+}
+
+/* Worst ratio per cell, -1 where nothing was measured. */
+static float *heatmap_grid(const struct report *r, const uint32_t *pos,
+			   size_t cells, size_t block)
+{
+	float *grid = malloc(cells * cells * sizeof(*grid));
+
+	if (!grid)
+		return NULL;
+	for (size_t i = 0; i < cells * cells; i++)
+		grid[i] = -1;
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		size_t a = pos[r->pairs[i].a] / block, b = pos[r->pairs[i].b] / block;
+		float v;
+
+		if (r->pairs[i].verdict == ATTR_UNTESTED)
+			continue;
+		v = meas_ratio(&r->meas[i]);
+		if (grid[a * cells + b] < 0 || v < grid[a * cells + b])
+			grid[a * cells + b] = grid[b * cells + a] = v;
+	}
+	return grid;
+}
+
+static void ratio_colour(float v, char *buf, size_t len)
+{
+	double hue = v >= 1 ? 120 : v <= 0.5 ? 0 : (v - 0.5) * 240;
+
+	snprintf(buf, len, "hsl(%.0f,70%%,%s)", hue, v < 0.9 ? "45%" : "38%");
+}
+
+static void port_label(struct report_buf *b, const struct report *r,
+		       uint32_t idx)
+{
+	const struct report_hport *h = &r->hports[idx];
+
+	report_buf_printf(b, "%s %s port %d", h->host, h->ca, h->port);
+}
+
+static void cell_title(struct report_buf *b, const struct report *r,
+		       const uint32_t *order, size_t i, size_t j, size_t block,
+		       float v)
+{
+	struct report_buf t = { 0 };
+
+	if (block == 1) {
+		port_label(&t, r, order[i]);
+		report_buf_puts(&t, " - ");
+		port_label(&t, r, order[j]);
+	} else {
+		report_buf_printf(&t, "ports %zu-%zu x %zu-%zu", i * block,
+				  (i + 1) * block - 1, j * block,
+				  (j + 1) * block - 1);
+	}
+	report_buf_printf(&t, ": worst %.0f%% of expected", v * 100);
+	report_buf_puts(b, "<title>");
+	report_html_escape(b, t.s);
+	report_buf_puts(b, "</title>");
+	report_buf_free(&t);
+}
+
+static void heatmap_cells(struct report_buf *b, const struct report *r,
+			  const uint32_t *order, const float *grid,
+			  size_t cells, size_t block, double px)
+{
+	char colour[48];
+
+	for (size_t i = 0; i < cells; i++)
+		for (size_t j = 0; j < cells; j++) {
+			float v = grid[i * cells + j];
+
+			if (v < 0)
+				continue;
+			ratio_colour(v, colour, sizeof(colour));
+			report_buf_printf(b, "<rect class=\"hm-cell\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">",
+					  j * px, i * px, px, px, colour);
+			if (cells <= 64)
+				cell_title(b, r, order, i, j, block, v);
+			report_buf_puts(b, "</rect>");
+		}
+}
+
+/* Lines and names where the leaf switch changes, where there is room. */
+static void heatmap_leaves(struct report_buf *b, const struct report *r,
+			   const uint32_t *order, size_t block, double px)
+{
+	const char *prev = NULL;
+	double last_line = -100, last_label = -100;
+
+	for (size_t k = 0; k < r->n_hports; k++) {
+		const char *leaf = leaf_of(r, &r->hports[order[k]]);
+		double at = (double)(k / block) * px;
+
+		if (prev && !strcmp(prev, leaf))
+			continue;
+		prev = leaf;
+		if (k && at - last_line >= 8) {
+			report_buf_printf(b, "<line class=\"hm-leaf\" x1=\"0\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
+					  "<line class=\"hm-leaf\" x1=\"%.2f\" y1=\"0\" x2=\"%.2f\" y2=\"%d\"/>",
+					  at, HM_PIXELS, at, at, at, HM_PIXELS);
+			last_line = at;
+		}
+		if (*leaf && at - last_label >= 12) {
+			report_buf_printf(b, "<text x=\"%d\" y=\"%.2f\" class=\"hm-label\">",
+					  HM_PIXELS + 4, at + 10);
+			report_html_escape(b, leaf);
+			report_buf_puts(b, "</text>");
+			last_label = at;
+		}
+	}
+}
+
+int report_svg_heatmap(struct report_buf *b, const struct report *r)
+{
+	uint32_t *order = NULL, *pos = NULL;
+	size_t cells, block;
+	float *grid = NULL;
+	double px;
+	int ret = -1;
+
+	if (!r->n_hports || !r->n_pairs)
+		return 0;
+	if (heatmap_order(r, &order, &pos))
+		goto out;
+	block = (r->n_hports + HM_MAX_CELLS - 1) / HM_MAX_CELLS;
+	cells = (r->n_hports + block - 1) / block;
+	px = (double)HM_PIXELS / (double)cells;
+	grid = heatmap_grid(r, pos, cells, block);
+	if (!grid)
+		goto out;
+	report_buf_printf(b, "<svg id=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"pair bandwidth heatmap\">"
+			  "<rect width=\"%d\" height=\"%d\" fill=\"#e0e0e0\"/>",
+			  HM_PIXELS + 160, HM_PIXELS, HM_PIXELS, HM_PIXELS);
+	heatmap_cells(b, r, order, grid, cells, block, px);
+	heatmap_leaves(b, r, order, block, px);
+	report_buf_puts(b, "</svg>\n");
+	report_buf_printf(b, "<p class=\"note\">%zu ports on each axis, ordered by leaf switch, rail and host; %s. Colour: worst pair bandwidth as a share of expected (green 100%%, red 50%% or less, grey not measured).</p>\n",
+			  r->n_hports, block == 1 ? "one cell per port pair" :
+			  "each cell is a block of ports");
+	ret = 0;
+out:
+	free(order);
+	free(pos);
+	free(grid);
+	return ret;
+}
+
+struct hist_class {
+	float expected;
+	uint8_t test, dir;
+	uint32_t bins[HIST_BINS];
+	uint32_t n, errors;
+};
+
+static struct hist_class *hist_class_of(struct hist_class *hc, size_t *n,
+					const struct report_meas *m)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (hc[i].expected == m->expected && hc[i].test == m->test &&
+		    hc[i].dir == m->dir)
+			return &hc[i];
+	if (*n == MAX_HIST_CLASSES)
+		return NULL;
+	hc[*n] = (struct hist_class){ .expected = m->expected, .test = m->test,
+				      .dir = m->dir };
+	return &hc[(*n)++];
+}
+
+static void hist_one(struct report_buf *b, const struct hist_class *c)
+{
+	uint32_t max = 1;
+	const int w = 10, h = 120;
+
+	for (size_t k = 0; k < HIST_BINS; k++)
+		max = c->bins[k] > max ? c->bins[k] : max;
+	report_buf_printf(b, "<figure><figcaption>%.1f Gb/s expected, %s %s: %u pairs, %u errors (log scale)</figcaption>"
+			  "<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
+			  (double)c->expected, c->test ? "read" : "write",
+			  c->dir ? "bidirectional" : "unidirectional", c->n,
+			  c->errors, HIST_BINS * w + 40, h + 20);
+	for (size_t k = 0; k < HIST_BINS; k++) {
+		double bh = c->bins[k] ? h * log10(1.0 + c->bins[k]) /
+					 log10(1.0 + max) : 0;
+
+		report_buf_printf(b, "<rect class=\"hist-bar\" x=\"%zu\" y=\"%.1f\" width=\"%d\" height=\"%.1f\"><title>%.1f-%.1f%%: %u pairs</title></rect>",
+				  k * w, h - bh, w - 1, bh, k * 2.5, (k + 1) * 2.5,
+				  c->bins[k]);
+	}
+	for (int pct = 0; pct <= 100; pct += 25)
+		report_buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"axis\">%d%%</text>",
+				  pct * w * HIST_BINS / 110, h + 14, pct);
+	report_buf_puts(b, "</svg></figure>\n");
+}
+
+int report_svg_histograms(struct report_buf *b, const struct report *r)
+{
+	struct hist_class *hc = calloc(MAX_HIST_CLASSES, sizeof(*hc));
+	size_t n = 0;
+
+	if (!hc)
+		return -1;
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct report_meas *m = &r->meas[i];
+		struct hist_class *c = hist_class_of(hc, &n, m);
+		size_t bin;
+
+		if (!c || m->status == 2)
+			continue;
+		c->n++;
+		c->errors += m->status == 1;
+		bin = (size_t)(meas_ratio(m) * 100 / 2.5);
+		c->bins[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		hist_one(b, &hc[i]);
+	free(hc);
+	return 0;
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/* The report on stdout: the verdict first, then findings by severity, then
+ * the disable list. Also the small text helpers the other formats share. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/record.h"
+#include "reports/report.h"
+
+struct host_num {
+	const char *name;
+	size_t prefix_len;	/* up to the trailing digits */
+	size_t width;		/* number of trailing digits */
+	unsigned long num;
+};
+
+static void split_host(const char *name, struct host_num *h)
+{
+	size_t len = strlen(name), i = len;
+
+	while (i > 0 && isdigit((unsigned char)name[i - 1]) && len - i < 9)
+		i--;
+	h->name = name;
+	h->prefix_len = i;
+	h->width = len - i;
+	h->num = h->width ? strtoul(name + i, NULL, 10) : 0;
+}
+
+static int host_cmp(const void *x, const void *y)
+{
+	const struct host_num *a = x, *b = y;
+	size_t n = a->prefix_len < b->prefix_len ? a->prefix_len : b->prefix_len;
+	int c = strncmp(a->name, b->name, n);
+
+	if (c)
+		return c;
+	if (a->prefix_len != b->prefix_len)
+		return a->prefix_len < b->prefix_len ? -1 : 1;
+	if (a->width != b->width)
+		return a->width < b->width ? -1 : 1;
+	return (a->num > b->num) - (a->num < b->num);
+}
+
+static bool same_group(const struct host_num *a, const struct host_num *b)
+{
+	return a->width && a->width == b->width &&
+	       a->prefix_len == b->prefix_len &&
+	       !strncmp(a->name, b->name, a->prefix_len);
+}
+
+/* One group "prefix[01-03,07]" from h[0..n), all sharing prefix and width. */
+static void put_group(struct report_buf *b, const struct host_num *h, size_t n)
+{
+	int w = (int)h[0].width;
+
+	if (n == 1) {
+		report_buf_puts(b, h[0].name);
+		return;
+	}
+	report_buf_printf(b, "%.*s[", (int)h[0].prefix_len, h[0].name);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && h[j + 1].num == h[j].num + 1)
+			j++;
+		report_buf_printf(b, "%s%0*lu", i ? "," : "", w, h[i].num);
+		if (j > i)
+			report_buf_printf(b, "-%0*lu", w, h[j].num);
+		i = j + 1;
+	}
+	report_buf_puts(b, "]");
+}
+
+void report_host_ranges(struct report_buf *b, const char **hosts, size_t n)
+{
+	struct host_num *h = calloc(n + 1, sizeof(*h));
+	size_t k = 0;
+
+	if (!h) {
+		b->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		split_host(hosts[i], &h[i]);
+	qsort(h, n, sizeof(*h), host_cmp);
+	for (size_t i = 0; i < n; i++) /* drop duplicates */
+		if (!k || strcmp(h[k - 1].name, h[i].name))
+			h[k++] = h[i];
+	for (size_t i = 0; i < k;) {
+		size_t j = i + 1;
+
+		while (j < k && same_group(&h[i], &h[j]))
+			j++;
+		if (i)
+			report_buf_puts(b, ",");
+		put_group(b, &h[i], j - i);
+		i = j;
+	}
+	free(h);
+}
+
+void report_end_text(struct report_buf *b, const struct report_end *e)
+{
+	char g[19];
+
+	if (e->type == 'c' && e->host) {
+		report_buf_printf(b, "%s %s port %d", e->host, e->ca ? e->ca : "?",
+				  e->port);
+		return;
+	}
+	if (!e->type && !e->name && !e->guid) {
+		report_buf_puts(b, "unknown");
+		return;
+	}
+	report_buf_printf(b, "%s port %d", e->name ? e->name :
+			  record_guid_str(e->guid, g), e->port);
+	if (e->alias)
+		report_buf_printf(b, " (cage %s)", e->alias);
+}
+
+static const char *const severities[] = { "fail", "warn", "info" };
+
+/* Prints one line with control characters made harmless. */
+static void put_line(FILE *out, const struct report_buf *b)
+{
+	struct report_buf clean = { 0 };
+
+	report_comment_text(&clean, b->s ? b->s : "");
+	fprintf(out, "%s\n", clean.s ? clean.s : "");
+	report_buf_free(&clean);
+}
+
+static void print_findings(const struct report *r, FILE *out, const char *sev)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_findings; i++)
+		n += !strcmp(sev, json_string_value(json_object_get(
+					  r->findings[i].rec, "severity")));
+	fprintf(out, "\n%s (%zu):\n", sev, n);
+	for (size_t i = 0; i < r->n_findings; i++) {
+		const json_t *f = r->findings[i].rec;
+		struct report_buf b = { 0 };
+
+		if (strcmp(sev, json_string_value(json_object_get(f, "severity"))))
+			continue;
+		report_buf_printf(&b, "  [%s] %s",
+				  json_string_value(json_object_get(f, "category")),
+				  json_string_value(json_object_get(f, "message")));
+		if (r->findings[i].count > 1)
+			report_buf_printf(&b, " (reported %u times)",
+					  r->findings[i].count);
+		put_line(out, &b);
+		report_buf_free(&b);
+	}
+}
+
+static void entry_line(struct report_buf *b, const struct report_entry *e)
+{
+	report_buf_printf(b, "  %-4s %-13s ", e->is_new ? "new" : "",
+			  e->action);
+	if (e->kind == ENTRY_NODE) {
+		report_buf_printf(b, "%s %s", e->host, e->device);
+	} else {
+		report_end_text(b, &e->port);
+		report_buf_puts(b, " <-> ");
+		report_end_text(b, &e->peer);
+	}
+	report_buf_puts(b, ":");
+	for (size_t k = 0; k < json_array_size(e->reasons); k++)
+		report_buf_printf(b, "%s %s", k ? "," : "",
+			json_string_value(json_object_get(
+				json_array_get(e->reasons, k), "category")));
+	if (e->confidence < 1)
+		report_buf_printf(b, " (confidence %.2f)", e->confidence);
+	if (e->group)
+		report_buf_printf(b, " [%s]", e->group);
+}
+
+static void print_entries(const struct report *r, FILE *out)
+{
+	fprintf(out, "\ndisable list (%zu):\n", r->n_entries);
+	for (size_t i = 0; i < r->n_entries; i++) {
+		struct report_buf b = { 0 };
+
+		entry_line(&b, &r->entries[i]);
+		put_line(out, &b);
+		report_buf_free(&b);
+	}
+	if (!json_array_size(r->reenable))
+		return;
+	fprintf(out, "\nre-enable (%zu): disabled before, passed now\n",
+		json_array_size(r->reenable));
+	for (size_t i = 0; i < json_array_size(r->reenable); i++) {
+		struct report_buf b = { 0 };
+
+		report_buf_printf(&b, "  %s", json_string_value(json_object_get(
+			json_array_get(r->reenable, i), "location")));
+		put_line(out, &b);
+		report_buf_free(&b);
+	}
+}
+
+int report_print_text(const struct report *r, FILE *out)
+{
+	char verdict[256];
+
+	report_verdict_line(r, verdict, sizeof(verdict));
+	fprintf(out, "%s\n", verdict);
+	fprintf(out, "read %zu pair and %zu other records: %zu HCA ports, %zu links\n",
+		r->n_pairs, r->n_records, r->n_hports, r->n_links);
+	for (size_t s = 0; s < 3; s++)
+		print_findings(r, out, severities[s]);
+	print_entries(r, out);
+	return fflush(out) ? -errno : 0;
+}

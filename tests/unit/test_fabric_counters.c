@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PMA counter judgement (saturation, resets, per-cable view, thresholds)
+ * and `fabric counters` end to end behind fake discovery/PMA ops.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fabric/fabric_cli.h"
+#include "fabric/fabric_counters.h"
+#include "fabric/fabric_spec.h"
+#include "fabric/fabric_topo.h"
+
+#define FX FIXTURES_DIR "/fabric/"
+
+static void test_saturation_and_reset(void **state)
+{
+	struct fabric_port_counters pc = { .valid = true };
+
+	(void)state;
+	pc.cur.v[FABRIC_PC_SYMBOL_ERRORS] = 0xffff;
+	pc.cur.v[FABRIC_PC_LINK_DOWNED] = 3;
+	pc.cur.v[FABRIC_PC_XMIT_DATA] = 0xffffffffULL;
+	fabric_pc_compute(&pc);
+	assert_true(pc.saturated[FABRIC_PC_SYMBOL_ERRORS]);
+	assert_false(pc.saturated[FABRIC_PC_LINK_DOWNED]);
+	assert_true(pc.saturated[FABRIC_PC_XMIT_DATA]);
+	pc.cur.ext = true;	/* 64-bit data counters do not saturate there */
+	fabric_pc_compute(&pc);
+	assert_false(pc.saturated[FABRIC_PC_XMIT_DATA]);
+
+	pc.has_base = true;
+	pc.base.v[FABRIC_PC_LINK_DOWNED] = 1;
+	pc.base.v[FABRIC_PC_SYMBOL_ERRORS] = 0xffff;
+	pc.cur.v[FABRIC_PC_SYMBOL_ERRORS] = 7;	/* reset in between */
+	fabric_pc_compute(&pc);
+	assert_int_equal(2, pc.delta.v[FABRIC_PC_LINK_DOWNED]);
+	assert_int_equal(7, pc.delta.v[FABRIC_PC_SYMBOL_ERRORS]);
+	assert_int_equal(15, fabric_pc_max(FABRIC_PC_BUFFER_OVERRUN_ERRORS,
+					   false));
+}
+
+static void test_thresholds_file(void **state)
+{
+	struct fabric_thresholds t;
+	char err[FABRIC_ERR_LEN] = "";
+
+	(void)state;
+	fabric_thresholds_default(&t);
+	assert_int_equal(10, t.v[FABRIC_PC_SYMBOL_ERRORS]);
+	assert_int_equal(0, fabric_thresholds_parse("th",
+		"# comment\n  SymbolErrorCounter = 0\nPortXmitWait=0x10\n",
+		&t, err, sizeof(err)));
+	assert_int_equal(0, t.v[FABRIC_PC_SYMBOL_ERRORS]);
+	assert_int_equal(16, t.v[FABRIC_PC_XMIT_WAIT]);
+	assert_int_equal(-22, fabric_thresholds_parse("th", "\nSymbolErrors=1\n",
+						      &t, err, sizeof(err)));
+	assert_string_equal("th:2: unknown counter \"SymbolErrors\" (expected "
+			    "e.g. SymbolErrorCounter=10)", err);
+	assert_int_equal(-22, fabric_thresholds_parse("th", "LinkDownedCounter="
+						      "x\n", &t, err,
+						      sizeof(err)));
+	assert_string_equal("th:1: expected CounterName=number", err);
+}
+
+static struct fabric *small_model(void)
+{
+	char err[FABRIC_ERR_LEN];
+	struct fabric *m = NULL;
+
+	assert_int_equal(0, fabric_topo_load(FX "small.topo", &m, err,
+					     sizeof(err)));
+	return m;
+}
+
+static void test_one_finding_per_cable(void **state)
+{
+	struct fabric *m = small_model();
+	struct fabric_port_counters *pcs = calloc(m->nports_total,
+						  sizeof(*pcs));
+	struct fabric_findings fs = { 0 };
+	struct fabric_thresholds t;
+	struct fabric_port *a = &fabric_find_guid(m, 0x0008f10300000004ULL)
+					 ->ports[3];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < m->nports_total; i++)
+		pcs[i].valid = true;
+	pcs[a->id].cur.v[FABRIC_PC_SYMBOL_ERRORS] = 50;
+	pcs[a->id].cur.v[FABRIC_PC_RCV_DATA] = 1000;
+	pcs[a->remote->id].cur.v[FABRIC_PC_SYMBOL_ERRORS] = 0xffff;
+	pcs[a->remote->id].cur.v[FABRIC_PC_LINK_DOWNED] = 11;
+	for (i = 0; i < m->nports_total; i++)
+		fabric_pc_compute(&pcs[i]);
+	fabric_thresholds_default(&t);
+	assert_int_equal(0, fabric_counters_check(m, pcs, &t, &fs));
+	assert_int_equal(2, fs.n);
+	assert_string_equal("symbol-errors", fs.v[0].category);
+	assert_string_equal("link-downed", fs.v[1].category);
+	assert_int_equal(2, fs.v[0].nrefs);
+	/* spine01 (parsed first) is end a; its counter saturated */
+	assert_string_equal("spine01 port 1 - leaf01 port 3: "
+			    "SymbolErrorCounter 65535+ / 50", fs.v[0].message);
+	/* 50 errors over 1000 words of 32 bits */
+	for (i = 0; i < (size_t)fs.v[0].nev; i++)
+		if (!strcmp(fs.v[0].ev[i].key, "b_errors_per_bit"))
+			break;
+	assert_true(i < (size_t)fs.v[0].nev);
+	assert_true(fs.v[0].ev[i].real > 0.00156 &&
+		    fs.v[0].ev[i].real < 0.00157);
+	fabric_findings_free(&fs);
+	free(pcs);
+	fabric_free(m);
+}
+
+/* Fakes behind the ops tables: the fixture model and scripted counters. */
+static int fake_fail_all, fake_resets, fake_ext_reads;
+
+static int fake_discover(const struct fabric_disc_params *p,
+			 struct fabric **out)
+{
+	(void)p;
+	*out = small_model();
+	return 0;
+}
+
+static int fake_open(const char *ca, int port, unsigned t,
+		     struct fabric_pma **out)
+{
+	(void)ca;
+	(void)port;
+	(void)t;
+	*out = (struct fabric_pma *)&fake_resets;
+	return 0;
+}
+
+static void fake_answer(struct fabric_pma_req *q)
+{
+	q->status = fake_fail_all ? -110 : 0;
+	if (q->kind == FABRIC_PMA_CLASS_INFO) {
+		q->ext = true;
+		return;
+	}
+	if (q->kind == FABRIC_PMA_COUNTERS_EXT) {
+		q->out->ext = true;
+		q->out->v[FABRIC_PC_RCV_DATA] = 1ULL << 40;
+		fake_ext_reads++;
+		return;
+	}
+	memset(q->out, 0, sizeof(*q->out));
+	if (q->lid == 2 && q->port == 1)	/* leaf01 port 1 */
+		q->out->v[FABRIC_PC_RCV_ERRORS] = 40;
+}
+
+static int fake_batch(struct fabric_pma *h, struct fabric_pma_req *q,
+		      size_t n)
+{
+	(void)h;
+	for (size_t i = 0; i < n; i++)
+		fake_answer(&q[i]);
+	return 0;
+}
+
+static int fake_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
+{
+	(void)h;
+	(void)lid;
+	(void)port;
+	(void)ext;
+	fake_resets++;
+	return 0;
+}
+
+static void fake_close(struct fabric_pma *h)
+{
+	(void)h;
+}
+
+static const struct fabric_disc_ops fake_disc = { .discover = fake_discover };
+static const struct fabric_pma_ops fake_pma = {
+	.open = fake_open, .batch = fake_batch, .reset = fake_reset,
+	.close = fake_close,
+};
+
+static void test_counters_run_with_fakes(void **state)
+{
+	char recs[] = "/tmp/ibproof-counters-XXXXXX";
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	fabric_disc = &fake_disc;
+	fabric_pma = &fake_pma;
+	a.tool = "fabric counters";
+	a.common.records = recs;
+	assert_int_equal(IBP_EXIT_FAIL, fabric_counters_run(&a));
+	/* Extended counters only for the one port with errors. */
+	assert_int_equal(1, fake_ext_reads);
+	/* Its own snapshot as baseline: nothing new; --reset resets all. */
+	a.baseline = recs;
+	a.common.records = NULL;
+	a.reset = true;
+	assert_int_equal(IBP_EXIT_PASS, fabric_counters_run(&a));
+	assert_int_equal(12, fake_resets);
+	/* No port answers: could not test. */
+	fake_fail_all = 1;
+	assert_int_equal(IBP_EXIT_RUNTIME, fabric_counters_run(&a));
+	a.load_cache = "x";
+	assert_int_equal(IBP_EXIT_USAGE, fabric_counters_run(&a));
+	unlink(recs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_saturation_and_reset),
+		cmocka_unit_test(test_thresholds_file),
+		cmocka_unit_test(test_one_finding_per_cable),
+		cmocka_unit_test(test_counters_run_with_fakes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

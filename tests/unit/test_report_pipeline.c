@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ibproof report from records to the disable list, on synthetic records
+ * written here: a bad switch-to-switch cable seen by two tools, one bad HCA
+ * port among 64 measured all-pairs (then repaired: --previous re-enables
+ * it), noise with no fault, many cables of one switch (a common cause),
+ * and malformed input with its file:line.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/record.h"
+#include "reports/report.h"
+
+#define LEAF_GUID 0x0002c90310000001ULL
+#define SPINE_GUID 0x0002c90320000001ULL
+#define HCA_GUID(p) (0x0002c90300000001ULL + (uint64_t)(p))
+
+static char *temp_path(const char *suffix)
+{
+	char *path;
+	int fd;
+
+	assert_true(asprintf(&path, "/tmp/ibproof-test-report-XXXXXX%s", suffix) > 0);
+	fd = mkstemps(path, (int)strlen(suffix));
+	assert_true(fd >= 0);
+	close(fd);
+	return path;
+}
+
+static void emit(struct record_writer *w, const char *kind, json_t *fields)
+{
+	json_t *rec = record_new(kind);
+
+	assert_non_null(rec);
+	assert_non_null(fields);
+	assert_int_equal(0, json_object_update_new(rec, fields));
+	assert_int_equal(0, record_writer_emit_steal(w, rec));
+}
+
+static json_t *sw_end(const char *name, uint64_t guid, int port)
+{
+	char g[19];
+
+	return json_pack("{s:s,s:s,s:i,s:s}", "name", name, "guid",
+			 record_guid_str(guid, g), "port", port, "type", "switch");
+}
+
+static void emit_link(struct record_writer *w, json_t *a, json_t *b)
+{
+	emit(w, "link", json_pack("{s:o,s:o,s:s,s:s,s:s,s:s}", "a", a, "b", b,
+				  "width", "4x", "speed", "HDR", "state", "ACTIVE",
+				  "phys_state", "LinkUp"));
+}
+
+static json_t *hca_ref(int p)
+{
+	char host[32];
+
+	snprintf(host, sizeof(host), "node%02d", p / 2 + 1);
+	return record_port_ref(host, p % 2 ? "mlx5_1" : "mlx5_0", 1, HCA_GUID(p));
+}
+
+/* n HCA ports, two per host, on leaf01 (twin-port cages), all-pairs. */
+static void hca_fabric(struct record_writer *w, int n, int bad, double noise)
+{
+	unsigned int seed = 7;
+
+	for (int p = 0; p < n; p++) {
+		json_t *ref = hca_ref(p), *leaf = sw_end("leaf01", LEAF_GUID, p + 1);
+		char desc[64];
+
+		json_object_set_new(leaf, "devid", json_integer(0xd2f2));
+		snprintf(desc, sizeof(desc), "%s %s",
+			 json_string_value(json_object_get(ref, "host")),
+			 json_string_value(json_object_get(ref, "ca")));
+		emit_link(w, leaf, json_pack("{s:s,s:O,s:i,s:s}", "name", desc, "guid",
+					json_object_get(ref, "guid"), "port", 1,
+					"type", "ca"));
+		json_decref(ref);
+	}
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++) {
+			double gbps = 196 * (1 + noise * ((rand_r(&seed) % 2001) / 1000.0 - 1));
+
+			if (a == bad || b == bad)
+				gbps = 120;
+			emit(w, "pair", json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}",
+				"round", (a + b) % (n - 1), "test", "write", "dir", "uni",
+				"a", hca_ref(a), "b", hca_ref(b), "gbps", gbps,
+				"gbps_min", gbps * 0.98, "expected_gbps", 200.0,
+				"status", "ok"));
+		}
+}
+
+static void analyse(struct report *r, const char *path, const char *previous)
+{
+	char *files[] = { (char *)path };
+
+	assert_int_equal(0, report_init(r));
+	r->params.floor = 0.9;
+	r->params.mad_k = 4;
+	r->params.outlier_min = 0.05;
+	r->params.min_frac = 0.5;
+	r->params.group_min = 4;
+	r->params.threads = 2;
+	attribute_default_params(&r->params.attr);
+	assert_int_equal(0, report_analyse(r, files, 1, previous));
+}
+
+static void test_bad_switch_cable(void **state)
+{
+	char *path = temp_path(".jsonl");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report r;
+	const struct report_entry *e;
+
+	(void)state;
+	assert_non_null(w);
+	for (int s = 0; s < 4; s++)
+		emit_link(w, sw_end("leaf01", LEAF_GUID, 33 + s),
+		     sw_end("spine01", SPINE_GUID + (uint64_t)s, 1));
+	/* fabric counters on the leaf side, fabric check on the whole cable */
+	emit(w, "finding", json_pack("{s:s,s:s,s:o,s:{s:i},s:s,s:s}",
+		"severity", "fail", "category", "symbol-errors", "subject",
+		record_switch_port_ref("leaf01", LEAF_GUID, 34), "evidence",
+		"symbol_errors", 5000, "action", "replace-cable", "message",
+		"leaf01 port 34: 5000 symbol errors"));
+	emit(w, "finding", json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:s},s:s,s:s}",
+		"severity", "fail", "category", "degraded-width", "subject",
+		"a", sw_end("spine01", SPINE_GUID + 1, 1), "b",
+		sw_end("leaf01", LEAF_GUID, 34), "evidence", "width", "1x",
+		"action", "reseat", "message", "spine01 port 1 - leaf01 port 34 at 1x"));
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(1, r.n_entries);
+	e = &r.entries[0];
+	assert_int_equal(ENTRY_PORT, e->kind);
+	assert_string_equal("replace-cable", e->action);
+	assert_int_equal(2, json_array_size(e->reasons));
+	/* both ends of the cable, whichever tool named which */
+	assert_true((e->port.guid == LEAF_GUID && e->port.port == 34 &&
+		     e->peer.guid == SPINE_GUID + 1 && e->peer.port == 1) ||
+		    (e->peer.guid == LEAF_GUID && e->peer.port == 34 &&
+		     e->port.guid == SPINE_GUID + 1 && e->port.port == 1));
+	assert_false(report_passed(&r));
+	report_fini(&r);
+	unlink(path);
+	free(path);
+}
+
+static void test_bad_hca_port_then_repaired(void **state)
+{
+	char *path = temp_path(".jsonl"), *json = temp_path(".json");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report r;
+	const struct report_entry *e;
+
+	(void)state;
+	hca_fabric(w, 64, 37, 0.01);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(1, r.n_entries);
+	e = &r.entries[0];
+	assert_int_equal(HCA_GUID(37), e->port.guid);
+	assert_string_equal("node19", e->port.host);
+	assert_string_equal("disable-port", e->action);
+	/* the other end of its cable: leaf01 port 38, cage 19 lane 2 */
+	assert_int_equal(LEAF_GUID, e->peer.guid);
+	assert_int_equal(38, e->peer.port);
+	assert_string_equal("19/2", e->peer.alias);
+	assert_int_equal(0, report_write_json(&r, json));
+	report_fini(&r);
+
+	w = record_writer_open(path, false);
+	hca_fabric(w, 64, -1, 0.01);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, json);
+	assert_int_equal(0, r.n_entries);
+	assert_true(report_passed(&r));
+	assert_int_equal(1, json_array_size(r.reenable));
+	assert_string_equal("node19 mlx5_1 port 1", json_string_value(
+		json_object_get(json_array_get(r.reenable, 0), "location")));
+	report_fini(&r);
+	unlink(path);
+	unlink(json);
+	free(path);
+	free(json);
+}
+
+static void test_noise_passes(void **state)
+{
+	char *path = temp_path(".jsonl");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report r;
+
+	(void)state;
+	hca_fabric(w, 32, -1, 0.03);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(0, r.n_entries);
+	assert_int_equal(0, r.n_findings);
+	assert_true(report_passed(&r));
+	report_fini(&r);
+	unlink(path);
+	free(path);
+}
+
+/* Four bad cables on one leaf: the switch is named as the common cause. */
+static void test_switch_common_cause(void **state)
+{
+	char *path = temp_path(".jsonl");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report r;
+	size_t groups = 0;
+
+	(void)state;
+	for (int p = 1; p <= 4; p++) {
+		emit_link(w, sw_end("leaf01", LEAF_GUID, p),
+		     sw_end("spine01", SPINE_GUID + (uint64_t)p, 1));
+		emit(w, "finding", json_pack("{s:s,s:s,s:o,s:{},s:s,s:s}",
+			"severity", "fail", "category", "link-downed", "subject",
+			record_switch_port_ref("leaf01", LEAF_GUID, p), "evidence",
+			"action", "reseat", "message", "link downed"));
+	}
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(4, r.n_entries);
+	for (size_t i = 0; i < r.n_findings; i++)
+		groups += !strcmp("common-cause", json_string_value(json_object_get(
+					  r.findings[i].rec, "category")));
+	assert_int_equal(1, groups);
+	assert_string_equal("switch leaf01", r.entries[0].group);
+	report_fini(&r);
+	unlink(path);
+	free(path);
+}
+
+/* A file read in parts by 3 threads: the same report, and the line
+ * number of a bad line in the last part is that of the whole file. */
+static void test_file_read_in_parts(void **state)
+{
+	char *path = temp_path(".jsonl");
+	char *files[] = { path };
+	struct record_writer *w = record_writer_open(path, false);
+	struct report whole, parts;
+	FILE *f;
+	char want[300];
+
+	(void)state;
+	hca_fabric(w, 40, 11, 0.01);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&whole, path, NULL);
+	assert_int_equal(0, report_init(&parts));
+	parts.params = whole.params;
+	parts.params.threads = 3;
+	parts.params.split_min = 1024;
+	assert_int_equal(0, report_analyse(&parts, files, 1, NULL));
+	assert_int_equal(whole.n_pairs, parts.n_pairs);
+	assert_int_equal(whole.n_records, parts.n_records);
+	assert_int_equal(1, parts.n_entries);
+	assert_int_equal(HCA_GUID(11), parts.entries[0].port.guid);
+	report_fini(&parts);
+	/* 40 links + 780 pairs, then a bad line 821 and one more pair */
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("{\"schema\":\"ibproof/1\",\"kind\":\"pair\"}\n", f);
+	fclose(f);
+	w = record_writer_open(path, true);
+	emit(w, "pair", json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}",
+		"round", 1, "test", "write", "dir", "uni", "a", hca_ref(0),
+		"b", hca_ref(1), "gbps", 1.0, "gbps_min", 1.0,
+		"expected_gbps", 2.0, "status", "ok"));
+	assert_int_equal(0, record_writer_close(w));
+	assert_int_equal(0, report_init(&parts));
+	parts.params = whole.params;
+	parts.params.threads = 3;
+	parts.params.split_min = 1024;
+	assert_int_equal(-EINVAL, report_analyse(&parts, files, 1, NULL));
+	snprintf(want, sizeof(want), "%s:821: a record: missing required field 'time'", path);
+	if (strncmp(want, parts.error, strlen(want)))
+		fprintf(stderr, "got: %s\n", parts.error);
+	assert_memory_equal(want, parts.error, strlen(want));
+	report_fini(&parts);
+	report_fini(&whole);
+	unlink(path);
+	free(path);
+}
+
+static void test_malformed_input(void **state)
+{
+	char *path = temp_path(".jsonl");
+	char *files[] = { path };
+	FILE *f = fopen(path, "w");
+	struct report r;
+	char want[300];
+
+	(void)state;
+	assert_non_null(f);
+	fputs("\n{\"schema\":\"ibproof/1\",\"kind\":\"run\",\"time\":\"t\","
+	      "\"host\":\"h\",\"version\":\"v\",\"tool\":\"x\",\"event\":\"start\"}\n"
+	      "{\"schema\":\"ibproof/1\",\"kind\":\"pair\"\n", f);
+	fclose(f);
+	assert_int_equal(0, report_init(&r));
+	r.params.threads = 1;
+	assert_int_equal(-EINVAL, report_analyse(&r, files, 1, NULL));
+	snprintf(want, sizeof(want), "%s:3: invalid JSON", path);
+	assert_memory_equal(want, r.error, strlen(want));
+	report_fini(&r);
+	unlink(path);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_switch_cable),
+		cmocka_unit_test(test_bad_hca_port_then_repaired),
+		cmocka_unit_test(test_noise_passes),
+		cmocka_unit_test(test_switch_common_cause),
+		cmocka_unit_test(test_file_read_in_parts),
+		cmocka_unit_test(test_malformed_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
