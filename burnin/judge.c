@@ -287,35 +287,72 @@ static int retest_partner(const struct burnin_measure *m, int n_m,
 	return -1;
 }
 
+static int fine_count(const struct burnin_measure *m, int n_m, int p)
+{
+	int n = 0;
+
+	for (int j = 0; j < n_m; j++)
+		n += partner_of(&m[j], p) >= 0 && is_fine(&m[j]);
+	return n;
+}
+
+/*
+ * Suspects in the order they pick partners: the least evidence of being
+ * fine first, so that the port of a bad pair that is fine nowhere else is
+ * not starved by its partner taking the last fine port.
+ */
+static int suspect_order(const struct burnin_measure *m, int n_m,
+			 const struct burnin_port_verdict *v, int n_ports,
+			 int *order)
+{
+	int k = 0;
+
+	for (int p = 0; p < n_ports; p++) {
+		int fine, i;
+
+		if (!v[p].suspect)
+			continue;
+		fine = fine_count(m, n_m, p);
+		for (i = k; i > 0 && fine_count(m, n_m, order[i - 1]) > fine; i--)
+			order[i] = order[i - 1];
+		order[i] = p;
+		k++;
+	}
+	return k;
+}
+
 int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 			      const struct burnin_port_verdict *v,
 			      const struct burnin_port *ports, int n_ports,
 			      struct burnin_schedule *s)
 {
 	bool *used = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*used));
-	int added = 0;
+	int *order = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*order));
+	int added = -ENOMEM, n;
 
-	if (!used || burnin_schedule_new_round(s)) {
-		free(used);
-		return -ENOMEM;
-	}
-	for (int p = 0; p < n_ports; p++) {
-		int q;
+	if (!used || !order || burnin_schedule_new_round(s))
+		goto out;
+	added = 0;
+	n = suspect_order(m, n_m, v, n_ports, order);
+	for (int i = 0; i < n; i++) {
+		int p = order[i], q;
 
-		if (!v[p].suspect || used[p])
+		if (used[p])
 			continue;
 		q = retest_partner(m, n_m, v, ports, n_ports, p, used);
 		if (q < 0)
 			continue;
 		used[p] = used[q] = true;
 		if (burnin_schedule_add(s, p, q)) {
-			free(used);
-			return -ENOMEM;
+			added = -ENOMEM;
+			goto out;
 		}
 		added++;
 	}
 	if (!added)
 		s->n_rounds--;
+out:
 	free(used);
+	free(order);
 	return added;
 }

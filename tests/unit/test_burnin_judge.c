@@ -118,6 +118,34 @@ static void test_one_bad_pair_blames_nobody(void **state)
 	assert_false(v[1].suspect);
 }
 
+/* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
+ * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
+static void test_retest_least_proven_first(void **state)
+{
+	struct burnin_schedule s = { 0 };
+
+	(void)state;
+	reset();
+	add(2, 1, 95, 95, 100);
+	add(1, 0, 95, 95, 100);
+	add(1, 0, 95, 95, 100);
+	add(0, 2, 0, 0, 100);
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	judge(3);
+	assert_true(v[0].suspect && v[2].suspect && !v[1].suspect);
+	assert_int_equal(1, burnin_judge_retest_round(m, n_m, v, ports, 3, &s));
+	assert_int_equal(2, s.pairs[0].a);
+	assert_int_equal(1, s.pairs[0].b);
+	burnin_schedule_free(&s);
+	/* 2 fails again with 1, which is fine with 0: 2 is blamed, 0 cleared */
+	add(2, 1, 0, 0, 100);
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	judge(3);
+	assert_int_equal(BURNIN_BLAME_ERRORS, v[2].blame);
+	assert_int_equal(0, v[0].blame);
+	assert_false(v[0].suspect);
+}
+
 static void test_partner_must_be_fine_elsewhere(void **state)
 {
 	(void)state;
@@ -247,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_all_fine),
 		cmocka_unit_test(test_slow_port_blamed_alone),
 		cmocka_unit_test(test_one_bad_pair_blames_nobody),
+		cmocka_unit_test(test_retest_least_proven_first),
 		cmocka_unit_test(test_partner_must_be_fine_elsewhere),
 		cmocka_unit_test(test_floor_and_class_outlier),
 		cmocka_unit_test(test_intermittent_and_errors),
