@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build build-asan check check-unit demo format clean
+.PHONY: all deps build build-asan check check-unit demo format man clean
 
 all: build
 
@@ -35,6 +35,15 @@ check-unit: build
 
 demo: deps build
 	scripts/demo $(BUILD)
+
+# Man pages, made from the same option tables as --help.
+MAN_CMDS = burnin fabric-discover fabric-check fabric-counters pcie report node demo
+man: build
+	mkdir -p $(BUILD)/man
+	for c in $(MAN_CMDS); do \
+		$(BUILD)/ibproof $$(echo $$c | tr - ' ') --man > $(BUILD)/man/ibproof-$$c.1 || exit 1; \
+	done
+	@echo "man pages in $(BUILD)/man: man -l $(BUILD)/man/ibproof-burnin.1"
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

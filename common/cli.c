@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ static const struct {
 	{ 0, { "verbose", CLI_KEY_VERBOSE, NULL,
 		"more messages on stderr (twice: debug)" } },
 	{ 0, { "help", CLI_KEY_HELP, NULL, "show this help and exit" } },
+	{ 0, { "man", CLI_KEY_MAN, NULL, "print this help as a man page and exit" } },
 };
 
 #define N_COMMON (sizeof(common_opts) / sizeof(common_opts[0]))
@@ -126,8 +128,8 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	optind = 1;
 	opterr = 0;
 	while ((key = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-		if (key == CLI_KEY_HELP) {
-			cli_usage(stdout, cmd);
+		if (key == CLI_KEY_HELP || key == CLI_KEY_MAN) {
+			(key == CLI_KEY_MAN ? cli_man : cli_usage)(stdout, cmd);
 			return CLI_PARSE_HELP;
 		}
 		if (key == '?' || key == ':') {
@@ -227,4 +229,63 @@ int cli_not_built(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_parse_exit(ret);
 	fprintf(stderr, "ibproof %s: not built yet in this version\n", cmd->name);
 	return IBP_EXIT_RUNTIME;
+}
+
+/* Writes text for troff: backslashes escaped, no line starting a request. */
+static void man_text(FILE *f, const char *text)
+{
+	bool line_start = true;
+
+	for (const char *p = text; *p; p++) {
+		if (line_start && (*p == '.' || *p == '\''))
+			fputs("\\&", f);
+		if (*p == '\\')
+			fputs("\\e", f);
+		else if (*p == '-')
+			fputs("\\-", f);
+		else
+			fputc(*p, f);
+		line_start = *p == '\n';
+	}
+}
+
+static void man_opt(FILE *f, const struct cli_opt *o)
+{
+	fputs(".TP\n.B ", f);
+	if (o->key > 0 && o->key < CLI_KEY_FIRST)
+		fprintf(f, "\\-%c, ", o->key);
+	fputs("\\-\\-", f);
+	man_text(f, o->name);
+	if (o->arg) {
+		fputs(" \\fI", f);
+		man_text(f, o->arg);
+		fputs("\\fR", f);
+	}
+	fputc('\n', f);
+	man_text(f, o->help);
+	fputc('\n', f);
+}
+
+void cli_man(FILE *f, const struct cli_cmd *cmd)
+{
+	fputs(".TH \"IBPROOF ", f);
+	man_text(f, cmd->name);
+	fprintf(f, "\" 1 \"\" \"ibproof %s\" \"ibproof manual\"\n", IBPROOF_VERSION);
+	fputs(".SH NAME\nibproof ", f);
+	man_text(f, cmd->name);
+	fputs("\n.SH SYNOPSIS\n.B ibproof ", f);
+	man_text(f, cmd->name);
+	fputc(' ', f);
+	man_text(f, cmd->synopsis);
+	fputs("\n.SH DESCRIPTION\n", f);
+	man_text(f, cmd->description ? cmd->description : "");
+	fputs(".SH OPTIONS\n", f);
+	for (size_t i = 0; i < count_opts(cmd->opts); i++)
+		man_opt(f, &cmd->opts[i]);
+	for (size_t i = 0; i < N_COMMON; i++)
+		if (!common_opts[i].bit || (cmd->common & common_opts[i].bit))
+			man_opt(f, &common_opts[i].opt);
+	fputs(".SH EXIT STATUS\n.nf\n", f);
+	man_text(f, strchr(cli_exit_codes_help, '\n') + 1);
+	fputs(".fi\n", f);
 }

@@ -36,6 +36,7 @@ enum cli_common_key {
 	CLI_KEY_CA,
 	CLI_KEY_PORT,
 	CLI_KEY_NODE_NAME_MAP,
+	CLI_KEY_MAN,
 	CLI_KEY_COMMAND_FIRST = 512, /* commands number their own from here */
 };
 
@@ -87,6 +88,8 @@ int cli_parse_exit(int parse_result);
 
 /* --help text, made from the same tables that cli_parse() reads. */
 void cli_usage(FILE *f, const struct cli_cmd *cmd);
+/* The same text as a man page (troff), printed by --man. */
+void cli_man(FILE *f, const struct cli_cmd *cmd);
 
 /* Prints "ibproof CMD: message" and a hint to --help; returns -EINVAL. */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)

@@ -29,5 +29,13 @@ for cmd in burnin fabric pcie report node demo; do
 	[ "$a" = "$b" ] || { echo "FAIL: help $cmd differs from $cmd --help"; fails=$((fails + 1)); }
 	expect 2 "unknown option" -- "$cmd" --no-such-option
 done
+# Man pages come from the same option tables as --help.
+for cmd in burnin "fabric discover" "fabric check" "fabric counters" pcie report node demo; do
+	# shellcheck disable=SC2086 # "fabric check" is two words
+	expect 0 '^\.TH "IBPROOF' -- $cmd --man
+	# shellcheck disable=SC2086
+	"$bin" $cmd --man | grep -q -- '^\.B \\-h, \\-\\-help$' ||
+		{ echo "FAIL: ibproof $cmd --man lacks --help"; fails=$((fails + 1)); }
+done
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]
