@@ -4,7 +4,6 @@
  * burnin's GID/GUID reader), their `port` records, and the port records of
  * a reference inventory file.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -114,79 +113,38 @@ static void read_port(const char *root, struct node_port *p)
 		p->rate_gbps = ib_data_rate_gbps(p->speed, p->lanes);
 }
 
-static int add_port(const char *root, const char *ca, int port,
-		    struct node_port **v, int *n)
+struct scan_ctx {
+	const char *root;
+	struct node_port **v;
+	int *n;
+};
+
+static int add_port(void *ctx, const char *ca, int port)
 {
-	struct node_port *p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
+	struct scan_ctx *c = ctx;
+	struct node_port *p = realloc(*c->v, (size_t)(*c->n + 1) * sizeof(*p));
 
 	if (!p)
 		return -ENOMEM;
-	*v = p;
-	p = &p[(*n)++];
+	*c->v = p;
+	p = &p[(*c->n)++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->ca, sizeof(p->ca), "%s", ca);
 	p->port = port;
-	read_ca(root, p);
-	read_port(root, p);
+	read_ca(c->root, p);
+	read_port(c->root, p);
 	return 0;
-}
-
-static int scan_ca(const char *root, const char *ca, struct node_port **v,
-		   int *n)
-{
-	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN], dir[PATH_MAX];
-	struct dirent *e;
-	int ret = 0;
-	DIR *dp;
-
-	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports", ca);
-	if (pcie_sysfs_resolve(root, rel, canon, sizeof(canon)))
-		return 0;
-	snprintf(dir, sizeof(dir), "%s/%s", root, canon);
-	dp = opendir(dir);
-	if (!dp)
-		return 0;
-	while (!ret && (e = readdir(dp))) {
-		int port = atoi(e->d_name);
-
-		if (port > 0)
-			ret = add_port(root, ca, port, v, n);
-	}
-	closedir(dp);
-	return ret;
-}
-
-static int port_cmp(const void *a, const void *b)
-{
-	const struct node_port *x = a, *y = b;
-	int c = strcmp(x->ca, y->ca);
-
-	return c ? c : x->port - y->port;
 }
 
 int node_ports_scan(const char *root, const char *ca_filter,
 		    struct node_port **ports, int *n)
 {
-	char dir[PATH_MAX];
-	struct dirent *e;
-	int ret = 0;
-	DIR *dp;
+	struct scan_ctx c = { root, ports, n };
+	int ret;
 
 	*ports = NULL;
 	*n = 0;
-	snprintf(dir, sizeof(dir), "%s/class/infiniband", root);
-	dp = opendir(dir);
-	if (!dp)
-		return -errno;
-	while (!ret && (e = readdir(dp))) {
-		if (e->d_name[0] == '.' || strlen(e->d_name) >= NODE_NAME_LEN ||
-		    (ca_filter && strcmp(ca_filter, e->d_name) != 0))
-			continue;
-		ret = scan_ca(root, e->d_name, ports, n);
-	}
-	closedir(dp);
-	if (*n > 1)
-		qsort(*ports, (size_t)*n, sizeof(**ports), port_cmp);
+	ret = pcie_sysfs_ib_ports(root, ca_filter, add_port, &c);
 	for (int i = 0; i < *n; i++)
 		(*ports)[i].rail = i;
 	return ret;

@@ -3,7 +3,6 @@
  * The ports to measure (ACTIVE ports of class/infiniband), the PCIe device
  * each one sits on, and the floor it is judged against.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,77 +111,41 @@ static bool port_active(const struct pcie_topo *t, const char *ca, int port)
 	       strstr(buf, "ACTIVE");
 }
 
-static int add_port(const struct pcie_topo *t, const char *ca, int port,
-		    struct pcie_dma_port **v, int *n)
-{
-	struct pcie_dma_port *p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
+struct dma_ports_ctx {
+	const struct pcie_topo *t;
+	int port_filter;
+	struct pcie_dma_port **v;
+	int *n;
+};
 
+/* Adds ca:port when it passes the filter and is ACTIVE. */
+static int add_port(void *ctx, const char *ca, int port)
+{
+	struct dma_ports_ctx *c = ctx;
+	struct pcie_dma_port *p;
+
+	if ((c->port_filter && port != c->port_filter) ||
+	    !port_active(c->t, ca, port))
+		return 0;
+	p = realloc(*c->v, (size_t)(*c->n + 1) * sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	*v = p;
-	p = &p[(*n)++];
+	*c->v = p;
+	p = &p[(*c->n)++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->ca, sizeof(p->ca), "%s", ca);
 	p->port = port;
-	p->dev = port_pci_dev(t, ca);
-	set_floor(t, p);
+	p->dev = port_pci_dev(c->t, ca);
+	set_floor(c->t, p);
 	return 0;
-}
-
-static int scan_ca(const struct pcie_topo *t, const char *ca, int port_filter,
-		   struct pcie_dma_port **v, int *n)
-{
-	char dir[PCIE_PATH_LEN * 2];
-	struct dirent *e;
-	int ret = 0;
-	DIR *dp;
-
-	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports", t->root, ca);
-	dp = opendir(dir);
-	if (!dp)
-		return 0;
-	while (!ret && (e = readdir(dp))) {
-		int port = atoi(e->d_name);
-
-		if (port <= 0 || (port_filter && port != port_filter) ||
-		    !port_active(t, ca, port))
-			continue;
-		ret = add_port(t, ca, port, v, n);
-	}
-	closedir(dp);
-	return ret;
-}
-
-static int port_cmp(const void *a, const void *b)
-{
-	const struct pcie_dma_port *x = a, *y = b;
-	int c = strcmp(x->ca, y->ca);
-
-	return c ? c : x->port - y->port;
 }
 
 int pcie_dma_ports(const struct pcie_topo *t, const char *ca_filter,
 		   int port_filter, struct pcie_dma_port **ports, int *n)
 {
-	char dir[PCIE_PATH_LEN * 2];
-	struct dirent *e;
-	int ret = 0;
-	DIR *dp;
+	struct dma_ports_ctx c = { t, port_filter, ports, n };
 
 	*ports = NULL;
 	*n = 0;
-	snprintf(dir, sizeof(dir), "%s/class/infiniband", t->root);
-	dp = opendir(dir);
-	if (!dp)
-		return -errno;
-	while (!ret && (e = readdir(dp))) {
-		if (e->d_name[0] == '.' || strlen(e->d_name) >= PCIE_NAME_LEN ||
-		    (ca_filter && strcmp(ca_filter, e->d_name) != 0))
-			continue;
-		ret = scan_ca(t, e->d_name, port_filter, ports, n);
-	}
-	closedir(dp);
-	if (*n > 1)
-		qsort(*ports, (size_t)*n, sizeof(**ports), port_cmp);
-	return ret;
+	return pcie_sysfs_ib_ports(t->root, ca_filter, add_port, &c);
 }

@@ -36,6 +36,15 @@ int pcie_sysfs_read(const char *root, const char *rel, char *buf, size_t len);
  */
 long pcie_sysfs_read_bin(const char *root, const char *rel, void *buf,
 			 size_t len);
+/*
+ * Calls fn(ctx, ca, port) for every port of root/class/infiniband/CA/ports
+ * (every CA, or only ca_filter), in CA name then port number order. Stops
+ * at fn's first non-zero return and returns it; -errno when
+ * class/infiniband cannot be read. CAs without a ports folder are skipped.
+ */
+int pcie_sysfs_ib_ports(const char *root, const char *ca_filter,
+			int (*fn)(void *ctx, const char *ca, int port),
+			void *ctx);
 
 /* ---- topo.c: the devices that matter and their bridges ---- */
 

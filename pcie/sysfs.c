@@ -6,9 +6,11 @@
  * relative to the root: a link can never lead above it.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -182,4 +184,83 @@ int pcie_sysfs_read(const char *root, const char *rel, char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
+}
+
+struct ib_port_name {
+	char ca[PCIE_NAME_LEN];
+	int port;
+};
+
+struct ib_port_list {
+	struct ib_port_name *v;
+	int n;
+};
+
+static int ib_port_cmp(const void *a, const void *b)
+{
+	const struct ib_port_name *x = a, *y = b;
+	int c = strcmp(x->ca, y->ca);
+
+	return c ? c : x->port - y->port;
+}
+
+static int list_ca_ports(const char *root, const char *ca,
+			 struct ib_port_list *l)
+{
+	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN], dir[PCIE_PATH_LEN * 2];
+	struct dirent *e;
+	int ret = 0;
+	DIR *dp;
+
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports", ca);
+	if (pcie_sysfs_resolve(root, rel, canon, sizeof(canon)))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/%s", root, canon);
+	dp = opendir(dir);
+	if (!dp)
+		return 0;
+	while (!ret && (e = readdir(dp))) {
+		int port = atoi(e->d_name);
+		struct ib_port_name *v;
+
+		if (port <= 0)
+			continue;
+		v = realloc(l->v, (size_t)(l->n + 1) * sizeof(*v));
+		if (!v) {
+			ret = -ENOMEM;
+			break;
+		}
+		l->v = v;
+		snprintf(v[l->n].ca, sizeof(v[l->n].ca), "%s", ca);
+		v[l->n++].port = port;
+	}
+	closedir(dp);
+	return ret;
+}
+
+int pcie_sysfs_ib_ports(const char *root, const char *ca_filter,
+			int (*fn)(void *ctx, const char *ca, int port),
+			void *ctx)
+{
+	struct ib_port_list l = { NULL, 0 };
+	char dir[PCIE_PATH_LEN * 2];
+	struct dirent *e;
+	int ret = 0;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/class/infiniband", root);
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while (!ret && (e = readdir(dp)))
+		if (e->d_name[0] != '.' && strlen(e->d_name) < PCIE_NAME_LEN &&
+		    (!ca_filter || !strcmp(ca_filter, e->d_name)))
+			ret = list_ca_ports(root, e->d_name, &l);
+	closedir(dp);
+	if (l.n > 1)
+		qsort(l.v, (size_t)l.n, sizeof(*l.v), ib_port_cmp);
+	for (int i = 0; !ret && i < l.n; i++)
+		ret = fn(ctx, l.v[i].ca, l.v[i].port);
+	free(l.v);
+	return ret;
 }

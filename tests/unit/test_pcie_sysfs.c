@@ -111,6 +111,40 @@ static void test_resolve(void **state)
 			 -EISDIR);
 }
 
+static int collect_port(void *ctx, const char *ca, int port)
+{
+	char *buf = ctx;
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, 256 - len, "%s:%d ", ca, port);
+	return 0;
+}
+
+static int stop_at_first(void *ctx, const char *ca, int port)
+{
+	(void)ctx;
+	(void)ca;
+	(void)port;
+	return -EINTR;
+}
+
+/* One walk of class/infiniband for node and pcie: order, filter, errors. */
+static void test_ib_ports(void **state)
+{
+	const char *tree = FIXTURES_DIR "/sysfs-node/healthy";
+	char buf[256] = "";
+
+	(void)state;
+	assert_int_equal(0, pcie_sysfs_ib_ports(tree, NULL, collect_port, buf));
+	assert_string_equal("mlx5_0:1 mlx5_1:1 ", buf);
+	buf[0] = '\0';
+	assert_int_equal(0, pcie_sysfs_ib_ports(tree, "mlx5_1", collect_port, buf));
+	assert_string_equal("mlx5_1:1 ", buf);
+	assert_int_equal(-EINTR, pcie_sysfs_ib_ports(tree, NULL, stop_at_first, NULL));
+	assert_int_equal(-ENOENT, pcie_sysfs_ib_ports("/nonexistent", NULL,
+						      collect_port, buf));
+}
+
 static void test_parse_gts(void **state)
 {
 	(void)state;
@@ -204,6 +238,7 @@ static void test_stats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ib_ports),
 	    cmocka_unit_test_setup_teardown(test_resolve, setup_root,
 					    teardown_root),
 	    cmocka_unit_test(test_parse_gts),
