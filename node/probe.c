@@ -49,6 +49,8 @@ static int collect(int fd, double deadline, struct probe_result *res)
 			continue;
 		n = room ? read(fd, res->output + res->output_len, room) :
 			   read(fd, sink, sizeof(sink));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue; /* closing now would SIGPIPE the child */
 		if (n <= 0)
 			return 0;
 		if (room)
