@@ -31,6 +31,13 @@ void burnin_install_signal_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * A rank whose stdout or stderr went away with its MPI daemon must
+	 * not die of SIGPIPE on a last message: a failed write is harmless,
+	 * a rank killed at exit turns a finished run into "could not test".
+	 */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 int burnin_pin_numa(int numa_node, const char *sysfs_root)
