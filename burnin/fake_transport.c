@@ -404,7 +404,7 @@ static void fake_endpoint_destroy(struct burnin_endpoint *ep)
 }
 
 static int fake_read_counters(const struct burnin_port *port,
-			      char (*names)[48], uint64_t *values, int max,
+			      char (*names)[BURNIN_COUNTER_NAME_MAX], uint64_t *values, int max,
 			      int *n)
 {
 	int idx = port_index(port);
@@ -412,9 +412,9 @@ static int fake_read_counters(const struct burnin_port *port,
 	*n = 0;
 	if (max < 2)
 		return -ENOSPC;
-	snprintf(names[0], 48, "port_xmit_data");
+	snprintf(names[0], BURNIN_COUNTER_NAME_MAX, "port_xmit_data");
 	values[0] = atomic_load(&xmit_words[idx]);
-	snprintf(names[1], 48, "symbol_error");
+	snprintf(names[1], BURNIN_COUNTER_NAME_MAX, "symbol_error");
 	values[1] = atomic_load(&symbol_errors[idx]);
 	*n = 2;
 	return 0;

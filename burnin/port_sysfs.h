@@ -12,7 +12,6 @@
 
 #include "burnin/transport.h"
 
-#define BURNIN_COUNTER_NAME_MAX 48
 
 /*
  * Fill the sysfs-only fields of p (p->ca and p->port set by the caller):

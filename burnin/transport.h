@@ -14,6 +14,7 @@
 
 #define BURNIN_NAME_MAX 64
 #define BURNIN_MAX_QPS 16
+#define BURNIN_COUNTER_NAME_MAX 48 /* sysfs counter names */
 #define BURNIN_WINDOW_MS 100 /* gbps_min is the lowest window of this length */
 #define BURNIN_MAX_WINDOWS 4096
 #define BURNIN_MAX_ERR_STATUS 4 /* distinct completion statuses kept */
@@ -116,7 +117,8 @@ struct burnin_transport_ops {
 	void (*endpoint_destroy)(struct burnin_endpoint *ep);
 	/* sysfs port counters (counters/ and hw_counters/): name -> value. */
 	int (*read_counters)(const struct burnin_port *port,
-			     char (*names)[48], uint64_t *values, int max,
+			     char (*names)[BURNIN_COUNTER_NAME_MAX],
+			     uint64_t *values, int max,
 			     int *n);
 };
 

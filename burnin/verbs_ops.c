@@ -618,7 +618,7 @@ void burnin_verbs_set_warmup(struct burnin_endpoint *ep, double warmup_s)
 }
 
 static int verbs_read_counters(const struct burnin_port *port,
-			       char (*names)[48], uint64_t *values, int max,
+			       char (*names)[BURNIN_COUNTER_NAME_MAX], uint64_t *values, int max,
 			       int *n)
 {
 	return burnin_port_sysfs_counters(SYSFS_ROOT, port->ca, port->port,
@@ -626,12 +626,12 @@ static int verbs_read_counters(const struct burnin_port *port,
 }
 
 const struct burnin_transport_ops burnin_verbs_ops = {
-    .name = "verbs",
-    .list_ports = verbs_list_ports,
-    .endpoint_create = verbs_endpoint_create,
-    .local_info = verbs_local_info,
-    .connect = verbs_connect,
-    .run = verbs_run,
-    .endpoint_destroy = verbs_endpoint_destroy,
-    .read_counters = verbs_read_counters,
+	.name = "verbs",
+	.list_ports = verbs_list_ports,
+	.endpoint_create = verbs_endpoint_create,
+	.local_info = verbs_local_info,
+	.connect = verbs_connect,
+	.run = verbs_run,
+	.endpoint_destroy = verbs_endpoint_destroy,
+	.read_counters = verbs_read_counters,
 };

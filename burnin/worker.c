@@ -27,7 +27,7 @@ double burnin_step_seconds(const struct burnin_config *cfg)
 }
 
 struct counters {
-	char names[COUNTERS_MAX][48];
+	char names[COUNTERS_MAX][BURNIN_COUNTER_NAME_MAX];
 	uint64_t values[COUNTERS_MAX];
 	int n;
 };
