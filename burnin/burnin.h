@@ -121,13 +121,15 @@ void burnin_judge(const struct burnin_judge_params *jp,
 		  struct burnin_port_verdict *v, int n_ports);
 /*
  * One extra round that pairs each suspect with a port that is fine and
- * that it has not met yet (same rail preferred). Returns the number of
- * pairs added to s as a new round (0: nobody left to retest), -ENOMEM.
+ * that it has not met yet (same rail preferred; only the same rail when
+ * same_rail: schedule rail, whose rails are separate fabrics). Returns the
+ * number of pairs added to s as a new round (0: nobody left to retest),
+ * -ENOMEM.
  */
 int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 			      const struct burnin_port_verdict *v,
 			      const struct burnin_port *ports, int n_ports,
-			      struct burnin_schedule *s);
+			      bool same_rail, struct burnin_schedule *s);
 
 /* ---- the run ---- */
 

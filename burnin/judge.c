@@ -267,14 +267,15 @@ static bool bad_with(const struct burnin_measure *m, int n_m, int p, int q)
 
 /*
  * A fine partner for suspect p: one it has not met (same rail first),
- * else one it met and was fine with (all-pairs leaves no stranger).
+ * else one it met and was fine with (all-pairs leaves no stranger). Odd
+ * passes allow other rails.
  */
 static int retest_partner(const struct burnin_measure *m, int n_m,
 			  const struct burnin_port_verdict *v,
 			  const struct burnin_port *ports, int n_ports, int p,
-			  const bool *used)
+			  bool same_rail, const bool *used)
 {
-	for (int pass = 0; pass < 4; pass++)
+	for (int pass = 0; pass < 4; pass += same_rail ? 2 : 1)
 		for (int q = 0; q < n_ports; q++) {
 			if (q == p || used[q] || !is_good(&v[q]))
 				continue;
@@ -324,7 +325,7 @@ static int suspect_order(const struct burnin_measure *m, int n_m,
 int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 			      const struct burnin_port_verdict *v,
 			      const struct burnin_port *ports, int n_ports,
-			      struct burnin_schedule *s)
+			      bool same_rail, struct burnin_schedule *s)
 {
 	bool *used = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*used));
 	int *order = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*order));
@@ -339,7 +340,8 @@ int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 
 		if (used[p])
 			continue;
-		q = retest_partner(m, n_m, v, ports, n_ports, p, used);
+		q = retest_partner(m, n_m, v, ports, n_ports, p, same_rail,
+				   used);
 		if (q < 0)
 			continue;
 		used[p] = used[q] = true;

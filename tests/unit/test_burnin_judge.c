@@ -98,7 +98,7 @@ static void test_one_bad_pair_blames_nobody(void **state)
 	assert_true(v[0].suspect && v[1].suspect);
 	assert_false(v[2].suspect);
 	/* retest: 0 and 1 each meet a fine port they have not met (2 and 3) */
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, &s));
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
 	assert_int_equal(1, s.n_rounds);
 	for (int i = 0; i < s.n_pairs; i++) {
 		seen[s.pairs[i].a]++;
@@ -118,6 +118,31 @@ static void test_one_bad_pair_blames_nobody(void **state)
 	assert_false(v[1].suspect);
 }
 
+/* Schedule rail (separate planes): a suspect is retested on its own rail
+ * only; with no fine stranger there, no retest rather than an impossible
+ * cross-rail pair. */
+static void test_retest_stays_on_rail(void **state)
+{
+	struct burnin_schedule s = { 0 };
+
+	(void)state;
+	reset();
+	for (int p = 0; p < 4; p++)
+		ports[p].rail = p % 2; /* rail 0: 0, 2; rail 1: 1, 3 */
+	add(0, 2, 0, 0, 100);
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	add(1, 3, 95, 95, 100);
+	judge(4);
+	assert_true(v[0].suspect && v[2].suspect);
+	assert_int_equal(0, burnin_judge_retest_round(m, n_m, v, ports, 4, true, &s));
+	assert_int_equal(0, s.n_rounds);
+	/* one fabric: the other rail's fine ports are strangers to meet */
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 4, false, &s));
+	for (int i = 0; i < s.n_pairs; i++)
+		assert_int_not_equal(ports[s.pairs[i].a].rail, ports[s.pairs[i].b].rail);
+	burnin_schedule_free(&s);
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -133,7 +158,7 @@ static void test_retest_least_proven_first(void **state)
 	m[n_m - 1].status = BURNIN_PAIR_ERROR;
 	judge(3);
 	assert_true(v[0].suspect && v[2].suspect && !v[1].suspect);
-	assert_int_equal(1, burnin_judge_retest_round(m, n_m, v, ports, 3, &s));
+	assert_int_equal(1, burnin_judge_retest_round(m, n_m, v, ports, 3, false, &s));
 	assert_int_equal(2, s.pairs[0].a);
 	assert_int_equal(1, s.pairs[0].b);
 	burnin_schedule_free(&s);
@@ -282,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_class_low_and_error_blamed),
 		cmocka_unit_test(test_dip_floor_off),
 		cmocka_unit_test(test_not_tested_port),
+		cmocka_unit_test(test_retest_stays_on_rail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
