@@ -22,6 +22,7 @@ enum {
 	OPT_DURATION, OPT_WARMUP, OPT_STALL, OPT_RETRY, OPT_VERIFY,
 	OPT_DRY_RUN, OPT_INVENTORY, OPT_RESUME, OPT_FLOOR, OPT_MAD_K, OPT_CLASS_FLOOR,
 	OPT_RETESTS, OPT_DIP_FLOOR, OPT_FAKE, OPT_NO_PROGRESS, OPT_NO_PIN,
+	OPT_CM,
 };
 
 static const struct cli_opt burnin_opts[] = {
@@ -30,6 +31,7 @@ static const struct cli_opt burnin_opts[] = {
 	{ "schedule", OPT_SCHEDULE, "SPEC", "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE" },
 	{ "seed", OPT_SEED, "N", "seed of the schedule (default 0: inventory order)" },
 	{ "test", OPT_TEST, "LIST", "write, read or write,read (default write)" },
+	{ "cm", OPT_CM, "NAME", "how QPs connect: mpi (default: QP numbers over the launcher) or rdmacm (librdmacm resolves each port's IP address: RoCE GID or IPoIB)" },
 	{ "bidir", OPT_BIDIR, NULL, "both ends post (bidirectional)" },
 	{ "size", OPT_SIZE, "BYTES", "message size (K, M suffixes; default 1M)" },
 	{ "qps", OPT_QPS, "N", "RC QPs per pair (default 4)" },
@@ -117,6 +119,17 @@ static int parse_tests(struct burnin_config *cfg, const char *arg)
 	return ret;
 }
 
+static int parse_cm(struct burnin_params *p, const char *arg)
+{
+	if (!strcmp(arg, "mpi"))
+		p->cm = BURNIN_CM_BOOTSTRAP;
+	else if (!strcmp(arg, "rdmacm"))
+		p->cm = BURNIN_CM_RDMACM;
+	else
+		return cli_usage_error(&burnin_cmd, "--cm: '%s' is not mpi or rdmacm", arg);
+	return 0;
+}
+
 static int parse_int(const char *opt, const char *arg, long min, long max, int *out)
 {
 	long v;
@@ -143,6 +156,7 @@ static int on_opt(void *p, int key, const char *arg)
 		c->seed = (uint64_t)seed;
 		return 0;
 	case OPT_TEST: return parse_tests(c, arg);
+	case OPT_CM: return parse_cm(&c->params, arg);
 	case OPT_BIDIR: c->params.bidir = true; return 0;
 	case OPT_SIZE: return parse_size(arg, &c->params.msg_size);
 	case OPT_QPS: return parse_int("--qps", arg, 1, BURNIN_MAX_QPS, &c->params.qps);

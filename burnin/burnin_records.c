@@ -137,6 +137,11 @@ json_t *burnin_pair_record(const struct burnin_ctx *ctx,
 	return rec;
 }
 
+const char *burnin_cm_name(int cm)
+{
+	return cm == BURNIN_CM_RDMACM ? "rdmacm" : "mpi";
+}
+
 json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event)
 {
 	const struct burnin_config *cfg = ctx->cfg;
@@ -147,14 +152,16 @@ json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event)
 	for (int t = 0; t < cfg->n_tests; t++)
 		json_array_append_new(tests, json_string(burnin_test_name(cfg->tests[t])));
 	if (json_object_update_new(rec, json_pack(
-		    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:f,s:f,s:s,s:s?},s:i,s:i,s:i}",
+		    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:f,s:f,s:s,s:s,s:s?},s:i,s:i,s:i}",
 		    "tool", "burnin", "event", event, "params",
 		    "schedule", cfg->schedule, "seed", (json_int_t)cfg->seed,
 		    "tests", tests, "bidir", cfg->params.bidir,
 		    "msg_size", (json_int_t)cfg->params.msg_size,
 		    "qps", cfg->params.qps, "duration_s", cfg->params.duration_s,
 		    "floor", cfg->judge.floor, "mad_k", cfg->judge.mad_k,
-		    "transport", cfg->ops->name, "command", cfg->argv_line,
+		    "transport", cfg->ops->name,
+		    "cm", burnin_cm_name(cfg->params.cm),
+		    "command", cfg->argv_line,
 		    "ranks", ctx->bs ? ctx->bs->size : 0, "ports", ctx->n_inv,
 		    "rounds", ctx->n_main_rounds)))
 		goto fail_rec;

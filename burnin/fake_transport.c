@@ -305,7 +305,8 @@ static void fake_local_info(struct burnin_endpoint *ep,
 }
 
 static int fake_connect(struct burnin_endpoint *ep,
-			const struct burnin_conn_info *remote)
+			const struct burnin_conn_info *remote,
+			struct burnin_result *res)
 {
 	long call = atomic_fetch_add(&n_connect, 1) + 1;
 
@@ -316,8 +317,10 @@ static int fake_connect(struct burnin_endpoint *ep,
 		return -EPROTO;
 	}
 	if (cfg.fail_connect && call == cfg.fail_connect) {
-		log_error("%s port %d: connect failed (fake: planted fault, call %ld)",
-			  ep->port.ca, ep->port.port, call);
+		snprintf(res->error, sizeof(res->error),
+			 "connect refused (fake: planted fault, call %ld)", call);
+		log_error("%s port %d: %s", ep->port.ca, ep->port.port,
+			  res->error);
 		return -ECONNREFUSED;
 	}
 	ep->connected = true;

@@ -58,12 +58,13 @@ static int loopback_connect(const struct burnin_transport_ops *ops,
 			    struct burnin_endpoint *b)
 {
 	struct burnin_conn_info ia, ib;
+	struct burnin_result res = {0};
 	int ret;
 
 	ops->local_info(a, &ia);
 	ops->local_info(b, &ib);
-	ret = ops->connect(a, &ib);
-	return ret ? ret : ops->connect(b, &ia);
+	ret = ops->connect(a, &ib, &res);
+	return ret ? ret : ops->connect(b, &ia, &res);
 }
 
 int burnin_loopback_measure(const struct burnin_port *port,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,62 @@ int burnin_port_sysfs_fill(const char *root, struct burnin_port *p)
 		str_copy(p->netdev, sizeof(p->netdev), text);
 	fill_location(root, p);
 	return 0;
+}
+
+/* "00:00:10:87:fe:80:...": 20 bytes of an IPoIB hardware address. */
+static int ipoib_hwaddr_parse(const char *text, uint8_t addr[20])
+{
+	for (int i = 0; i < 20; i++) {
+		unsigned int b;
+		int used = 0;
+
+		if (sscanf(text, "%2x%n", &b, &used) != 1 || used != 2)
+			return -EINVAL;
+		addr[i] = (uint8_t)b;
+		text += 2;
+		if (*text != (i == 19 ? '\0' : ':'))
+			return -EINVAL;
+		text++;
+	}
+	return 0;
+}
+
+/* Whether ROOT/class/net/NAME is an IPoIB netdev carrying gid. */
+static bool ipoib_netdev_has_gid(const char *root, const char *name,
+				 const uint8_t gid[16])
+{
+	char rel[PATH_MAX], text[80];
+	uint8_t addr[20];
+
+	snprintf(rel, sizeof(rel), "class/net/%s/type", name);
+	if (sysfs_read(root, rel, text, sizeof(text)) || atoi(text) != 32)
+		return false;
+	snprintf(rel, sizeof(rel), "class/net/%s/address", name);
+	return !sysfs_read(root, rel, text, sizeof(text)) &&
+	       !ipoib_hwaddr_parse(text, addr) && !memcmp(addr + 4, gid, 16);
+}
+
+int burnin_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
+				   char *netdev, size_t len)
+{
+	char path[PATH_MAX];
+	struct dirent **names = NULL;
+	int n, ret = -ENOENT;
+
+	snprintf(path, sizeof(path), "%s/class/net", root);
+	n = scandir(path, &names, NULL, versionsort); /* ib0 before ib10 */
+	if (n < 0)
+		return -ENOENT;
+	for (int i = 0; i < n; i++) {
+		if (ret && names[i]->d_name[0] != '.' &&
+		    ipoib_netdev_has_gid(root, names[i]->d_name, gid)) {
+			str_copy(netdev, len, names[i]->d_name);
+			ret = 0;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
 }
 
 long burnin_netdev_speed_mbps(const char *root, const char *netdev)

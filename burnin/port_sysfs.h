@@ -8,6 +8,7 @@
  * fixture tree in tests): ROOT/class/infiniband/CA/ports/N/..., ROOT/class/
  * net/IF/speed. Nothing here calls ibv_*.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "burnin/transport.h"
@@ -32,6 +33,14 @@ int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
 
 /* "fe80:0000:...:0001" (8 groups of 4 hex digits) to 16 bytes; 0 or -EINVAL. */
 int burnin_gid_parse(const char *text, uint8_t gid[16]);
+
+/*
+ * The IPoIB netdev of an InfiniBand port: the ROOT/class/net entry of type
+ * 32 (ARPHRD_INFINIBAND) whose hardware address (4 bytes of QPN, then the
+ * GID) carries gid; the first in name order. 0, or -ENOENT.
+ */
+int burnin_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
+				   char *netdev, size_t len);
 
 /* Speed of a netdev in Mb/s from ROOT/class/net/IF/speed; 0 if unknown. */
 long burnin_netdev_speed_mbps(const char *root, const char *netdev);

@@ -112,6 +112,7 @@ int burnin_emit_findings(struct burnin_ctx *ctx,
 			 const struct burnin_port_verdict *v, int *n_fail);
 json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event);
 const char *burnin_test_name(int test);
+const char *burnin_cm_name(int cm);
 bool burnin_counter_is_error(const char *name);
 
 /* progress.c */

@@ -43,6 +43,12 @@ struct burnin_port {
 
 enum burnin_test { BURNIN_TEST_WRITE, BURNIN_TEST_READ };
 
+/* How a pair's QPs get connected (--cm). */
+enum burnin_cm_mode {
+	BURNIN_CM_BOOTSTRAP, /* QPN, PSN, LID/GID over MPI; QPs moved by us */
+	BURNIN_CM_RDMACM,    /* librdmacm resolves the peer's IP, connects */
+};
+
 struct burnin_params {
 	enum burnin_test test;
 	bool bidir;		/* both ends post (write) or read from each other */
@@ -54,6 +60,8 @@ struct burnin_params {
 	double stall_s;		/* no completion for this long -> error: stalled */
 	int retry_cnt;		/* finite (3): a dead link must surface as an error */
 	bool verify;		/* check a data pattern end to end */
+	enum burnin_cm_mode cm;
+	double connect_timeout_s; /* rdma_cm: resolve and connect by this */
 };
 
 /*
@@ -104,8 +112,10 @@ struct burnin_transport_ops {
 			       struct burnin_endpoint **ep);
 	void (*local_info)(struct burnin_endpoint *ep,
 			   struct burnin_conn_info *info);
+	/* 0, or -errno (res->error says why when the backend knows). */
 	int (*connect)(struct burnin_endpoint *ep,
-		       const struct burnin_conn_info *remote);
+		       const struct burnin_conn_info *remote,
+		       struct burnin_result *res);
 	/*
 	 * Runs the test for warmup + duration. A target returns once its
 	 * peer's traffic window has passed (it cannot see completions of

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Encoding of burnin_vconn into the bootstrap's bytes; the verify pattern. */
 #include <errno.h>
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -9,7 +10,7 @@
 #include "common/log.h"
 
 #define VCONN_MAGIC 0x56504249u /* "IBPV" */
-#define VCONN_VERSION 1
+#define VCONN_VERSION 2
 
 struct cursor {
 	uint8_t *p;
@@ -50,6 +51,10 @@ void burnin_vconn_encode(const struct burnin_vconn *c,
 	put(&w, c->dst_addr, 8);
 	put(&w, c->msg_size, 8);
 	put(&w, c->seed, 8);
+	put(&w, c->cm_family, 1);
+	memcpy(w.p, c->cm_addr, 16);
+	w.p += 16;
+	put(&w, c->cm_port, 2);
 	for (int i = 0; i < c->nqps && i < BURNIN_MAX_QPS; i++) {
 		put(&w, c->qpn[i], 4);
 		put(&w, c->psn[i], 4);
@@ -76,6 +81,10 @@ int burnin_vconn_decode(const struct burnin_conn_info *info,
 	c->dst_addr = get(&r, 8);
 	c->msg_size = get(&r, 8);
 	c->seed = get(&r, 8);
+	c->cm_family = (uint8_t)get(&r, 1);
+	memcpy(c->cm_addr, r.p, 16);
+	r.p += 16;
+	c->cm_port = (uint16_t)get(&r, 2);
 	if (c->nqps < 1 || c->nqps > BURNIN_MAX_QPS || !c->msg_size)
 		return -EINVAL;
 	for (int i = 0; i < c->nqps; i++) {
@@ -83,6 +92,56 @@ int burnin_vconn_decode(const struct burnin_conn_info *info,
 		c->psn[i] = (uint32_t)get(&r, 4);
 	}
 	return 0;
+}
+
+void burnin_vconn_set_cm_addr(struct burnin_vconn *c,
+			      const struct sockaddr_storage *addr)
+{
+	memset(c->cm_addr, 0, sizeof(c->cm_addr));
+	c->cm_family = (uint8_t)addr->ss_family;
+	if (addr->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)addr;
+
+		memcpy(c->cm_addr, &in6->sin6_addr, 16);
+		c->cm_port = ntohs(in6->sin6_port);
+	} else {
+		const struct sockaddr_in *in = (const void *)addr;
+
+		memcpy(c->cm_addr, &in->sin_addr, 4);
+		c->cm_port = ntohs(in->sin_port);
+	}
+}
+
+int burnin_vconn_get_cm_addr(const struct burnin_vconn *c,
+			     struct sockaddr_storage *addr)
+{
+	memset(addr, 0, sizeof(*addr));
+	if (c->cm_family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (void *)addr;
+
+		in6->sin6_family = AF_INET6;
+		memcpy(&in6->sin6_addr, c->cm_addr, 16);
+		in6->sin6_port = htons(c->cm_port);
+	} else if (c->cm_family == AF_INET) {
+		struct sockaddr_in *in = (void *)addr;
+
+		in->sin_family = AF_INET;
+		memcpy(&in->sin_addr, c->cm_addr, 4);
+		in->sin_port = htons(c->cm_port);
+	} else {
+		return -ENOENT;
+	}
+	return 0;
+}
+
+bool burnin_vconn_cm_first(const struct burnin_vconn *a,
+			   const struct burnin_vconn *b)
+{
+	int c = memcmp(a->cm_addr, b->cm_addr, sizeof(a->cm_addr));
+
+	if (a->cm_family != b->cm_family)
+		return a->cm_family < b->cm_family;
+	return c ? c < 0 : a->cm_port < b->cm_port;
 }
 
 static uint64_t splitmix64(uint64_t x)

@@ -7,8 +7,10 @@
  * little-endian with a magic and a version so a mismatched peer is refused),
  * and the data pattern that --verify checks. Pure, no ibv_* calls.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "burnin/transport.h"
 
@@ -25,6 +27,10 @@ struct burnin_vconn {
 	uint64_t dst_addr; /* where the peer may WRITE, nqps x msg_size */
 	uint64_t msg_size;
 	uint64_t seed; /* of the sender's pattern */
+	/* --cm rdmacm: where the sender listens (family 0: not listening) */
+	uint8_t cm_family; /* AF_INET, AF_INET6 */
+	uint8_t cm_addr[16]; /* IPv4 in the first 4 bytes */
+	uint16_t cm_port; /* host order */
 };
 
 void burnin_vconn_encode(const struct burnin_vconn *c,
@@ -32,6 +38,19 @@ void burnin_vconn_encode(const struct burnin_vconn *c,
 /* 0, or -EPROTO (not ours / other version) / -EINVAL (bad counts). */
 int burnin_vconn_decode(const struct burnin_conn_info *info,
 			struct burnin_vconn *c);
+
+/* The rdma_cm listening address in c (IPv4 or IPv6, with its port). */
+void burnin_vconn_set_cm_addr(struct burnin_vconn *c,
+			      const struct sockaddr_storage *addr);
+/* 0, or -ENOENT when c carries no address. */
+int burnin_vconn_get_cm_addr(const struct burnin_vconn *c,
+			     struct sockaddr_storage *addr);
+/*
+ * Whether a connects to b (a's address and port sort before b's): the two
+ * ends decide alike without another message.
+ */
+bool burnin_vconn_cm_first(const struct burnin_vconn *a,
+			   const struct burnin_vconn *b);
 
 /* Fill len bytes (a multiple of 8) with the pattern of seed. */
 void burnin_pattern_fill(void *buf, size_t len, uint64_t seed);

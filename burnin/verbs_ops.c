@@ -4,7 +4,8 @@
  * calls. One endpoint = one PD, one CQ, params->qps RC QPs and one MR of
  * [source pattern | destination] slices, one of msg_size per QP. The run
  * loop is in verbs_run.c (it drives this file through struct burnin_vio);
- * the port inventory bits that only sysfs knows are in port_sysfs.c.
+ * the port inventory bits that only sysfs knows are in port_sysfs.c. With
+ * --cm rdmacm the QPs come from rdmacm_ops.c, on librdmacm's own context.
  */
 #include <errno.h>
 #include <linux/mempolicy.h>
@@ -18,7 +19,9 @@
 
 #include <infiniband/verbs.h>
 
+#include "burnin/cm_addr.h"
 #include "burnin/port_sysfs.h"
+#include "burnin/rdmacm.h"
 #include "burnin/verbs_conn.h"
 #include "burnin/verbs_internal.h"
 #include "burnin/verbs_run.h"
@@ -50,6 +53,8 @@ struct burnin_endpoint {
 	int rd_atom, max_cqe;
 	struct burnin_vconn remote;
 	bool connected;
+	struct burnin_cm *cm;		 /* --cm rdmacm, else NULL */
+	struct sockaddr_storage cm_addr; /* where cm listens */
 	uint32_t
 	    run_seq; /* runs so far: a late done of an old run is ignored */
 };
@@ -175,13 +180,19 @@ static int verbs_list_ports(const char *filter, struct burnin_port **ports,
 
 /* ------------------------------------------------------------ endpoint */
 
-static int ep_open(struct burnin_endpoint *ep)
+/* The device context: our own, or librdmacm's (QPs made on CM ids). */
+static int ep_open_context(struct burnin_endpoint *ep)
 {
-	struct ibv_device **devs = ibv_get_device_list(NULL);
-	struct ibv_device_attr da;
-	struct ibv_port_attr pa;
+	struct ibv_device **devs;
 	int ret = -ENODEV;
 
+	if (ep->params.cm == BURNIN_CM_RDMACM) {
+		ep->ctx = burnin_cm_device(ep->port.ca);
+		if (!ep->ctx)
+			log_error("%s: librdmacm does not know this device", ep->name);
+		return ep->ctx ? 0 : -ENODEV;
+	}
+	devs = ibv_get_device_list(NULL);
 	for (int i = 0; devs && devs[i] && !ep->ctx; i++) {
 		if (strcmp(ibv_get_device_name(devs[i]), ep->port.ca))
 			continue;
@@ -193,11 +204,19 @@ static int ep_open(struct burnin_endpoint *ep)
 	}
 	if (devs)
 		ibv_free_device_list(devs);
-	if (!ep->ctx) {
-		if (ret == -ENODEV)
-			log_error("%s: no such RDMA device", ep->name);
+	if (!ep->ctx && ret == -ENODEV)
+		log_error("%s: no such RDMA device", ep->name);
+	return ep->ctx ? 0 : ret;
+}
+
+static int ep_open(struct burnin_endpoint *ep)
+{
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	int ret = ep_open_context(ep);
+
+	if (ret)
 		return ret;
-	}
 	if (ibv_query_device(ep->ctx, &da) ||
 	    ibv_query_port(ep->ctx, (uint8_t)ep->port.port, &pa)) {
 		log_error("%s: ibv_query_device/port failed: %m", ep->name);
@@ -254,9 +273,9 @@ static int ep_post_recv(struct burnin_endpoint *ep, int q)
 	return -ret;
 }
 
-static int ep_create_qp(struct burnin_endpoint *ep, int q)
+static struct ibv_qp_init_attr ep_qp_init_attr(struct burnin_endpoint *ep)
 {
-	struct ibv_qp_init_attr ia = {
+	return (struct ibv_qp_init_attr){
 	    .send_cq = ep->cq,
 	    .recv_cq = ep->cq,
 	    .cap = {.max_send_wr = (uint32_t)ep->params.tx_depth + 1,
@@ -265,6 +284,11 @@ static int ep_create_qp(struct burnin_endpoint *ep, int q)
 		    .max_recv_sge = 1},
 	    .qp_type = IBV_QPT_RC,
 	};
+}
+
+static int ep_create_qp(struct burnin_endpoint *ep, int q)
+{
+	struct ibv_qp_init_attr ia = ep_qp_init_attr(ep);
 	struct ibv_qp_attr a = {
 	    .qp_state = IBV_QPS_INIT,
 	    .port_num = (uint8_t)ep->port.port,
@@ -320,16 +344,35 @@ static int ep_create_objects(struct burnin_endpoint *ep)
 		log_error("%s: ibv_create_cq failed: %m", ep->name);
 		return errno ? -errno : -ENOMEM;
 	}
-	for (int q = 0; q < ep->params.qps; q++)
+	for (int q = 0; !ep->cm && q < ep->params.qps; q++)
 		if ((ret = ep_create_qp(ep, q)))
 			return ret;
 	return 0;
+}
+
+/* --cm rdmacm: listen on the port's IP address for the peer's QPs. */
+static int ep_cm_listen(struct burnin_endpoint *ep)
+{
+	struct sockaddr_storage local;
+	char err[160];
+	int ret = burnin_port_cm_addr(SYSFS_ROOT, &ep->port, &local, err,
+				      sizeof(err));
+
+	if (ret) {
+		log_error("%s", err);
+		return ret;
+	}
+	return burnin_cm_listen(&local, ep->name, &ep->cm, &ep->cm_addr);
 }
 
 static void verbs_endpoint_destroy(struct burnin_endpoint *ep)
 {
 	if (!ep)
 		return;
+	if (ep->cm) { /* its QPs first: they hold the CQ */
+		burnin_cm_close(ep->cm);
+		memset(ep->qp, 0, sizeof(ep->qp));
+	}
 	for (int q = 0; q < BURNIN_MAX_QPS; q++)
 		if (ep->qp[q] && ibv_destroy_qp(ep->qp[q]))
 			log_warn("%s: ibv_destroy_qp failed: %m", ep->name);
@@ -339,8 +382,8 @@ static void verbs_endpoint_destroy(struct burnin_endpoint *ep)
 		log_warn("%s: ibv_dereg_mr failed: %m", ep->name);
 	if (ep->pd && ibv_dealloc_pd(ep->pd))
 		log_warn("%s: ibv_dealloc_pd failed: %m", ep->name);
-	if (ep->ctx)
-		ibv_close_device(ep->ctx);
+	if (ep->ctx && ep->params.cm != BURNIN_CM_RDMACM)
+		ibv_close_device(ep->ctx); /* librdmacm's stays open */
 	if (ep->buf)
 		munmap(ep->buf, ep->buf_len);
 	free(ep);
@@ -364,6 +407,8 @@ static int verbs_endpoint_create(const struct burnin_port *port,
 	snprintf(ep->name, sizeof(ep->name), "%s port %d", port->ca,
 		 port->port);
 	ret = ep_open(ep);
+	if (!ret && params->cm == BURNIN_CM_RDMACM)
+		ret = ep_cm_listen(ep);
 	if (!ret)
 		ret = ep_alloc_buffer(ep);
 	if (!ret)
@@ -392,10 +437,12 @@ static void verbs_local_info(struct burnin_endpoint *ep,
 	};
 
 	memcpy(c.gid, ep->port.gid, sizeof(c.gid));
-	for (int q = 0; q < ep->params.qps; q++) {
+	for (int q = 0; !ep->cm && q < ep->params.qps; q++) {
 		c.qpn[q] = ep->qp[q]->qp_num;
 		c.psn[q] = ep->psn[q];
 	}
+	if (ep->cm)
+		burnin_vconn_set_cm_addr(&c, &ep->cm_addr);
 	burnin_vconn_encode(&c, info);
 }
 
@@ -453,14 +500,51 @@ static int ep_qp_rts(struct burnin_endpoint *ep, int q)
 	return 0;
 }
 
+/* --cm rdmacm: the end whose address sorts first connects. */
+static int ep_cm_connect(struct burnin_endpoint *ep, char *err, size_t len)
+{
+	struct ibv_qp_init_attr init = ep_qp_init_attr(ep);
+	struct burnin_cm_qp_attr attr = {
+	    .pd = ep->pd,
+	    .init = &init,
+	    .retry_cnt = (uint8_t)ep->params.retry_cnt,
+	    .rnr_retry = 6,
+	    .rd_atom = (uint8_t)ep->rd_atom,
+	    .ack_timeout = QP_TIMEOUT,
+	};
+	struct burnin_vconn mine = {0};
+	struct sockaddr_storage peer;
+	int ret;
+
+	burnin_vconn_set_cm_addr(&mine, &ep->cm_addr);
+	ret = burnin_vconn_get_cm_addr(&ep->remote, &peer);
+	if (ret) {
+		snprintf(err, len, "the peer did not send an rdma_cm address");
+		log_error("%s: %s", ep->name, err);
+		return ret;
+	}
+	ret = burnin_cm_connect(ep->cm, burnin_vconn_cm_first(&mine, &ep->remote),
+				&peer, ep->params.qps, &attr, ep->qp,
+				ep->params.connect_timeout_s, err, len);
+	for (int i = 0; !ret && i < RECV_DEPTH; i++)
+		ret = ep_post_recv(ep, 0) ? -EIO : 0;
+	return ret;
+}
+
 static int verbs_connect(struct burnin_endpoint *ep,
-			 const struct burnin_conn_info *remote)
+			 const struct burnin_conn_info *remote,
+			 struct burnin_result *res)
 {
 	int ret = burnin_vconn_decode(remote, &ep->remote);
 
 	if (!ret)
 		ret =
 		    burnin_verbs_check_peer(ep->name, &ep->params, &ep->remote);
+	if (!ret && ep->cm) {
+		ret = ep_cm_connect(ep, res->error, sizeof(res->error));
+		ep->connected = !ret;
+		return ret;
+	}
 	for (int q = 0; !ret && q < ep->params.qps; q++) {
 		ret = ep_qp_rtr(ep, q);
 		if (!ret)

@@ -89,11 +89,12 @@ static int pair_connect(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	int32_t ready, peer_ready = -1;
 
 	params.test = (enum burnin_test)c->test;
+	params.connect_timeout_s = ctx->cfg->timeout_s / 2; /* READY's too */
 	mine.rc = ops->endpoint_create(&ctx->port, &params, ep);
 	if (!mine.rc)
 		ops->local_info(*ep, &mine.info);
 	else
-		fail(out, mine.rc, "endpoint_create failed: error %d", -mine.rc);
+		fail(out, mine.rc, "endpoint_create failed: %s", strerror(-mine.rc));
 	if (ctx->bs->ops->exchange(ctx->bs, c->partner, burnin_tag(c->seq, MSG_CONN),
 				   &mine, &theirs, sizeof(mine), deadline))
 		return fail(out, -ETIMEDOUT,
@@ -104,9 +105,9 @@ static int pair_connect(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	if (theirs.rc)
 		return fail(out, -ECANCELED,
 			    "partner rank %d could not set up its endpoint", c->partner);
-	ready = ops->connect(*ep, &theirs.info);
+	ready = ops->connect(*ep, &theirs.info, &out->res);
 	if (ready)
-		fail(out, ready, "connect failed: error %d", -ready);
+		fail(out, ready, "connect failed: %s", strerror(-ready));
 	if (ctx->bs->ops->exchange(ctx->bs, c->partner, burnin_tag(c->seq, MSG_READY),
 				   &ready, &peer_ready, sizeof(ready), deadline))
 		return fail(out, -ETIMEDOUT,

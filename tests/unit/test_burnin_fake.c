@@ -55,13 +55,14 @@ static void pair(struct burnin_port *p, int i, int j, struct burnin_endpoint **a
 		 struct burnin_endpoint **b, const struct burnin_params *params)
 {
 	struct burnin_conn_info ia, ib;
+	struct burnin_result res = { 0 };
 
 	assert_int_equal(0, ops->endpoint_create(&p[i], params, a));
 	assert_int_equal(0, ops->endpoint_create(&p[j], params, b));
 	ops->local_info(*a, &ia);
 	ops->local_info(*b, &ib);
-	assert_int_equal(0, ops->connect(*a, &ib));
-	assert_int_equal(0, ops->connect(*b, &ia));
+	assert_int_equal(0, ops->connect(*a, &ib, &res));
+	assert_int_equal(0, ops->connect(*b, &ia, &res));
 }
 
 static void test_fail_nth_create_and_connect(void **state)
@@ -69,6 +70,7 @@ static void test_fail_nth_create_and_connect(void **state)
 	struct burnin_params params = quick(0);
 	struct burnin_endpoint *ep[3] = { NULL };
 	struct burnin_conn_info info;
+	struct burnin_result res = { 0 };
 	struct burnin_port *p;
 	int n;
 
@@ -81,8 +83,12 @@ static void test_fail_nth_create_and_connect(void **state)
 	assert_null(ep[1]);
 	assert_int_equal(0, ops->endpoint_create(&p[2], &params, &ep[2]));
 	ops->local_info(ep[2], &info);
-	assert_int_equal(-ECONNREFUSED, ops->connect(ep[0], &info));
-	assert_int_equal(0, ops->connect(ep[0], &info));
+	assert_int_equal(-ECONNREFUSED, ops->connect(ep[0], &info, &res));
+	assert_string_equal("connect refused (fake: planted fault, call 1)",
+			    res.error);
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(0, ops->connect(ep[0], &info, &res));
+	assert_string_equal("", res.error);
 	ops->endpoint_destroy(ep[0]);
 	ops->endpoint_destroy(ep[2]);
 	free(p);

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <cmocka.h>
 
 #include "burnin/verbs_conn.h"
@@ -27,7 +30,10 @@ static struct burnin_vconn sample(void)
 	c.dst_addr = 0x7f0012355000ull;
 	c.msg_size = 1 << 20;
 	c.seed = 0x0123456789abcdefull;
-
+	c.cm_family = 2; /* AF_INET */
+	c.cm_port = 0xc351;
+	c.cm_addr[0] = 10;
+	c.cm_addr[15] = 0x77;
 	for (int i = 0; i < 16; i++) {
 		c.gid[i] = (uint8_t)(0xf0 + i);
 		c.qpn[i] = 0x100 + (uint32_t)i;
@@ -63,7 +69,7 @@ static void test_refuses_foreign_data(void **state)
 	memset(&info, 0, sizeof(info));
 	assert_int_equal(-EPROTO, burnin_vconn_decode(&info, &out));
 	burnin_vconn_encode(&in, &info);
-	info.bytes[4] = 2; /* another version */
+	info.bytes[4] = 1; /* another version */
 	assert_int_equal(-EPROTO, burnin_vconn_decode(&info, &out));
 	in.nqps = 17;
 	burnin_vconn_encode(&in, &info);
@@ -71,6 +77,33 @@ static void test_refuses_foreign_data(void **state)
 	in.nqps = 0;
 	burnin_vconn_encode(&in, &info);
 	assert_int_equal(-EINVAL, burnin_vconn_decode(&info, &out));
+}
+
+/* --cm rdmacm: the listening address travels; exactly one end connects. */
+static void test_cm_addr_and_side(void **state)
+{
+	struct burnin_vconn a = sample(), b = sample();
+	struct sockaddr_storage in = { 0 }, out;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&in;
+
+	(void)state;
+	v4->sin_family = AF_INET;
+	v4->sin_addr.s_addr = htonl(0x0a650001); /* 10.101.0.1 */
+	v4->sin_port = htons(40001);
+	burnin_vconn_set_cm_addr(&a, &in);
+	assert_int_equal(0, burnin_vconn_get_cm_addr(&a, &out));
+	assert_memory_equal(&in, &out, sizeof(struct sockaddr_in));
+	v4->sin_addr.s_addr = htonl(0x0a650002); /* 10.101.0.2, lower port */
+	v4->sin_port = htons(30000);
+	burnin_vconn_set_cm_addr(&b, &in);
+	assert_true(burnin_vconn_cm_first(&a, &b));
+	assert_false(burnin_vconn_cm_first(&b, &a));
+	/* same address (two ports behind one IP): the port decides */
+	v4->sin_addr.s_addr = htonl(0x0a650001);
+	burnin_vconn_set_cm_addr(&b, &in);
+	assert_true(burnin_vconn_cm_first(&b, &a) != burnin_vconn_cm_first(&a, &b));
+	memset(&b, 0, sizeof(b)); /* --cm mpi peer: no address */
+	assert_int_equal(-ENOENT, burnin_vconn_get_cm_addr(&b, &out));
 }
 
 static void test_pattern(void **state)
@@ -127,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_refuses_foreign_data),
+	    cmocka_unit_test(test_cm_addr_and_side),
 	    cmocka_unit_test(test_pattern),
 	    cmocka_unit_test(test_param_checks),
 	};

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "burnin/cm_addr.h"
 #include "burnin/port_sysfs.h"
 
 #define ROOT(name) FIXTURES_DIR "/sysfs-ib/" name
@@ -53,6 +54,61 @@ static void test_infiniband_port(void **state)
 	assert_int_equal(1, p.numa_node);
 	assert_string_equal("", p.netdev);
 	assert_float_equal(200.0, burnin_port_rate_gbps(0, 64, 2, 0), 1e-9);
+}
+
+/* --cm rdmacm on InfiniBand: the IPoIB netdev carrying the port's GID. */
+static void test_ipoib_netdev_by_gid(void **state)
+{
+	struct burnin_port p = port_of("mlx5_1", 1, false);
+	char netdev[32];
+	uint8_t gid[16];
+
+	(void)state;
+	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"), p.gid,
+							   netdev, sizeof(netdev)));
+	assert_string_equal("ib1", netdev);
+	p = port_of("mlx5_0", 1, false);
+	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"), p.gid,
+							   netdev, sizeof(netdev)));
+	assert_string_equal("ib0", netdev); /* before its child ib0.8001 */
+	memcpy(gid, p.gid, 16);
+	gid[15] ^= 1; /* no such port */
+	assert_int_equal(-ENOENT, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"), gid,
+								 netdev, sizeof(netdev)));
+	assert_int_equal(-ENOENT, burnin_port_sysfs_ipoib_netdev(ROOT("rxe-node"), gid,
+								 netdev, sizeof(netdev)));
+}
+
+/* The address the RDMA CM listens on: RoCE v2's IPv4 GID. */
+static void test_cm_addr(void **state)
+{
+	struct burnin_port p = port_of("mlx5_2", 1, true);
+	struct sockaddr_storage a;
+	char err[160], text[64];
+
+	(void)state;
+	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("roce-node"), &p));
+	assert_int_equal(0, burnin_port_cm_addr(ROOT("roce-node"), &p, &a, err,
+						sizeof(err)));
+	burnin_sockaddr_str(&a, text, sizeof(text));
+	assert_string_equal("10.12.0.7", text);
+	p.gid_index = -1; /* RoCE without an IPv4 GID */
+	assert_int_equal(-ENOENT, burnin_port_cm_addr(ROOT("roce-node"), &p, &a,
+						      err, sizeof(err)));
+	assert_string_equal("mlx5_2 port 1: no RoCE v2 GID with an IPv4 address", err);
+	/* InfiniBand: ib1 exists only in the fixture, so it has no address */
+	p = port_of("mlx5_1", 1, false);
+	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(-EADDRNOTAVAIL, burnin_port_cm_addr(ROOT("ib-node"), &p,
+							     &a, err, sizeof(err)));
+	assert_string_equal("mlx5_1 port 1: its IPoIB interface ib1 has no IPv4 address",
+			    err);
+	p.gid[15] ^= 1;
+	assert_int_equal(-ENOENT, burnin_port_cm_addr(ROOT("ib-node"), &p, &a,
+						      err, sizeof(err)));
+	assert_string_equal("mlx5_1 port 1: no IPoIB interface carries its GID", err);
 }
 
 static void test_roce_picks_ipv4_v2_gid(void **state)
@@ -197,6 +253,8 @@ int main(void)
 	    cmocka_unit_test(test_gid_parse),
 	    cmocka_unit_test(test_infiniband_port),
 	    cmocka_unit_test(test_roce_picks_ipv4_v2_gid),
+	    cmocka_unit_test(test_ipoib_netdev_by_gid),
+	    cmocka_unit_test(test_cm_addr),
 	    cmocka_unit_test(test_rxe_port),
 	    cmocka_unit_test(test_missing_port),
 	    cmocka_unit_test(test_counters),

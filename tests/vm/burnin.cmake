@@ -7,3 +7,12 @@ ibp_add_vm_test(vm_burnin_acceptance 900
 	${IBP_VM_DIR}/vmcluster --nodes 3 --rails 2 --slots 2 --timeout 840
 	--out ${IBP_VM_CACHE}/out/vm_burnin_acceptance
 	-- ${IBP_VM_DIR}/burnin-acceptance $<TARGET_FILE:ibproof>)
+
+# burnin --cm rdmacm: the RDMA CM connects rail 0's pair (write+read,
+# --verify, ok); node2's rail 1 drops everything, so rail 1's pair ends in an
+# rdma_cm error within the deadline (tests/vm/burnin-rdmacm).
+ibp_add_vm_test(vm_burnin_rdmacm 420
+	${IBP_VM_DIR}/vmcluster --nodes 2 --rails 2 --slots 2 --timeout 360
+	--netem "2:1:loss 100%"
+	--out ${IBP_VM_CACHE}/out/vm_burnin_rdmacm
+	-- ${IBP_VM_DIR}/burnin-rdmacm $<TARGET_FILE:ibproof>)

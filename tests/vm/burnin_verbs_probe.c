@@ -235,7 +235,7 @@ static int pair_connect(struct burnin_endpoint *ep, const struct probe *pr,
 	if (!ret)
 		ret = wait_file(pr->dir, name, &theirs, sizeof(theirs));
 	if (!ret)
-		ret = ops->connect(ep, &theirs);
+		ret = ops->connect(ep, &theirs, &(struct burnin_result){0});
 	snprintf(name, sizeof(name), "%s.ready", me);
 	if (!ret)
 		ret = write_file(pr->dir, name, "1", 1);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_CM_ADDR_H
+#define IBPROOF_BURNIN_CM_ADDR_H
+
+/*
+ * The IP address a port answers on for the RDMA CM (burnin --cm rdmacm):
+ * RoCE: the address its RoCE v2 GID carries; InfiniBand: the first IPv4
+ * address of its IPoIB netdev (found under the sysfs root by GID).
+ */
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "burnin/transport.h"
+
+/* 0, or -ENOENT / -EADDRNOTAVAIL with the reason in err. */
+int burnin_port_cm_addr(const char *root, const struct burnin_port *p,
+			struct sockaddr_storage *addr, char *err, size_t len);
+
+/* "10.100.0.1" or "fe80::1"; the port is not shown. */
+void burnin_sockaddr_str(const struct sockaddr_storage *addr, char *buf,
+			 size_t len);
+
+#endif
