@@ -145,7 +145,8 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	return out->rc;
 }
 
-/* Non-root ranks: follow rank 0 until it says stop. */
+/* Non-root ranks: follow rank 0 until it says stop; 0, or 3 when rank 0
+ * went silent. */
 int burnin_worker_loop(struct burnin_ctx *ctx)
 {
 	struct burnin_bootstrap *bs = ctx->bs;
@@ -164,7 +165,15 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 		}
 		if (c.cmd == CTRL_STOP) {
 			bs->peers_lost = c.partner > 0; /* ranks rank 0 lost */
-			return c.round; /* rank 0's exit code */
+			log_debug("rank %d: rank 0 ends the run with exit %d",
+				  bs->rank, c.round);
+			/*
+			 * The verdict is rank 0's alone (exit code, records).
+			 * The others exit 0 after an orderly stop: Open MPI 4's
+			 * mpirun with orte_enable_recovery was seen to wait
+			 * forever for a remote rank that exited non-zero.
+			 */
+			return IBP_EXIT_PASS;
 		}
 		if (c.cmd != CTRL_RUN)
 			continue;
