@@ -9,7 +9,8 @@
  *   Ca  1 "H-0002c90000002000"       # "host2 mlx5_0"
  *   [1](2c90000002001)  "S-0002c90000000100"[2]  # lid 4 lmc 0 "leaf1" ...
  *
- * Only connected ports are listed, so ports of the model are valid (LinkUp,
+ * A CA or router port line carries the port GUID in parentheses. Only
+ * connected ports are listed, so ports of the model are valid (LinkUp,
  * Active) exactly where a link was printed; width and speed come from the
  * trailing "4xEDR".
  */
@@ -165,6 +166,16 @@ static int add_link(struct topo_ctx *c, struct fabric_port *p, const char *id,
 	return l->remote_id ? 0 : -ENOMEM;
 }
 
+/* "[1](2c90000002001)": the port GUID after the port number, or 0. */
+static uint64_t port_guid(const char *line)
+{
+	const char *close = strchr(line, ']');
+
+	if (!close || close[1] != '(')
+		return 0;
+	return strtoull(close + 2, NULL, 16);
+}
+
 static int parse_port_line(struct topo_ctx *c, const char *line)
 {
 	char id[128];
@@ -179,6 +190,7 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 				  "[1] \"S-guid\"[2] (node has %d ports)",
 				  c->cur ? c->cur->nports : 0);
 	rport = atoi(rest + 1);
+	p->guid = port_guid(line);
 	p->valid = true;
 	p->state = FABRIC_STATE_ACTIVE;
 	p->phys_state = FABRIC_PHYS_LINKUP;
