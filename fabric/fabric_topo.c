@@ -204,16 +204,14 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 	return add_link(c, p, id, rport);
 }
 
-static int parse_topo_line(struct topo_ctx *c, char *line)
+static int parse_topo_line(void *arg, char *line, int lineno)
 {
 	static const char *const guid_keys[] = { "switchguid=", "caguid=",
 						 "rtguid=" };
+	struct topo_ctx *c = arg;
 	size_t i;
 
-	while (isspace((unsigned char)*line))
-		line++;
-	if (!*line || *line == '#')
-		return 0;
+	c->line = lineno;
 	for (i = 0; i < 3; i++)
 		if (!strncmp(line, guid_keys[i], strlen(guid_keys[i])))
 			return parse_guid_line(c, line);
@@ -271,19 +269,11 @@ int fabric_topo_parse(const char *path, const char *text, struct fabric **out,
 		      char *err, size_t errlen)
 {
 	struct topo_ctx c = { .path = path, .err = err, .errlen = errlen };
-	char *copy = strdup(text), *line, *next;
 	int rc = -ENOMEM;
 
 	c.f = fabric_new();
-	if (!copy || !c.f)
-		goto out;
-	for (line = copy, rc = 0; line && !rc; line = next) {
-		c.line++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		rc = parse_topo_line(&c, line);
-	}
+	if (c.f)
+		rc = fabric_each_line(text, parse_topo_line, &c);
 	if (!rc)
 		rc = resolve_links(&c);
 	if (!rc) {
@@ -291,12 +281,10 @@ int fabric_topo_parse(const char *path, const char *text, struct fabric **out,
 		*out = c.f;
 		c.f = NULL;
 	}
-out:
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
 	topo_ctx_free(&c);
 	fabric_free(c.f);
-	free(copy);
 	return rc;
 }
 
