@@ -67,6 +67,23 @@ int burnin_inventory_find(const struct burnin_port *ports, int n,
 int burnin_inventory_load(const char *path, struct burnin_port **ports,
 			  int *n);
 
+/* ---- leaves (leaves.c) ---- */
+
+struct fabric;
+
+/*
+ * Sets each port's leaf_* to the switch its cable lands on in the fabric
+ * model, found by port GUID; a port absent from it gets an unknown leaf
+ * (said at -v). Returns the number of ports with a known leaf, -ENOMEM.
+ */
+int burnin_leaves_assign(const struct fabric *f, struct burnin_port *ports,
+			 int n);
+/*
+ * The same from an ibnetdiscover topology file. 0; -EINVAL logged as
+ * "FILE:LINE: what was expected"; -errno when it cannot be read.
+ */
+int burnin_leaves_load(const char *path, struct burnin_port *ports, int n);
+
 /* ---- judging (judge.c) ---- */
 
 enum burnin_pair_status {
@@ -153,6 +170,7 @@ struct burnin_config {
 	const char *records;		/* NULL: none */
 	const char *resume;		/* --resume FILE */
 	const char *inventory;		/* --inventory FILE (dry run) */
+	const char *topology;		/* --topology FILE: leaves */
 	bool progress;
 	bool pin_numa;
 	const char *argv_line;		/* for the run start record */
@@ -175,6 +193,13 @@ int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs);
  * in-process bootstrap. Returns rank 0's IBP_EXIT_* code.
  */
 int burnin_run_local(const struct burnin_config *cfg);
+
+/*
+ * Rank 0's plan over the sorted inventory: the leaves of --topology, then
+ * the schedule. Returns an IBP_EXIT_* code; errors are logged.
+ */
+int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv,
+		int n, struct burnin_schedule *s);
 
 /* Predicted seconds for n_rounds rounds of the config. */
 double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds);

@@ -22,13 +22,14 @@ enum {
 	OPT_DURATION, OPT_WARMUP, OPT_STALL, OPT_RETRY, OPT_VERIFY,
 	OPT_DRY_RUN, OPT_INVENTORY, OPT_RESUME, OPT_FLOOR, OPT_MAD_K, OPT_CLASS_FLOOR,
 	OPT_RETESTS, OPT_DIP_FLOOR, OPT_FAKE, OPT_NO_PROGRESS, OPT_NO_PIN,
-	OPT_CM,
+	OPT_CM, OPT_TOPOLOGY,
 };
 
 static const struct cli_opt burnin_opts[] = {
 	{ "ports", OPT_PORTS, "LIST", "ports to test, e.g. mlx5_0:1,mlx5_1:1 (default: all ACTIVE)" },
 	{ "transport", OPT_TRANSPORT, "NAME", "verbs (default) or fake (no device; for tests)" },
 	{ "schedule", OPT_SCHEDULE, "SPEC", "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE" },
+	{ "topology", OPT_TOPOLOGY, "FILE", "ibnetdiscover output: the leaf switch of each port; node:HOST spreads partners over leaves" },
 	{ "seed", OPT_SEED, "N", "seed of the schedule (default 0: inventory order)" },
 	{ "test", OPT_TEST, "LIST", "write, read or write,read (default write)" },
 	{ "cm", OPT_CM, "NAME", "how QPs connect: mpi (default: QP numbers over the launcher) or rdmacm (librdmacm resolves each port's IP address: RoCE GID or IPoIB)" },
@@ -168,6 +169,7 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_VERIFY: c->params.verify = true; return 0;
 	case OPT_DRY_RUN: c->dry_run = true; return 0;
 	case OPT_INVENTORY: c->inventory = arg; return 0;
+	case OPT_TOPOLOGY: c->topology = arg; return 0;
 	case OPT_RESUME: c->resume = arg; return 0;
 	case OPT_FLOOR: return cli_parse_double(&burnin_cmd, "--floor", arg, 0, 1, &c->judge.floor);
 	case OPT_CLASS_FLOOR: return cli_parse_double(&burnin_cmd, "--class-floor", arg, 0, 1, &c->judge.class_floor);
@@ -245,24 +247,18 @@ static char *join_argv(int argc, char **argv)
 
 static int dry_run_inventory(const struct burnin_config *cfg)
 {
-	struct burnin_schedule s;
+	struct burnin_schedule s = { 0 };
 	struct burnin_port *inv;
-	char err[512];
-	int n, ret = burnin_inventory_load(cfg->inventory, &inv, &n);
+	int n, code, ret = burnin_inventory_load(cfg->inventory, &inv, &n);
 
 	if (ret)
 		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
-	ret = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, &s, err,
-				    sizeof(err));
-	if (ret) {
-		log_error("schedule: %s", err);
-		free(inv);
-		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
-	}
-	burnin_print_plan(cfg, inv, n, &s);
+	code = burnin_plan(cfg, inv, n, &s);
+	if (code == IBP_EXIT_PASS)
+		burnin_print_plan(cfg, inv, n, &s);
 	burnin_schedule_free(&s);
 	free(inv);
-	return IBP_EXIT_PASS;
+	return code;
 }
 
 static int run_mpi(const struct burnin_config *cfg, int *argc, char ***argv)

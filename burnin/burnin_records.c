@@ -69,6 +69,9 @@ json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
 		json_decref(rec);
 		return NULL;
 	}
+	if (p->leaf_guid)
+		json_object_set_new(rec, "leaf", record_switch_port_ref(
+			p->leaf_name, p->leaf_guid, p->leaf_port));
 	return rec;
 }
 
@@ -152,7 +155,7 @@ json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event)
 	for (int t = 0; t < cfg->n_tests; t++)
 		json_array_append_new(tests, json_string(burnin_test_name(cfg->tests[t])));
 	if (json_object_update_new(rec, json_pack(
-		    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:f,s:f,s:s,s:s,s:s?},s:i,s:i,s:i}",
+		    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:f,s:f,s:s,s:s,s:s?,s:s?},s:i,s:i,s:i}",
 		    "tool", "burnin", "event", event, "params",
 		    "schedule", cfg->schedule, "seed", (json_int_t)cfg->seed,
 		    "tests", tests, "bidir", cfg->params.bidir,
@@ -162,6 +165,7 @@ json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event)
 		    "transport", cfg->ops->name,
 		    "cm", burnin_cm_name(cfg->params.cm),
 		    "command", cfg->argv_line,
+		    "topology", cfg->topology,
 		    "ranks", ctx->bs ? ctx->bs->size : 0, "ports", ctx->n_inv,
 		    "rounds", ctx->n_main_rounds)))
 		goto fail_rec;

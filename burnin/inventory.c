@@ -95,6 +95,18 @@ out:
 	return ret;
 }
 
+/* The optional "leaf" switch port reference of a port record. */
+static void leaf_from_record(const json_t *leaf, struct burnin_port *p)
+{
+	const char *guid = json_string_value(json_object_get(leaf, "guid"));
+	const char *name = json_string_value(json_object_get(leaf, "node"));
+
+	if (!guid || record_guid_parse(guid, &p->leaf_guid))
+		p->leaf_guid = 0;
+	p->leaf_port = (int)json_integer_value(json_object_get(leaf, "port"));
+	snprintf(p->leaf_name, sizeof(p->leaf_name), "%s", name ? name : "");
+}
+
 static void port_from_record(const json_t *rec, struct burnin_port *p)
 {
 	const char *s;
@@ -115,6 +127,7 @@ static void port_from_record(const json_t *rec, struct burnin_port *p)
 		 json_string_value(json_object_get(rec, "state")));
 	p->rate_gbps = json_number_value(json_object_get(rec, "rate_gbps"));
 	p->rail = (int)json_integer_value(json_object_get(rec, "rail"));
+	leaf_from_record(json_object_get(rec, "leaf"), p);
 	p->numa_node = -1;
 	p->gid_index = -1;
 }

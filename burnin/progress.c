@@ -93,18 +93,85 @@ double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds)
 	       (cfg->params.warmup_s + cfg->params.duration_s + BURNIN_SETUP_ESTIMATE_S);
 }
 
+/*
+ * ", leaf 0x0008f10300000018 port 3 \"leaf01\"", ", leaf unknown", or ""
+ * when no port's leaf is known.
+ */
+static void leaf_label(const struct burnin_port *p, bool leaves, char *buf,
+		       size_t len)
+{
+	if (p->leaf_guid)
+		snprintf(buf, len, ", leaf 0x%016llx port %d \"%s\"",
+			 (unsigned long long)p->leaf_guid, p->leaf_port,
+			 p->leaf_name);
+	else
+		snprintf(buf, len, "%s", leaves ? ", leaf unknown" : "");
+}
+
+/* Is pair i the first of target t's pairs on its partner's leaf? */
+static bool new_leaf(const struct burnin_port *inv,
+		     const struct burnin_schedule *s, int i)
+{
+	const struct burnin_pair *p = &s->pairs[i];
+
+	for (int j = 0; j < i; j++)
+		if (s->pairs[j].a == p->a &&
+		    inv[s->pairs[j].b].leaf_guid == inv[p->b].leaf_guid)
+			return false;
+	return inv[p->b].leaf_guid != 0;
+}
+
+/* node:HOST plans: each target port's partners and their leaves. */
+static void print_partners(const struct burnin_port *inv, int n_inv,
+			   bool leaves, const struct burnin_schedule *s)
+{
+	char name[2 * BURNIN_NAME_MAX + 16], leaf[BURNIN_NAME_MAX + 64];
+
+	for (int t = 0; t < n_inv; t++) {
+		int k = 0, n_leaves = 0;
+
+		for (int i = 0; i < s->n_pairs; i++)
+			if (s->pairs[i].a == t)
+				k++, n_leaves += new_leaf(inv, s, i);
+		if (!k)
+			continue;
+		burnin_port_name(&inv[t], name, sizeof(name));
+		leaf_label(&inv[t], leaves, leaf, sizeof(leaf));
+		printf("target %s%s: %d partners", name, leaf, k);
+		if (leaves)
+			printf(" on %d known leaves", n_leaves);
+		printf("\n");
+		for (int r = 0; r < s->n_rounds; r++)
+			for (int i = s->start[r]; i < s->start[r + 1]; i++) {
+				const struct burnin_port *b = &inv[s->pairs[i].b];
+
+				if (s->pairs[i].a != t)
+					continue;
+				burnin_port_name(b, name, sizeof(name));
+				leaf_label(b, leaves, leaf, sizeof(leaf));
+				printf("  round %d: %s%s\n", r + 1, name, leaf);
+			}
+	}
+}
+
 void burnin_print_plan(const struct burnin_config *cfg,
 		       const struct burnin_port *inv, int n_inv,
 		       const struct burnin_schedule *s)
 {
 	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16], t[32];
+	char leaf[BURNIN_NAME_MAX + 64];
+	bool leaves = false;
 
+	for (int i = 0; i < n_inv; i++)
+		leaves |= inv[i].leaf_guid != 0;
 	printf("burnin plan: %d ports, schedule %s, seed %llu, %d rounds, %d pairs, %d test(s) per pair\n",
 	       n_inv, cfg->schedule, (unsigned long long)cfg->seed, s->n_rounds,
 	       s->n_pairs, cfg->n_tests);
 	for (int i = 0; i < n_inv; i++) {
 		burnin_port_name(&inv[i], a, sizeof(a));
-		printf("  port %d: %s rail %d %.1f Gb/s\n", i, a, inv[i].rail, inv[i].rate_gbps);
+		leaf_label(&inv[i], leaves, leaf, sizeof(leaf));
+		printf("  port %d: %s rail %d %.1f Gb/s%s\n", i, a, inv[i].rail,
+		       inv[i].rate_gbps, leaf);
 	}
 	for (int r = 0; r < s->n_rounds; r++) {
 		printf("round %d:", r + 1);
@@ -115,6 +182,8 @@ void burnin_print_plan(const struct burnin_config *cfg,
 		}
 		printf("\n");
 	}
+	if (!strncmp(cfg->schedule, "node:", 5))
+		print_partners(inv, n_inv, leaves, s);
 	fmt_duration(burnin_predict_seconds(cfg, s->n_rounds), t, sizeof(t));
 	printf("predicted wall time: %s (%d steps x (%.1f s warm-up + %.1f s + ~%.1f s setup)), plus up to %d retest round(s)\n",
 	       t, s->n_rounds * cfg->n_tests, cfg->params.warmup_s,

@@ -2,8 +2,8 @@
 /*
  * --resume FILE: the pair records of an earlier (killed) run of the same
  * schedule count as done; their steps are skipped and their measures go
- * into the judging. A run start with another schedule or seed is an
- * input error.
+ * into the judging. A run start with another schedule or seed, or a node
+ * schedule over other leaves, is an input error.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +36,31 @@ static int check_start(const struct burnin_ctx *ctx, const json_t *rec,
 	log_error("%s: the run to resume used schedule '%s' seed %lld; this one uses '%s' seed %llu",
 		  where, sched ? sched : "?", (long long)seed, ctx->cfg->schedule,
 		  (unsigned long long)ctx->cfg->seed);
+	return -EINVAL;
+}
+
+/*
+ * node:HOST spreads partners over leaves: a port whose leaf differs from
+ * the run to resume (another --topology, or none) makes another schedule.
+ */
+static int check_leaf(const struct burnin_ctx *ctx, const json_t *rec,
+		      const char *where)
+{
+	const char *s = json_string_value(json_object_get(
+		json_object_get(rec, "leaf"), "guid"));
+	uint64_t was = 0;
+	int i = ref_index(ctx, rec);
+
+	if (i < 0 || strncmp(ctx->cfg->schedule, "node:", 5))
+		return 0;
+	if (s && record_guid_parse(s, &was))
+		was = 0;
+	if (was == ctx->inv[i].leaf_guid)
+		return 0;
+	log_error("%s: the run to resume had port %s:%s:%d on leaf 0x%016llx, this one on 0x%016llx (0: unknown); resume with the same --topology",
+		  where, ctx->inv[i].host, ctx->inv[i].ca, ctx->inv[i].port,
+		  (unsigned long long)was,
+		  (unsigned long long)ctx->inv[i].leaf_guid);
 	return -EINVAL;
 }
 
@@ -130,6 +155,8 @@ int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
 			ret = check_start(ctx, rec, where);
 		else if (!strcmp(kind, "pair"))
 			ret = take_pair(ctx, rec, counts, n);
+		else if (!strcmp(kind, "port"))
+			ret = check_leaf(ctx, rec, where);
 		json_decref(rec);
 		if (ret)
 			goto out;

@@ -108,24 +108,38 @@ static void pin(struct burnin_ctx *ctx)
 			 ctx->port.port, ctx->port.numa_node, strerror(-ret));
 }
 
-static int plan(struct burnin_ctx *ctx)
+int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv,
+		int n, struct burnin_schedule *s)
 {
 	char err[512];
 	int ret;
+
+	if (cfg->topology) {
+		ret = burnin_leaves_load(cfg->topology, inv, n);
+		if (ret)
+			return ret == -ENOMEM ? IBP_EXIT_RUNTIME : IBP_EXIT_USAGE;
+	}
+	ret = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s, err,
+				    sizeof(err));
+	if (ret) {
+		log_error("schedule: %s", err);
+		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
+	}
+	return IBP_EXIT_PASS;
+}
+
+static int plan(struct burnin_ctx *ctx)
+{
+	int code;
 
 	if (ctx->n_inv < 2) {
 		log_error("%d port(s) in the inventory: burnin needs at least 2 (one MPI rank per port)",
 			  ctx->n_inv);
 		return IBP_EXIT_RUNTIME;
 	}
-	ret = burnin_schedule_build(ctx->cfg->schedule, ctx->inv, ctx->n_inv,
-				    ctx->cfg->seed, &ctx->sched, err, sizeof(err));
-	if (ret) {
-		log_error("schedule: %s", err);
-		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
-	}
+	code = burnin_plan(ctx->cfg, ctx->inv, ctx->n_inv, &ctx->sched);
 	ctx->n_main_rounds = ctx->sched.n_rounds;
-	return IBP_EXIT_PASS;
+	return code;
 }
 
 static int open_records(struct burnin_ctx *ctx)

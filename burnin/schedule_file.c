@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The two schedules that take outside input: node:HOST[,HOST] (post-repair
- * validation against reference ports) and pairs:FILE (explicit rounds).
+ * validation against reference ports, spread over leaves when the ports'
+ * leaves are known) and pairs:FILE (explicit rounds).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,20 +61,67 @@ static bool met_before(const struct node_plan *np, int t, int q)
 	return false;
 }
 
-/* The reference port that target t meets in round r, or -1. */
+/* May target t meet reference port q at all (any round)? */
+static bool node_candidate(const struct node_plan *np,
+			   const struct burnin_port *ports, int t, int q)
+{
+	if (np->target[q] || met_before(np, t, q))
+		return false;
+	return !np->same_rail[t] || ports[q].rail == ports[t].rail;
+}
+
+/* 1 when q is on a known leaf that none of t's partners so far is on. */
+static int leaf_gain(const struct node_plan *np,
+		     const struct burnin_port *ports, int t, int q)
+{
+	if (!ports[q].leaf_guid)
+		return 0;
+	for (int j = 0; j < np->n_met[t]; j++)
+		if (ports[np->met[t * NODE_PARTNERS + j]].leaf_guid ==
+		    ports[q].leaf_guid)
+			return 0;
+	return 1;
+}
+
+/*
+ * The first candidate for t in round r's rotation order among those with
+ * the most leaf gain; only ports still free in the round when free_only.
+ * -1 when none; *gain is its leaf gain.
+ */
+static int node_best(const struct node_plan *np,
+		     const struct burnin_port *ports, int n, int t, int r,
+		     bool free_only, int *gain)
+{
+	int best = -1;
+
+	*gain = -1;
+	for (int k = 0; k < n; k++) {
+		int q = (t + r + 1 + k) % n, g;
+
+		if ((free_only && np->used[q]) || !node_candidate(np, ports, t, q))
+			continue;
+		g = leaf_gain(np, ports, t, q);
+		if (g > *gain)
+			best = q, *gain = g;
+	}
+	return best;
+}
+
+/*
+ * The reference port that target t meets in round r, or -1. A target
+ * whose only new leaf is busy this round waits for a later round: each
+ * wait lets another target meet that port, so the rounds stay finite.
+ */
 static int node_pick(const struct node_plan *np, const struct burnin_port *ports,
 		     int n, int t, int r)
 {
-	for (int k = 0; k < n; k++) {
-		int q = (t + r + 1 + k) % n;
+	int gain, any_gain;
+	int q = node_best(np, ports, n, t, r, true, &gain);
 
-		if (np->target[q] || np->used[q] || met_before(np, t, q))
-			continue;
-		if (np->same_rail[t] && ports[q].rail != ports[t].rail)
-			continue;
-		return q;
-	}
-	return -1;
+	if (q >= 0 && node_best(np, ports, n, t, r, false, &any_gain) >= 0 &&
+	    any_gain > gain)
+		return -1;
+	return q;
 }
 
 static void node_wants(struct node_plan *np, const struct burnin_port *ports,

@@ -39,6 +39,10 @@ struct burnin_port {
 	int rail;			/* local index among all the host's ports
 					 * (devices in natural name order, any
 					 * state, selected or not) */
+	/* The switch the port's cable lands on (--topology), rank 0 only: */
+	uint64_t leaf_guid;		/* its node GUID; 0 unknown */
+	int leaf_port;			/* its port number; 0 unknown */
+	char leaf_name[BURNIN_NAME_MAX + 1]; /* NodeDescription, untrusted */
 };
 
 enum burnin_test { BURNIN_TEST_WRITE, BURNIN_TEST_READ };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fabric_counters.h"
+#include "fabric_util.h"
 
 #define E(n, c, s, a, b, t) { n, c, s, a, b, t }
 const struct fabric_pc_def fabric_pc_defs[FABRIC_PC_COUNT] = {
@@ -79,36 +80,35 @@ static int threshold_line(struct fabric_thresholds *t, char *p)
 	return 0;
 }
 
+struct thresholds_parse {
+	struct fabric_thresholds *t;
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+static int thresholds_parse_line(void *arg, char *line, int lineno)
+{
+	struct thresholds_parse *tp = arg;
+	int rc = threshold_line(tp->t, line);
+
+	if (rc == -ENOENT)
+		snprintf(tp->err, tp->errlen, "%s:%d: unknown counter \"%s\" "
+			 "(expected e.g. SymbolErrorCounter=10)",
+			 tp->path, lineno, line);
+	else if (rc)
+		snprintf(tp->err, tp->errlen, "%s:%d: expected CounterName="
+			 "number", tp->path, lineno);
+	return rc ? -EINVAL : 0;
+}
+
 int fabric_thresholds_parse(const char *path, const char *text,
 			    struct fabric_thresholds *t, char *err,
 			    size_t errlen)
 {
-	const char *line = text, *next;
-	char buf[256], *p;
-	int lineno = 0, rc;
+	struct thresholds_parse tp = { t, path, err, errlen };
 
-	for (; line && *line; line = next) {
-		lineno++;
-		next = strchr(line, '\n');
-		snprintf(buf, sizeof(buf), "%.*s",
-			 (int)(next ? next - line : (long)strlen(line)), line);
-		next = next ? next + 1 : NULL;
-		for (p = buf; isspace((unsigned char)*p); p++)
-			;
-		if (!*p || *p == '#')
-			continue;
-		rc = threshold_line(t, p);
-		if (rc == -ENOENT)
-			snprintf(err, errlen, "%s:%d: unknown counter \"%s\" "
-				 "(expected e.g. SymbolErrorCounter=10)",
-				 path, lineno, p);
-		else if (rc)
-			snprintf(err, errlen, "%s:%d: expected CounterName="
-				 "number", path, lineno);
-		if (rc)
-			return -EINVAL;
-	}
-	return 0;
+	return fabric_each_line(text, thresholds_parse_line, &tp);
 }
 
 uint64_t fabric_pc_max(int id, bool ext)

@@ -69,33 +69,35 @@ static int cmp_entry(const void *a, const void *b)
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
+struct map_parse {
+	struct fabric_namemap *m;
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+static int map_parse_line(void *arg, char *line, int lineno)
+{
+	struct map_parse *mp = arg;
+	int rc = map_line(mp->m, line);
+
+	if (rc == -EINVAL)
+		snprintf(mp->err, mp->errlen, "%s:%d: expected 0xGUID \"name\"",
+			 mp->path, lineno);
+	return rc;
+}
+
 int fabric_namemap_parse(const char *path, const char *text,
 			 struct fabric_namemap **out, char *err,
 			 size_t errlen)
 {
 	struct fabric_namemap *m = calloc(1, sizeof(*m));
-	const char *line = text, *next;
-	char buf[1024], *p;
-	int lineno = 0, rc = 0;
+	struct map_parse mp = { m, path, err, errlen };
+	int rc;
 
 	if (!m)
 		return -ENOMEM;
-	for (; line && *line && !rc; line = next) {
-		lineno++;
-		next = strchr(line, '\n');
-		snprintf(buf, sizeof(buf), "%.*s",
-			 (int)(next ? next - line : (long)strlen(line)), line);
-		if (next)
-			next++;
-		for (p = buf; isspace((unsigned char)*p); p++)
-			;
-		if (!*p || *p == '#')
-			continue;
-		rc = map_line(m, p);
-		if (rc == -EINVAL)
-			snprintf(err, errlen, "%s:%d: expected 0xGUID \"name\"",
-				 path, lineno);
-	}
+	rc = fabric_each_line(text, map_parse_line, &mp);
 	if (rc) {
 		fabric_namemap_free(m);
 		return rc;

@@ -39,6 +39,7 @@ struct csv_ctx {
 	int col_of[COL_COUNT];	/* field index per column, -1 = absent */
 	int nfields;
 	struct fabric_strtab ends;	/* "node\nport" -> line */
+	struct fabric_spec *spec;
 	char *err;
 	size_t errlen;
 };
@@ -248,14 +249,13 @@ static int parse_row(struct csv_ctx *c, char **f, struct fabric_spec *s)
 	return cb->label && cb->rack ? 0 : -ENOMEM;
 }
 
-static int parse_line(struct csv_ctx *c, char *line, struct fabric_spec *s)
+static int parse_line(void *arg, char *line, int lineno)
 {
+	struct csv_ctx *c = arg;
 	char *f[MAX_FIELDS];
 	int n;
 
-	line = trim(line);
-	if (!*line || *line == '#')
-		return 0;
+	c->line = lineno;
 	n = split_fields(line, f, MAX_FIELDS);
 	if (n < 0)
 		return csv_error(c, "unbalanced double quote");
@@ -264,7 +264,7 @@ static int parse_line(struct csv_ctx *c, char *line, struct fabric_spec *s)
 	if (n != c->nfields)
 		return csv_error(c, "expected %d columns as in the header, "
 				 "got %d", c->nfields, n);
-	return parse_row(c, f, s);
+	return parse_row(c, f, c->spec);
 }
 
 int fabric_spec_parse_csv(const char *path, const char *text,
@@ -272,20 +272,14 @@ int fabric_spec_parse_csv(const char *path, const char *text,
 {
 	struct csv_ctx c = { .path = path, .err = err, .errlen = errlen };
 	struct fabric_spec *s = calloc(1, sizeof(*s));
-	char *copy = strdup(text), *line, *next;
 	int rc = -ENOMEM;
 
-	if (!s || !copy || !(s->path = strdup(path)))
+	if (!s || !(s->path = strdup(path)))
 		goto fail;
-	for (line = copy; line; line = next) {
-		c.line++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if ((rc = parse_line(&c, line, s)))
-			goto fail;
-	}
-	rc = 0;
+	c.spec = s;
+	rc = fabric_each_line(text, parse_line, &c);
+	if (rc)
+		goto fail;
 	if (!c.nfields) {
 		c.line = 1;
 		rc = csv_error(&c, "expected a header line "
@@ -299,7 +293,6 @@ fail:
 		snprintf(err, errlen, "%s: out of memory", path);
 	fabric_strtab_free(&c.ends);
 	fabric_spec_free(s);
-	free(copy);
 	return rc;
 }
 

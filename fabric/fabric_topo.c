@@ -9,7 +9,8 @@
  *   Ca  1 "H-0002c90000002000"       # "host2 mlx5_0"
  *   [1](2c90000002001)  "S-0002c90000000100"[2]  # lid 4 lmc 0 "leaf1" ...
  *
- * Only connected ports are listed, so ports of the model are valid (LinkUp,
+ * A CA or router port line carries the port GUID in parentheses. Only
+ * connected ports are listed, so ports of the model are valid (LinkUp,
  * Active) exactly where a link was printed; width and speed come from the
  * trailing "4xEDR".
  */
@@ -165,6 +166,16 @@ static int add_link(struct topo_ctx *c, struct fabric_port *p, const char *id,
 	return l->remote_id ? 0 : -ENOMEM;
 }
 
+/* "[1](2c90000002001)": the port GUID after the port number, or 0. */
+static uint64_t port_guid(const char *line)
+{
+	const char *close = strchr(line, ']');
+
+	if (!close || close[1] != '(')
+		return 0;
+	return strtoull(close + 2, NULL, 16);
+}
+
 static int parse_port_line(struct topo_ctx *c, const char *line)
 {
 	char id[128];
@@ -179,6 +190,7 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 				  "[1] \"S-guid\"[2] (node has %d ports)",
 				  c->cur ? c->cur->nports : 0);
 	rport = atoi(rest + 1);
+	p->guid = port_guid(line);
 	p->valid = true;
 	p->state = FABRIC_STATE_ACTIVE;
 	p->phys_state = FABRIC_PHYS_LINKUP;
@@ -192,16 +204,14 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 	return add_link(c, p, id, rport);
 }
 
-static int parse_topo_line(struct topo_ctx *c, char *line)
+static int parse_topo_line(void *arg, char *line, int lineno)
 {
 	static const char *const guid_keys[] = { "switchguid=", "caguid=",
 						 "rtguid=" };
+	struct topo_ctx *c = arg;
 	size_t i;
 
-	while (isspace((unsigned char)*line))
-		line++;
-	if (!*line || *line == '#')
-		return 0;
+	c->line = lineno;
 	for (i = 0; i < 3; i++)
 		if (!strncmp(line, guid_keys[i], strlen(guid_keys[i])))
 			return parse_guid_line(c, line);
@@ -259,19 +269,11 @@ int fabric_topo_parse(const char *path, const char *text, struct fabric **out,
 		      char *err, size_t errlen)
 {
 	struct topo_ctx c = { .path = path, .err = err, .errlen = errlen };
-	char *copy = strdup(text), *line, *next;
 	int rc = -ENOMEM;
 
 	c.f = fabric_new();
-	if (!copy || !c.f)
-		goto out;
-	for (line = copy, rc = 0; line && !rc; line = next) {
-		c.line++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		rc = parse_topo_line(&c, line);
-	}
+	if (c.f)
+		rc = fabric_each_line(text, parse_topo_line, &c);
 	if (!rc)
 		rc = resolve_links(&c);
 	if (!rc) {
@@ -279,12 +281,10 @@ int fabric_topo_parse(const char *path, const char *text, struct fabric **out,
 		*out = c.f;
 		c.f = NULL;
 	}
-out:
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
 	topo_ctx_free(&c);
 	fabric_free(c.f);
-	free(copy);
 	return rc;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* fabric_util.c: growth of arrays, file:line errors, reading files. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,27 @@ fail:
 	fclose(f);
 	errno = errno ? errno : EIO;
 	return NULL;
+}
+
+int fabric_each_line(const char *text, fabric_line_fn fn, void *arg)
+{
+	char *copy = strdup(text), *line, *next;
+	int lineno = 0, rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (line = copy; line && !rc; line = next) {
+		lineno++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		while (isspace((unsigned char)*line))
+			line++;
+		if (*line && *line != '#')
+			rc = fn(arg, line, lineno);
+	}
+	free(copy);
+	return rc;
 }
 
 int fabric_read_text(const char *path, char **text, char *err,

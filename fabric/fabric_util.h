@@ -17,4 +17,13 @@ char *fabric_read_file(const char *path, size_t *len);
 int fabric_read_text(const char *path, char **text, char *err,
 		     size_t errlen);
 
+typedef int (*fabric_line_fn)(void *arg, char *line, int lineno);
+/*
+ * Calls fn on each line of text that is not blank or a '#' comment, on a
+ * writable copy: leading white space and the newline removed, lineno
+ * counted from 1. Stops at the first non-zero return and returns it; 0, or
+ * -ENOMEM.
+ */
+int fabric_each_line(const char *text, fabric_line_fn fn, void *arg);
+
 #endif

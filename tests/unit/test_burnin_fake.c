@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The fake transport's fault paths, and whole runs over the in-process
  * bootstrap: a planted slow port, a failing endpoint_create, a hung peer,
- * an interrupted run and its --resume. Run under ASan by make check. */
+ * an interrupted run and its --resume, the leaves of --topology in the
+ * port records. Run under ASan by make check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -289,6 +290,66 @@ static void test_interrupt_then_resume(void **state)
 	free(path);
 }
 
+/* A topology in ibnetdiscover's format over the fake ports 0..2 (not 3). */
+static char *fake_topology(void)
+{
+	struct burnin_port *p;
+	char text[4096], *path;
+	int n, len;
+	FILE *f;
+
+	assert_int_equal(0, ops->list_ports(NULL, &p, &n));
+	len = snprintf(text, sizeof(text),
+		       "switchguid=0xe100\n"
+		       "Switch\t8 \"S-000000000000e100\"\t\t# \"leafA\" base port 0 lid 1 lmc 0\n");
+	for (int i = 0; i < 3 && i < n; i++)
+		len += snprintf(text + len, sizeof(text) - (size_t)len,
+				"\ncaguid=0x%llx\n"
+				"Ca\t1 \"H-%016llx\"\t\t# \"%s %s\"\n"
+				"[1](%llx) \t\"S-000000000000e100\"[%d]\t\t# lid %d lmc 0 \"leafA\" lid 1 4xEDR\n",
+				(unsigned long long)p[i].guid - 1,
+				(unsigned long long)p[i].guid - 1, p[i].host,
+				p[i].ca, (unsigned long long)p[i].guid, i + 5,
+				i + 2);
+	free(p);
+	path = temp_path();
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* The leaves of --topology land in the port records of a run. */
+static void test_run_records_leaves(void **state)
+{
+	char *records = temp_path(), *topo;
+	struct burnin_config cfg;
+	struct burnin_port *inv;
+	int n;
+
+	(void)state;
+	configure("ports=4");
+	topo = fake_topology();
+	run_config(&cfg, records);
+	cfg.topology = topo;
+	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
+	assert_int_equal(0, burnin_inventory_load(records, &inv, &n));
+	assert_int_equal(4, n);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(i < 3 ? 0xe100 : 0, inv[i].leaf_guid);
+		assert_int_equal(i < 3 ? i + 5 : 0, inv[i].leaf_port);
+		assert_string_equal(i < 3 ? "leafA" : "", inv[i].leaf_name);
+	}
+	free(inv);
+	cfg.topology = FIXTURES_DIR "/fabric/bad-port.csv"; /* not topology */
+	assert_int_equal(IBP_EXIT_USAGE, burnin_run_local(&cfg));
+	unlink(topo);
+	free(topo);
+	unlink(records);
+	free(records);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_run_survives_failed_create),
 		cmocka_unit_test(test_run_hung_peer_is_not_tested),
 		cmocka_unit_test(test_interrupt_then_resume),
+		cmocka_unit_test(test_run_records_leaves),
 	};
 
 	setenv("IBPROOF_HOST", "unit", 1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* burnin schedules: coverage, disjoint rounds, odd n, rails, determinism,
- * node mode partners, pairs:FILE errors with file:line. */
+ * node mode partners and their leaves, pairs:FILE errors with file:line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -212,6 +212,163 @@ static void test_node_meets_three_partners(void **state)
 	burnin_schedule_free(&s);
 }
 
+/* Sets the leaf of every port of host h to leaf (0: unknown). */
+static void set_host_leaf(int n, int h, uint64_t leaf)
+{
+	char host[16];
+
+	snprintf(host, sizeof(host), "h%02d", h);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ports[i].host, host))
+			ports[i].leaf_guid = leaf;
+}
+
+/* How many different known leaves the partners of target t are on. */
+static int partner_leaves(const struct burnin_schedule *s, int t, int *partners)
+{
+	uint64_t seen[MAXP];
+	int k = 0;
+
+	*partners = 0;
+	for (int i = 0; i < s->n_pairs; i++) {
+		uint64_t leaf = ports[s->pairs[i].b].leaf_guid;
+		int j = 0;
+
+		if (s->pairs[i].a != t)
+			continue;
+		++*partners;
+		while (j < k && seen[j] != leaf)
+			j++;
+		if (leaf && j == k)
+			seen[k++] = leaf;
+	}
+	return k;
+}
+
+/* The ports of h00 meet 3 partners on 3 leaves, though inventory order
+ * puts h01..h03 (one leaf) first. */
+static void test_node_spreads_over_leaves(void **state)
+{
+	struct burnin_schedule s;
+	int n = make_ports(7, 2), k;
+
+	(void)state;
+	for (int h = 1; h <= 6; h++) /* 12 reference ports, 4 leaves */
+		set_host_leaf(n, h, 0xa0 + (h <= 3 ? 1 : h - 2));
+	build_ok("node:h00", n, 0, &s);
+	assert_disjoint(&s, n);
+	assert_int_equal(6, s.n_pairs);
+	for (int i = 0; i < s.n_pairs; i++)
+		assert_int_equal(ports[s.pairs[i].a].rail, ports[s.pairs[i].b].rail);
+	for (int t = 0; t < 2; t++) {
+		assert_int_equal(3, partner_leaves(&s, t, &k));
+		assert_int_equal(3, k);
+	}
+	burnin_schedule_free(&s);
+}
+
+/* Without leaves node mode keeps its order: the next hosts, rail by rail. */
+static void test_node_leaves_unknown_as_before(void **state)
+{
+	static const char *const want[] = { "h01", "h02", "h03" };
+	struct burnin_schedule s;
+	int n = make_ports(7, 2);
+
+	(void)state;
+	build_ok("node:h00", n, 0, &s);
+	assert_int_equal(3, s.n_rounds);
+	for (int r = 0; r < 3; r++) {
+		assert_int_equal(2, burnin_schedule_round_size(&s, r));
+		for (int i = s.start[r]; i < s.start[r + 1]; i++)
+			assert_string_equal(want[r], ports[s.pairs[i].b].host);
+	}
+	burnin_schedule_free(&s);
+}
+
+static void test_node_fewer_leaves_than_partners(void **state)
+{
+	struct burnin_schedule s;
+	int n = make_ports(7, 1), k;
+
+	(void)state;
+	for (int h = 1; h <= 6; h++)
+		set_host_leaf(n, h, h == 6 ? 0xb2 : 0xb1);
+	build_ok("node:h00", n, 0, &s);
+	assert_int_equal(2, partner_leaves(&s, 0, &k));
+	assert_int_equal(3, k);
+	burnin_schedule_free(&s);
+}
+
+static uint32_t lcg(uint32_t *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return *x >> 16;
+}
+
+/* Known leaves among the partners t may meet (same rail when it has any). */
+static int eligible_leaves(int n, int t, const char *hosts, int *eligible)
+{
+	uint64_t seen[MAXP];
+	int k = 0, same_rail = 0;
+
+	for (int q = 0; q < n; q++)
+		same_rail += !strstr(hosts, ports[q].host) && ports[q].rail == ports[t].rail;
+	*eligible = 0;
+	for (int q = 0; q < n; q++) {
+		int j = 0;
+
+		if (strstr(hosts, ports[q].host) || (same_rail && ports[q].rail != ports[t].rail))
+			continue;
+		++*eligible;
+		while (j < k && seen[j] != ports[q].leaf_guid)
+			j++;
+		if (ports[q].leaf_guid && j == k)
+			seen[k++] = ports[q].leaf_guid;
+	}
+	return k;
+}
+
+/*
+ * Random leaves (some unknown), one or two target hosts competing for the
+ * same reference ports: every target port meets min(3, eligible) partners
+ * on min(3, leaves there) leaves, in disjoint rounds, the same every time.
+ */
+static void test_node_leaves_property(void **state)
+{
+	static const char *const specs[] = { "node:h00", "node:h00,h01",
+					     "node:h02,h05,h07" };
+	uint32_t x = 1;
+
+	(void)state;
+	for (int iter = 0; iter < 300; iter++) {
+		const char *spec = specs[iter % 3];
+		int n = make_ports(8 + iter % 5, 1 + iter % 3), targets = 0;
+		struct burnin_schedule s, again;
+
+		for (int i = 0; i < n; i++)
+			ports[i].leaf_guid = lcg(&x) % (2 + iter % 5);
+		build_ok(spec, n, 0, &s);
+		build_ok(spec, n, 0, &again);
+		assert_disjoint(&s, n);
+		assert_int_equal(s.n_pairs, again.n_pairs);
+		assert_memory_equal(s.pairs, again.pairs, sizeof(*s.pairs) * (size_t)s.n_pairs);
+		for (int t = 0; t < n; t++) {
+			int eligible, k, want_leaves;
+
+			if (!strstr(spec, ports[t].host))
+				continue;
+			targets++;
+			want_leaves = eligible_leaves(n, t, spec, &eligible);
+			assert_int_equal(want_leaves < 3 ? want_leaves : 3,
+					 partner_leaves(&s, t, &k));
+			assert_int_equal(eligible < 3 ? eligible : 3, k);
+		}
+		assert_true(s.n_rounds <= 3 * targets);
+		burnin_schedule_free(&s);
+		burnin_schedule_free(&again);
+	}
+}
+
 static void test_bad_specs(void **state)
 {
 	struct burnin_schedule s;
@@ -289,6 +446,10 @@ int main(void)
 		cmocka_unit_test(test_shift_every_ordered_pair),
 		cmocka_unit_test(test_random_matchings),
 		cmocka_unit_test(test_node_meets_three_partners),
+		cmocka_unit_test(test_node_spreads_over_leaves),
+		cmocka_unit_test(test_node_leaves_unknown_as_before),
+		cmocka_unit_test(test_node_fewer_leaves_than_partners),
+		cmocka_unit_test(test_node_leaves_property),
 		cmocka_unit_test(test_bad_specs),
 		cmocka_unit_test(test_pairs_file),
 	};

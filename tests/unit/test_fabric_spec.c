@@ -180,6 +180,10 @@ static void test_topology(void **state)
 	assert_false(leaf2->ports[4].valid);
 	assert_int_equal(7, fabric_find_guid(f, 0x0008f10400000030ULL)
 				    ->ports[1].lid);
+	/* CA port lines carry the port GUID: "[1](8f10400000031)" */
+	assert_int_equal(0x0008f10400000031ULL,
+			 fabric_find_guid(f, 0x0008f10400000030ULL)->ports[1].guid);
+	assert_int_equal(0, p->guid);
 	fabric_free(f);
 }
 
