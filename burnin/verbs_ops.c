@@ -28,7 +28,7 @@
 #define RECV_DEPTH 4	     /* posted receives for the peer's done signal */
 #define DONE_IMM 0x1b9d0e00u /* done signal: this | (run number & 0xff) */
 /* ACK timeout 4.096 us * 2^14 = 67 ms per try, perftest's default. */
-#define QP_TIMEOUT 14
+#define QP_TIMEOUT_DEFAULT 14
 #define WR_DATA 1ull
 #define WR_DONE 2ull
 #define WR_RECV 3ull
@@ -436,7 +436,8 @@ static int ep_qp_rts(struct burnin_endpoint *ep, int q)
 {
 	struct ibv_qp_attr a = {
 	    .qp_state = IBV_QPS_RTS,
-	    .timeout = QP_TIMEOUT,
+	    .timeout = (uint8_t)(ep->params.qp_timeout ? ep->params.qp_timeout
+						       : QP_TIMEOUT_DEFAULT),
 	    .retry_cnt = (uint8_t)ep->params.retry_cnt,
 	    .rnr_retry = 6, /* finite: 7 would retry forever */
 	    .sq_psn = ep->psn[q],
