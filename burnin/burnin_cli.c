@@ -19,7 +19,7 @@
 enum {
 	OPT_PORTS = CLI_KEY_COMMAND_FIRST, OPT_TRANSPORT, OPT_SCHEDULE,
 	OPT_SEED, OPT_TEST, OPT_BIDIR, OPT_SIZE, OPT_QPS, OPT_TX_DEPTH,
-	OPT_DURATION, OPT_WARMUP, OPT_STALL, OPT_RETRY, OPT_VERIFY,
+	OPT_DURATION, OPT_WARMUP, OPT_STALL, OPT_RETRY, OPT_QP_TIMEOUT, OPT_VERIFY,
 	OPT_DRY_RUN, OPT_INVENTORY, OPT_RESUME, OPT_FLOOR, OPT_MAD_K, OPT_CLASS_FLOOR,
 	OPT_RETESTS, OPT_DIP_FLOOR, OPT_FAKE, OPT_NO_PROGRESS, OPT_NO_PIN,
 	OPT_CM, OPT_TOPOLOGY,
@@ -41,6 +41,7 @@ static const struct cli_opt burnin_opts[] = {
 	{ "warmup", OPT_WARMUP, "SECONDS", "warm-up before the window, excluded (default 1)" },
 	{ "stall", OPT_STALL, "SECONDS", "no completion for this long: pair error stalled (default 5)" },
 	{ "retry-cnt", OPT_RETRY, "N", "RC retry count, 0-6 (default 3: a dead link errors fast)" },
+	{ "qp-timeout", OPT_QP_TIMEOUT, "N", "RC ACK timeout 4.096 us x 2^N per try, 1-31 (default 14: 67 ms)" },
 	{ "verify", OPT_VERIFY, NULL, "check a data pattern end to end" },
 	{ "dry-run", OPT_DRY_RUN, NULL, "print rounds, pairs and predicted wall time; no traffic" },
 	{ "inventory", OPT_INVENTORY, "FILE", "--dry-run from the port records in FILE (touches no device)" },
@@ -166,6 +167,7 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_WARMUP: return cli_parse_double(&burnin_cmd, "--warmup", arg, 0, 3600, &c->params.warmup_s);
 	case OPT_STALL: return cli_parse_double(&burnin_cmd, "--stall", arg, 0.01, 3600, &c->params.stall_s);
 	case OPT_RETRY: return parse_int("--retry-cnt", arg, 0, 6, &c->params.retry_cnt);
+	case OPT_QP_TIMEOUT: return parse_int("--qp-timeout", arg, 1, 31, &c->params.qp_timeout);
 	case OPT_VERIFY: c->params.verify = true; return 0;
 	case OPT_DRY_RUN: c->dry_run = true; return 0;
 	case OPT_INVENTORY: c->inventory = arg; return 0;
@@ -188,7 +190,7 @@ void burnin_config_defaults(struct burnin_config *c)
 	memset(c, 0, sizeof(*c));
 	c->params = (struct burnin_params){ .test = BURNIN_TEST_WRITE,
 		.msg_size = 1 << 20, .qps = 4, .tx_depth = 16, .duration_s = 10,
-		.warmup_s = 1, .stall_s = 5, .retry_cnt = 3 };
+		.warmup_s = 1, .stall_s = 5, .retry_cnt = 3, .qp_timeout = 14 };
 	c->tests[0] = BURNIN_TEST_WRITE;
 	c->n_tests = 1;
 	c->schedule = "all-pairs";

@@ -63,6 +63,8 @@ struct burnin_params {
 	double warmup_s;
 	double stall_s;		/* no completion for this long -> error: stalled */
 	int retry_cnt;		/* finite (3): a dead link must surface as an error */
+	int qp_timeout;		/* local ACK timeout 4.096 us x 2^N per try;
+				 * 0: the default, 14 (67 ms) */
 	bool verify;		/* check a data pattern end to end */
 	enum burnin_cm_mode cm;
 	double connect_timeout_s; /* rdma_cm: resolve and connect by this */

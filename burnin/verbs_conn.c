@@ -195,6 +195,8 @@ int burnin_verbs_check_params(const struct burnin_port *port,
 		bad = "stall time: expected > 0 s";
 	else if (p->retry_cnt < 0 || p->retry_cnt > 7)
 		bad = "retry count: expected 0..7";
+	else if (p->qp_timeout < 0 || p->qp_timeout > 31)
+		bad = "QP timeout: expected 0..31";
 	if (!bad)
 		return 0;
 	log_error("%s port %d: %s", port->ca, port->port, bad);

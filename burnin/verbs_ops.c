@@ -32,7 +32,7 @@
 #define RECV_DEPTH 4	     /* posted receives for the peer's done signal */
 #define DONE_IMM 0x1b9d0e00u /* done signal: this | (run number & 0xff) */
 /* ACK timeout 4.096 us * 2^14 = 67 ms per try, perftest's default. */
-#define QP_TIMEOUT 14
+#define QP_TIMEOUT_DEFAULT 14
 #define IDLE_WAIT_MS 100 /* longest sleep of an idle target */
 #define WR_DATA 1ull
 #define WR_DONE 2ull
@@ -489,11 +489,18 @@ static int ep_qp_rtr(struct burnin_endpoint *ep, int q)
 	return 0;
 }
 
+/* ACK timeout exponent of each try: --qp-timeout, else perftest's 14. */
+static uint8_t ep_qp_timeout(const struct burnin_endpoint *ep)
+{
+	return (uint8_t)(ep->params.qp_timeout ? ep->params.qp_timeout
+					       : QP_TIMEOUT_DEFAULT);
+}
+
 static int ep_qp_rts(struct burnin_endpoint *ep, int q)
 {
 	struct ibv_qp_attr a = {
 	    .qp_state = IBV_QPS_RTS,
-	    .timeout = QP_TIMEOUT,
+	    .timeout = ep_qp_timeout(ep),
 	    .retry_cnt = (uint8_t)ep->params.retry_cnt,
 	    .rnr_retry = 6, /* finite: 7 would retry forever */
 	    .sq_psn = ep->psn[q],
@@ -520,7 +527,7 @@ static int ep_cm_connect(struct burnin_endpoint *ep, char *err, size_t len)
 	    .retry_cnt = (uint8_t)ep->params.retry_cnt,
 	    .rnr_retry = 6,
 	    .rd_atom = (uint8_t)ep->rd_atom,
-	    .ack_timeout = QP_TIMEOUT,
+	    .ack_timeout = ep_qp_timeout(ep),
 	};
 	struct burnin_vconn mine = {0};
 	struct sockaddr_storage peer;

@@ -29,6 +29,9 @@ for cmd in burnin fabric pcie report node demo; do
 	[ "$a" = "$b" ] || { echo "FAIL: help $cmd differs from $cmd --help"; fails=$((fails + 1)); }
 	expect 2 "unknown option" -- "$cmd" --no-such-option
 done
+# An option's range is checked before anything runs.
+expect 2 "--qp-timeout: .*1.*31" -- burnin --qp-timeout 32 --dry-run
+expect 2 "--qp-timeout: .*1.*31" -- burnin --qp-timeout 0 --dry-run
 # Man pages come from the same option tables as --help.
 for cmd in burnin "fabric discover" "fabric check" "fabric counters" pcie report node demo; do
 	# shellcheck disable=SC2086 # "fabric check" is two words

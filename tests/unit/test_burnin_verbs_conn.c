@@ -145,6 +145,10 @@ static void test_param_checks(void **state)
 	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
 	bad = p, bad.retry_cnt = 8;
 	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	bad = p, bad.qp_timeout = 18;
+	assert_int_equal(0, burnin_verbs_check_params(&port, &bad));
+	bad = p, bad.qp_timeout = 32;
+	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
 	bad = p, bad.msg_size = 0;
 	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
 	peer.nqps = 4;
