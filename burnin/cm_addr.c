@@ -12,10 +12,9 @@
 
 static int gid_ipv4(const uint8_t gid[16], struct sockaddr_storage *addr)
 {
-	static const uint8_t mapped[12] = {[10] = 0xff, [11] = 0xff};
 	struct sockaddr_in *in = (struct sockaddr_in *)addr;
 
-	if (memcmp(gid, mapped, sizeof(mapped)))
+	if (!burnin_gid_is_ipv4_mapped(gid))
 		return -ENOENT;
 	memset(addr, 0, sizeof(*addr));
 	in->sin_family = AF_INET;

@@ -73,7 +73,7 @@ int burnin_gid_parse(const char *text, uint8_t gid[16])
 	return 0;
 }
 
-static int gid_is_ipv4_mapped(const uint8_t gid[16])
+int burnin_gid_is_ipv4_mapped(const uint8_t gid[16])
 {
 	for (int i = 0; i < 10; i++)
 		if (gid[i])
@@ -93,7 +93,7 @@ int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
 		ret = port_read(root, ca, port, rel, text, sizeof(text));
 		if (ret == -ENOENT)
 			break;
-		if (ret || burnin_gid_parse(text, g) || !gid_is_ipv4_mapped(g))
+		if (ret || burnin_gid_parse(text, g) || !burnin_gid_is_ipv4_mapped(g))
 			continue;
 		snprintf(rel, sizeof(rel), "gid_attrs/types/%d", i);
 		if (port_read(root, ca, port, rel, text, sizeof(text)) ||

@@ -31,6 +31,9 @@ int burnin_port_sysfs_fill(const char *root, struct burnin_port *p);
 int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
 			       uint8_t gid[16]);
 
+/* 1 when gid is an IPv4-mapped address (::ffff:a.b.c.d), else 0. */
+int burnin_gid_is_ipv4_mapped(const uint8_t gid[16]);
+
 /* "fe80:0000:...:0001" (8 groups of 4 hex digits) to 16 bytes; 0 or -EINVAL. */
 int burnin_gid_parse(const char *text, uint8_t gid[16]);
 
