@@ -30,7 +30,11 @@ struct burnin_bootstrap_ops {
 	int (*exchange)(struct burnin_bootstrap *bs, int peer, int tag,
 			const void *out, void *in, size_t len,
 			double deadline);
-	/* Ends this rank's part; failed: do not wait for anybody. */
+	/*
+	 * Ends this rank's part; failed: do not wait for anybody. With
+	 * end_job set, ends every rank of the job with exit_code (MPI_Abort):
+	 * a launcher would otherwise wait for the ranks that were lost.
+	 */
 	void (*close)(struct burnin_bootstrap *bs, bool failed);
 };
 
@@ -39,6 +43,8 @@ struct burnin_bootstrap {
 	int rank, size;
 	int local_rank, local_size; /* among the ranks of this host */
 	bool peers_lost;	/* a rank died: close() must not wait for it */
+	bool end_job;		/* the run is over for every rank: close() ends the job */
+	int exit_code;		/* with end_job */
 	void *priv;
 };
 

@@ -16,13 +16,19 @@
 
 #define FINALIZE_GRACE_S 20
 
+/*
+ * Tests until all are done or the deadline passed, and at least once: a
+ * rank that comes late (its own pair overran, it was descheduled) still
+ * takes what arrived meanwhile.
+ */
 static int mpi_wait(MPI_Request *req, int n, bool *done, double deadline)
 {
 	int left = 0, spins = 0, failed = 0;
+	bool first = true;
 
 	for (int i = 0; i < n; i++)
 		left += !done[i];
-	while (left && burnin_now() < deadline) {
+	for (; left && (first || burnin_now() < deadline); first = false) {
 		for (int i = 0; i < n; i++) {
 			int flag = 0;
 
@@ -116,10 +122,19 @@ static int mpi_exchange(struct burnin_bootstrap *bs, int peer, int tag,
 
 /*
  * MPI_Finalize waits for every rank, dead ones too: when a rank died, skip
- * it (mpirun runs with orte_enable_recovery) and let the process exit.
+ * it (mpirun runs with orte_enable_recovery) and let the process exit. The
+ * rank that knows the run is over for everybody (rank 0 when it lost
+ * ranks, a rank whose rank 0 went silent) ends the job with MPI_Abort:
+ * Open MPI 4.1's mpirun with orte_enable_recovery was seen to wait forever
+ * once a node's ranks had left without MPI_Finalize, its daemon gone too.
  */
 static void mpi_close(struct burnin_bootstrap *bs, bool failed)
 {
+	if (bs->end_job) {
+		log_info("rank %d: ranks were lost; ending the MPI job with exit status %d",
+			 bs->rank, bs->exit_code);
+		MPI_Abort(MPI_COMM_WORLD, bs->exit_code);
+	}
 	if (bs->peers_lost || failed) {
 		log_debug("rank %d: a peer was lost; leaving without MPI_Finalize",
 			  bs->rank);

@@ -24,10 +24,13 @@
 #define FAKE_MAX_PORTS 1024
 #define FAKE_MAGIC "ibpfake1"
 
-enum fault_kind { F_SLOW, F_FLAKY, F_ERRORS, F_SYMERR, F_DIE, F_HANG, N_FAULT };
+enum fault_kind {
+	F_SLOW, F_FLAKY, F_ERRORS, F_SYMERR, F_DIE, F_HANG, F_STUCK_TEARDOWN,
+	N_FAULT
+};
 
 static const char *const fault_names[N_FAULT] = {
-	"slow", "flaky", "errors", "symerr", "die", "hang",
+	"slow", "flaky", "errors", "symerr", "die", "hang", "stuck-teardown",
 };
 
 struct fault {
@@ -46,7 +49,7 @@ static struct {
 } cfg;
 
 static atomic_long n_create, n_connect;
-static atomic_long n_runs[FAKE_MAX_PORTS];
+static atomic_long n_runs[FAKE_MAX_PORTS], n_destroys[FAKE_MAX_PORTS];
 static atomic_ullong symbol_errors[FAKE_MAX_PORTS], xmit_words[FAKE_MAX_PORTS];
 
 struct fake_wire {
@@ -83,6 +86,7 @@ void burnin_fake_reset(void)
 	atomic_store(&n_connect, 0);
 	for (int i = 0; i < FAKE_MAX_PORTS; i++) {
 		atomic_store(&n_runs[i], 0);
+		atomic_store(&n_destroys[i], 0);
 		atomic_store(&symbol_errors[i], 0);
 		atomic_store(&xmit_words[i], 0);
 	}
@@ -403,6 +407,10 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 
 static void fake_endpoint_destroy(struct burnin_endpoint *ep)
 {
+	long nth = atomic_fetch_add(&n_destroys[port_index(&ep->port)], 1) + 1;
+
+	if (fault_value(&ep->port, F_STUCK_TEARDOWN, 0) == (double)nth)
+		sleep_s(cfg.hang_s); /* a destroy call blocked in the kernel */
 	free(ep);
 }
 

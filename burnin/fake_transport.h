@@ -23,6 +23,8 @@
  *   fail-connect=N   the Nth connect in this process fails
  *   die=PORT@N       the process of PORT is SIGKILLed in its Nth run()
  *   hang=PORT@N      PORT's Nth run() sleeps hang-s seconds (a stuck peer)
+ *   stuck-teardown=PORT@N  PORT's Nth endpoint_destroy() sleeps hang-s
+ *                    seconds (a destroy call blocked in the kernel)
  *   hang-s=S         default 30
  * PORT is "fakeI:1" (any host) or "HOST:fakeI:1".
  */

@@ -196,6 +196,18 @@ static void stop_all(struct burnin_ctx *ctx, int code)
 					   burnin_now() + ctx->cfg->timeout_s);
 }
 
+static void start_watchdog(struct burnin_ctx *ctx)
+{
+	char who[256], port[2 * BURNIN_NAME_MAX + 16] = "no port";
+
+	if (ctx->cfg->dry_run)
+		return;
+	if (ctx->has_port)
+		burnin_port_name(&ctx->port, port, sizeof(port));
+	snprintf(who, sizeof(who), "rank %d (%s)", ctx->bs->rank, port);
+	ctx->wd = burnin_watchdog_start(who);
+}
+
 int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 {
 	struct burnin_ctx ctx = { .cfg = cfg, .bs = bs };
@@ -204,15 +216,21 @@ int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 	if (pick_port(&ctx))
 		ctx.has_port = false;
 	pin(&ctx);
+	start_watchdog(&ctx);
 	if (bs->rank) {
 		if (burnin_inventory_send(&ctx))
 			log_error("rank %d: rank 0 did not take the inventory", bs->rank);
-		return burnin_worker_loop(&ctx);
+		code = burnin_worker_loop(&ctx);
+		burnin_watchdog_stop(ctx.wd);
+		return code;
 	}
 	code = lead(&ctx);
 	stop_all(&ctx, code);
+	burnin_watchdog_stop(ctx.wd);
 	if (ctx.w && record_writer_close(ctx.w))
 		code = IBP_EXIT_RUNTIME;
+	bs->end_job = bs->peers_lost; /* after the last record */
+	bs->exit_code = code;
 	burnin_schedule_free(&ctx.sched);
 	free(ctx.inv);
 	free(ctx.inv_rank);

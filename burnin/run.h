@@ -11,6 +11,7 @@
 
 #include "burnin/bootstrap.h"
 #include "burnin/burnin.h"
+#include "burnin/watchdog.h"
 #include "common/record.h"
 
 #define BURNIN_TAG_INVENTORY 1
@@ -64,6 +65,7 @@ struct burnin_ctx {
 	struct burnin_bootstrap *bs;
 	struct burnin_port port;
 	bool has_port;
+	struct burnin_watchdog *wd; /* names a stage that overruns */
 	/* rank 0 only */
 	struct burnin_port *inv;
 	int n_inv;

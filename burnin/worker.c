@@ -11,10 +11,13 @@
 #include <string.h>
 
 #include "burnin/run.h"
+#include "burnin/watchdog.h"
 #include "common/cli.h"
 #include "common/log.h"
 
 #define COUNTERS_MAX 64
+/* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
+#define TEARDOWN_BUDGET_S 5.0
 
 volatile int burnin_stop_requested;
 
@@ -131,22 +134,35 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	out->pair = c->pair;
 	out->side = c->side;
 	read_counters(ctx, &before);
+	burnin_watchdog_enter(ctx->wd, "connection setup", ctx->cfg->timeout_s + 1);
 	out->rc = pair_connect(ctx, c, &ep, out);
+	burnin_watchdog_leave(ctx->wd);
 	if (!out->rc) {
+		const struct burnin_params *p = &ctx->cfg->params;
+
+		burnin_watchdog_enter(ctx->wd, "the test",
+				      p->warmup_s + p->duration_s + p->stall_s + 1);
 		out->rc = ops->run(ep, (enum burnin_role)c->role, &out->res);
+		burnin_watchdog_leave(ctx->wd);
 		if (out->rc && !out->res.error[0])
 			fail(out, out->rc, "run failed: error %d", -out->rc);
 	}
+	burnin_watchdog_enter(ctx->wd, "endpoint teardown", TEARDOWN_BUDGET_S);
 	if (ep)
 		ops->endpoint_destroy(ep);
 	read_counters(ctx, &after);
+	burnin_watchdog_leave(ctx->wd);
 	counter_deltas(&before, &after, out);
 	out->stop = burnin_stop_requested;
 	return out->rc;
 }
 
-/* Non-root ranks: follow rank 0 until it says stop; 0, or 3 when rank 0
- * went silent. */
+/*
+ * Non-root ranks: follow rank 0 until it says stop (exit 0: the verdict is
+ * rank 0's alone; Open MPI 4's mpirun with orte_enable_recovery was seen to
+ * wait forever for a remote rank that exited non-zero) or goes silent
+ * (exit 3, and the job is ended for everybody: see the bootstrap's close).
+ */
 int burnin_worker_loop(struct burnin_ctx *ctx)
 {
 	struct burnin_bootstrap *bs = ctx->bs;
@@ -161,25 +177,26 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 			log_error("rank %d: no word from rank 0 for %.0f s; giving up",
 				  bs->rank, wait);
 			bs->peers_lost = true;
+			bs->end_job = true;
+			bs->exit_code = IBP_EXIT_RUNTIME;
 			return IBP_EXIT_RUNTIME;
 		}
 		if (c.cmd == CTRL_STOP) {
 			bs->peers_lost = c.partner > 0; /* ranks rank 0 lost */
 			log_debug("rank %d: rank 0 ends the run with exit %d",
 				  bs->rank, c.round);
-			/*
-			 * The verdict is rank 0's alone (exit code, records).
-			 * The others exit 0 after an orderly stop: Open MPI 4's
-			 * mpirun with orte_enable_recovery was seen to wait
-			 * forever for a remote rank that exited non-zero.
-			 */
 			return IBP_EXIT_PASS;
 		}
 		if (c.cmd != CTRL_RUN)
 			continue;
 		burnin_worker_step(ctx, &c, &r);
+		/*
+		 * Rank 0 gathers after its own pair, which may overrun: offer
+		 * the result as long as the next instruction is awaited, as
+		 * nothing else can happen before rank 0 has it.
+		 */
 		if (bs->ops->send(bs, 0, burnin_tag(seq, MSG_RESULT), &r,
-				  sizeof(r), burnin_now() + ctx->cfg->timeout_s))
+				  sizeof(r), burnin_now() + wait))
 			log_warn("rank %d: could not send the result of step %d to rank 0",
 				 bs->rank, seq);
 	}

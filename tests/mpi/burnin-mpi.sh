@@ -3,9 +3,11 @@
 #   burnin-mpi.sh IBPROOF slow-port   8 ranks, a planted slow port: only it is blamed
 #   burnin-mpi.sh IBPROOF dead-rank   8 ranks, one SIGKILLed mid-run: the others
 #                                     finish, its pairs are not-tested, in time
+#   burnin-mpi.sh IBPROOF late-root   rank 0's own pair overruns the step
+#                                     deadline: nobody's result is lost
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -30,7 +32,7 @@ run() { # run FAKE_SPEC LIMIT_S ARGS...
 		-x IBP_FAKE="$spec" -x IBPROOF_HOST \
 		sh -c '"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
 		"$bin" burnin --transport fake --warmup 0 --duration 0.3 --no-progress \
-		--records "$dir/records.jsonl" "$@" 2>&1 | grep -v 'PMIX ERROR'
+		--records "$dir/records.jsonl" "$@" 2>&1 | grep -v 'PMIX ERROR' | tee "$dir/out"
 	mpirc=${PIPESTATUS[0]}
 	elapsed=$(( $(date +%s) - start ))
 	echo "mpirun exit $mpirc after ${elapsed}s; rank 0 exit $(cat "$dir/rc.0" 2>/dev/null)"
@@ -69,6 +71,19 @@ dead-rank)
 	check "it names fake5" grep -q '"category":"not-tested","subject":{"host":"mpitest","ca":"fake5"' "$dir/records.jsonl"
 	check "nobody blamed for bandwidth" test "$(count '"category":"low-bandwidth"')" = 0
 	check "a run end record" grep -q '"event":"end"' "$dir/records.jsonl"
+	;;
+late-root)
+	# rank 0's own pair (fake0) overruns the step deadline: its first
+	# teardown blocks 10 s (a destroy call stuck in the kernel) where the
+	# step deadline is 0.3 + 1 + 3 x 2 = 7.3 s. Rank 0 gathers late; the
+	# results the others sent meanwhile still count.
+	run 'ports=8;stuck-teardown=fake0:1@1;hang-s=10' 120 --timeout 2 --stall 1 --retests 0
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 0 (nothing wrong)" test "$(cat "$dir/rc.0")" = 0
+	check "28 pairs, all measured ok" test "$(count '"kind":"pair".*"status":"ok"')" = 28
+	check "no rank lost" test "$(count '"status":"not-tested"')" = 0
+	check "the watchdog named the stuck stage" \
+		grep -q 'rank 0 (mpitest:fake0:1): endpoint teardown took 1[0-9]\.[0-9] s' "$dir/out"
 	;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

@@ -15,3 +15,10 @@ ibp_add_vm_test(vm_burnin_rdmacm 420
 	--netem "2:1:loss 100%"
 	--out ${IBP_VM_CACHE}/out/vm_burnin_rdmacm
 	-- ${IBP_VM_DIR}/burnin-rdmacm $<TARGET_FILE:ibproof>)
+
+# Lost ranks end the MPI job: mpirun returns whether rank 0 or another rank
+# was killed (fake transport over 2 guests, two ranks each).
+ibp_add_vm_test(vm_burnin_lost_ranks 300
+	${IBP_VM_DIR}/vmcluster --nodes 2 --rails 1 --slots 2 --timeout 240
+	--out ${IBP_VM_CACHE}/out/vm_burnin_lost_ranks
+	-- ${IBP_VM_DIR}/burnin-lost-ranks $<TARGET_FILE:ibproof>)
