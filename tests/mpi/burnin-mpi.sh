@@ -5,9 +5,11 @@
 #                                     finish, its pairs are not-tested, in time
 #   burnin-mpi.sh IBPROOF late-root   rank 0's own pair overruns the step
 #                                     deadline: nobody's result is lost
+#   burnin-mpi.sh IBPROOF dead-root   rank 0 SIGKILLed: the others give up
+#                                     in time and end the job
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -84,6 +86,19 @@ late-root)
 	check "no rank lost" test "$(count '"status":"not-tested"')" = 0
 	check "the watchdog named the stuck stage" \
 		grep -q 'rank 0 (mpitest:fake0:1): endpoint teardown took 1[0-9]\.[0-9] s' "$dir/out"
+	;;
+dead-root)
+	# rank 0 (fake0) is SIGKILLed in its first test: the others hear
+	# nothing for two step deadlines (2 x 7.3 + 2 s), give up with exit 3
+	# and end the job, so mpirun returns
+	run 'ports=8;die=fake0:1@1' 90 --timeout 2 --stall 1 --retests 0
+	check "mpirun finished" test "$mpirc" != 124
+	check "run took under 60 s" test "$elapsed" -lt 60
+	check "rank 0 was killed (137)" test "$(cat "$dir/rc.0" 2>/dev/null)" = 137
+	check "the others gave up on rank 0" \
+		test "$(grep -c 'no word from rank 0 for 17 s; giving up' "$dir/out")" -ge 1
+	check "no other rank exited 0" \
+		test "$(cat "$dir"/rc.[1-7] 2>/dev/null | grep -cx 0)" = 0
 	;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

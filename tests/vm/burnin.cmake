@@ -9,16 +9,13 @@ ibp_add_vm_test(vm_burnin_acceptance 900
 
 # burnin --cm rdmacm: the RDMA CM connects rail 0's pair (write+read,
 # --verify, ok); node2's rail 1 drops everything, so rail 1's pair ends in an
-# rdma_cm error within the deadline (tests/vm/burnin-rdmacm).
-ibp_add_vm_test(vm_burnin_rdmacm 420
-	${IBP_VM_DIR}/vmcluster --nodes 2 --rails 2 --slots 2 --timeout 360
+# rdma_cm error within the deadline (tests/vm/burnin-rdmacm). Then, on the
+# same cluster (a boot saved), a rank killed on node2 must not leave mpirun
+# waiting (tests/vm/burnin-lost-ranks).
+ibp_add_vm_test(vm_burnin_rdmacm 480
+	${IBP_VM_DIR}/vmcluster --nodes 2 --rails 2 --slots 2 --timeout 420
 	--netem "2:1:loss 100%"
 	--out ${IBP_VM_CACHE}/out/vm_burnin_rdmacm
-	-- ${IBP_VM_DIR}/burnin-rdmacm $<TARGET_FILE:ibproof>)
+	-- ${IBP_VM_DIR}/run-all $<TARGET_FILE:ibproof>
+	${IBP_VM_DIR}/burnin-rdmacm ${IBP_VM_DIR}/burnin-lost-ranks)
 
-# Lost ranks end the MPI job: mpirun returns whether rank 0 or another rank
-# was killed (fake transport over 2 guests, two ranks each).
-ibp_add_vm_test(vm_burnin_lost_ranks 300
-	${IBP_VM_DIR}/vmcluster --nodes 2 --rails 1 --slots 2 --timeout 240
-	--out ${IBP_VM_CACHE}/out/vm_burnin_lost_ranks
-	-- ${IBP_VM_DIR}/burnin-lost-ranks $<TARGET_FILE:ibproof>)
