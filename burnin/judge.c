@@ -4,8 +4,9 @@
  * under an absolute floor (a fraction of the expected rate) or as an
  * outlier of its link class (below median - k * MAD). A port is blamed
  * only when it was bad with at least min_partners different partners that
- * were fine elsewhere; until then it is a suspect, retested against new
- * partners. Pure: no I/O, no device.
+ * were fine elsewhere and not blamed themselves (for the same fault); ports
+ * are judged strongest evidence first. Until then it is a suspect,
+ * retested against new partners. Pure: no I/O, no device.
  */
 #include <errno.h>
 #include <math.h>
@@ -127,16 +128,21 @@ static bool fine_elsewhere(const struct burnin_measure *m, int n_m, int q,
 	return false;
 }
 
-/* Distinct partners of port p bad with it and fine elsewhere. */
+/*
+ * Distinct partners of port p bad with it and fine elsewhere, and not
+ * blamed for this kind themselves: that explains their pair with p.
+ */
 static int count_partners(const struct burnin_measure *m, int n_m, int p,
-			  enum bad_kind kind, int *stamp)
+			  enum bad_kind kind, int *stamp,
+			  const struct burnin_port_verdict *v)
 {
 	int n = 0;
 
 	for (int j = 0; j < n_m; j++) {
 		int q = partner_of(&m[j], p);
 
-		if (q < 0 || !is_bad(&m[j], kind) || stamp[q] == p + 1)
+		if (q < 0 || !is_bad(&m[j], kind) || stamp[q] == p + 1 ||
+		    (v[q].blame & (1u << kind)))
 			continue;
 		if (fine_elsewhere(m, n_m, q, p)) {
 			stamp[q] = p + 1;
@@ -210,24 +216,82 @@ static bool is_suspect(const struct burnin_measure *m, int n_m, int p,
 	return false;
 }
 
+struct evidence {
+	double share; /* of the port's pairs, the bad ones */
+	int bad, port;
+};
+
+static int cmp_evidence(const void *x, const void *y)
+{
+	const struct evidence *a = x, *b = y;
+
+	if (a->share != b->share)
+		return a->share > b->share ? -1 : 1;
+	if (a->bad != b->bad)
+		return b->bad - a->bad;
+	return a->port - b->port;
+}
+
+/*
+ * The order in which ports are judged: the strongest evidence first (the
+ * largest share of bad pairs), so that a bad port is blamed before the
+ * good ports it dragged down look at their partners.
+ */
+static struct evidence *judging_order(const struct burnin_measure *m, int n_m,
+				      int n_ports)
+{
+	struct evidence *e = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*e));
+	int *pairs = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*pairs));
+
+	if (!e || !pairs) {
+		free(e);
+		free(pairs);
+		return NULL;
+	}
+	for (int p = 0; p < n_ports; p++)
+		e[p].port = p;
+	for (int j = 0; j < n_m; j++) {
+		bool bad = is_bad(&m[j], BAD_ANY);
+
+		if (m[j].a >= 0 && m[j].a < n_ports) {
+			pairs[m[j].a]++;
+			e[m[j].a].bad += bad;
+		}
+		if (m[j].b >= 0 && m[j].b < n_ports && m[j].b != m[j].a) {
+			pairs[m[j].b]++;
+			e[m[j].b].bad += bad;
+		}
+	}
+	for (int p = 0; p < n_ports; p++)
+		e[p].share = pairs[p] ? (double)e[p].bad / pairs[p] : 0;
+	qsort(e, (size_t)n_ports, sizeof(*e), cmp_evidence);
+	free(pairs);
+	return e;
+}
+
 void burnin_judge(const struct burnin_judge_params *jp,
 		  struct burnin_measure *m, int n_m,
 		  struct burnin_port_verdict *v, int n_ports)
 {
 	double *tmp = malloc((size_t)(n_m ? n_m : 1) * sizeof(*tmp));
 	int *stamp = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*stamp));
+	struct evidence *order;
 	int *counts[N_BAD];
 
 	for (int i = 0; tmp && i < n_m; i++)
 		mark_pair(jp, m, n_m, i, tmp);
-	for (int p = 0; p < n_ports; p++) {
+	for (int p = 0; p < n_ports; p++)
 		tally_port(m, n_m, p, &v[p]);
+	order = judging_order(m, n_m, n_ports);
+	for (int i = 0; order && i < n_ports; i++) {
+		int p = order[i].port;
+
 		counts[BAD_LOW] = &v[p].low_partners;
 		counts[BAD_DIP] = &v[p].dip_partners;
 		counts[BAD_ERR] = &v[p].err_partners;
 		for (int k = 0; stamp && k < N_BAD; k++) {
 			memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
-			*counts[k] = count_partners(m, n_m, p, k, stamp);
+			*counts[k] = count_partners(m, n_m, p, k, stamp, v);
 			if (*counts[k] >= jp->min_partners)
 				v[p].blame |= 1u << k;
 		}
@@ -239,6 +303,7 @@ void burnin_judge(const struct burnin_judge_params *jp,
 	}
 	for (int p = 0; p < n_ports; p++)
 		v[p].suspect = is_suspect(m, n_m, p, v);
+	free(order);
 	free(tmp);
 	free(stamp);
 }

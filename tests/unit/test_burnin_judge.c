@@ -188,6 +188,43 @@ static void test_partner_must_be_fine_elsewhere(void **state)
 	assert_true(v[0].suspect);
 }
 
+static void add_error(int a, int b)
+{
+	add(a, b, 0, 0, 100);
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	m[n_m - 1].error_completions = 1;
+}
+
+/*
+ * Two intermittent bad ports (fine with one partner each) and a good port
+ * that met both: the bad ones are blamed, and the good one is not, though
+ * both its bad partners were "fine elsewhere": their blame explains it.
+ */
+static void test_blamed_partners_do_not_confirm(void **state)
+{
+	/* port 0: errors with 2, 3, 4; port 1: errors with 2, 6, 7 */
+	static const int errors[][2] = { {0, 2}, {0, 3}, {0, 4},
+					 {1, 2}, {1, 6}, {1, 7} };
+	/* everyone fine with somebody: 0 with 5, 1 with 8, 2 with 5 and 8 */
+	static const int fine[][2] = { {0, 5}, {1, 8}, {2, 5}, {2, 8},
+				       {3, 5}, {4, 5}, {6, 8}, {7, 8} };
+
+	(void)state;
+	reset();
+	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+		add_error(errors[i][0], errors[i][1]);
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++)
+		add(fine[i][0], fine[i][1], 95, 95, 100);
+	judge(9);
+	assert_int_equal(BURNIN_BLAME_ERRORS, v[0].blame);
+	assert_int_equal(BURNIN_BLAME_ERRORS, v[1].blame);
+	assert_int_equal(0, v[2].blame);
+	assert_int_equal(0, v[2].err_partners);
+	assert_false(v[2].suspect);
+	for (int p = 3; p < 9; p++)
+		assert_int_equal(0, v[p].blame);
+}
+
 static void test_floor_and_class_outlier(void **state)
 {
 	struct burnin_judge_params jp;
@@ -302,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_one_bad_pair_blames_nobody),
 		cmocka_unit_test(test_retest_least_proven_first),
 		cmocka_unit_test(test_partner_must_be_fine_elsewhere),
+		cmocka_unit_test(test_blamed_partners_do_not_confirm),
 		cmocka_unit_test(test_floor_and_class_outlier),
 		cmocka_unit_test(test_intermittent_and_errors),
 		cmocka_unit_test(test_noisy_class_low_and_error_blamed),
