@@ -30,6 +30,7 @@ struct burnin_schedule {
 	struct burnin_pair *pairs;
 	int n_pairs;
 	int cap_rounds, cap_pairs;
+	bool rail_bound; /* pairs stay within a rail (separate fabrics) */
 };
 
 /*

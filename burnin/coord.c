@@ -276,7 +276,7 @@ static int run_retests(struct burnin_ctx *ctx, struct burnin_port_verdict *v)
 		burnin_judge(&ctx->cfg->judge, ctx->m, ctx->n_m, v, ctx->n_inv);
 		added = burnin_judge_retest_round(
 		    ctx->m, ctx->n_m, v, ctx->inv, ctx->n_inv,
-		    !strcmp(ctx->cfg->schedule, "rail"), &ctx->sched);
+		    ctx->sched.rail_bound, &ctx->sched);
 		if (added <= 0)
 			return added;
 		log_info("retest round %d: %d suspect port(s) against new partners",

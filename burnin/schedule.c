@@ -316,8 +316,10 @@ int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
 	snprintf(err, err_len, "out of memory");
 	if (!strcmp(spec, "all-pairs"))
 		return build_grouped(ports, n, seed, s, 0);
-	if (!strcmp(spec, "rail"))
+	if (!strcmp(spec, "rail")) {
+		s->rail_bound = true;
 		return build_grouped(ports, n, seed, s, 1);
+	}
 	if (!strcmp(spec, "intra"))
 		return build_grouped(ports, n, seed, s, 2);
 	if (!strcmp(spec, "shift"))

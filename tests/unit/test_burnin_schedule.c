@@ -126,7 +126,11 @@ static void test_rail_pairs_stay_on_rail(void **state)
 	int n = make_ports(5, 2); /* 5 ports per rail: odd */
 
 	(void)state;
+	build_ok("all-pairs", n, 3, &s);
+	assert_false(s.rail_bound);
+	burnin_schedule_free(&s);
 	build_ok("rail", n, 3, &s);
+	assert_true(s.rail_bound); /* retests stay on the rail too */
 	assert_disjoint(&s, n);
 	assert_int_equal(5, s.n_rounds);
 	count_pairs(&s, count);
