@@ -240,8 +240,9 @@ static int cmp_evidence(const void *x, const void *y)
 static struct evidence *judging_order(const struct burnin_measure *m, int n_m,
 				      int n_ports)
 {
-	struct evidence *e = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*e));
-	int *pairs = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*pairs));
+	size_t n = n_ports > 0 ? (size_t)n_ports : 1;
+	struct evidence *e = calloc(n, sizeof(*e));
+	int *pairs = calloc(n, sizeof(*pairs));
 
 	if (!e || !pairs) {
 		free(e);
@@ -264,7 +265,7 @@ static struct evidence *judging_order(const struct burnin_measure *m, int n_m,
 	}
 	for (int p = 0; p < n_ports; p++)
 		e[p].share = pairs[p] ? (double)e[p].bad / pairs[p] : 0;
-	qsort(e, (size_t)n_ports, sizeof(*e), cmp_evidence);
+	qsort(e, n, sizeof(*e), cmp_evidence);
 	free(pairs);
 	return e;
 }
