@@ -24,11 +24,12 @@
 static int mpi_wait(MPI_Request *req, int n, bool *done, double deadline)
 {
 	int left = 0, spins = 0, failed = 0;
-	bool first = true;
 
 	for (int i = 0; i < n; i++)
 		left += !done[i];
-	for (; left && (first || burnin_now() < deadline); first = false) {
+	if (!left)
+		return 0;
+	do {
 		for (int i = 0; i < n; i++) {
 			int flag = 0;
 
@@ -44,7 +45,7 @@ static int mpi_wait(MPI_Request *req, int n, bool *done, double deadline)
 		}
 		if (left)
 			burnin_poll_pause(&spins);
-	}
+	} while (left && burnin_now() < deadline);
 	return failed ? -EIO : left ? -ETIMEDOUT : 0;
 }
 

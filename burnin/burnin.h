@@ -127,6 +127,7 @@ struct burnin_port_verdict {
 	unsigned int blame;	/* BURNIN_BLAME_* */
 	bool suspect;		/* in a bad pair, not (yet) blamed */
 	bool tested;		/* at least one pair measured ok */
+	int n_pairs, n_bad;	/* its pairs, and those bad in any way */
 	int n_ok, n_low, n_dip, n_err;
 	int low_partners, dip_partners, err_partners; /* fine elsewhere */
 	double worst_gbps;

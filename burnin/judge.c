@@ -166,6 +166,8 @@ static void tally_port(const struct burnin_measure *m, int n_m, int p,
 			if (v->worst_gbps < 0 || m[j].gbps < v->worst_gbps)
 				v->worst_gbps = m[j].gbps;
 		}
+		v->n_pairs++;
+		v->n_bad += is_bad(&m[j], BAD_ANY);
 		v->n_low += is_bad(&m[j], BAD_LOW);
 		v->n_dip += is_bad(&m[j], BAD_DIP);
 		v->n_err += is_bad(&m[j], BAD_ERR);
@@ -237,36 +239,19 @@ static int cmp_evidence(const void *x, const void *y)
  * largest share of bad pairs), so that a bad port is blamed before the
  * good ports it dragged down look at their partners.
  */
-static struct evidence *judging_order(const struct burnin_measure *m, int n_m,
+static struct evidence *judging_order(const struct burnin_port_verdict *v,
 				      int n_ports)
 {
 	size_t n = n_ports > 0 ? (size_t)n_ports : 1;
 	struct evidence *e = calloc(n, sizeof(*e));
-	int *pairs = calloc(n, sizeof(*pairs));
 
-	if (!e || !pairs) {
-		free(e);
-		free(pairs);
-		return NULL;
-	}
-	for (int p = 0; p < n_ports; p++)
+	for (int p = 0; e && p < n_ports; p++) {
 		e[p].port = p;
-	for (int j = 0; j < n_m; j++) {
-		bool bad = is_bad(&m[j], BAD_ANY);
-
-		if (m[j].a >= 0 && m[j].a < n_ports) {
-			pairs[m[j].a]++;
-			e[m[j].a].bad += bad;
-		}
-		if (m[j].b >= 0 && m[j].b < n_ports && m[j].b != m[j].a) {
-			pairs[m[j].b]++;
-			e[m[j].b].bad += bad;
-		}
+		e[p].bad = v[p].n_bad;
+		e[p].share = v[p].n_pairs ? (double)v[p].n_bad / v[p].n_pairs : 0;
 	}
-	for (int p = 0; p < n_ports; p++)
-		e[p].share = pairs[p] ? (double)e[p].bad / pairs[p] : 0;
-	qsort(e, n, sizeof(*e), cmp_evidence);
-	free(pairs);
+	if (e)
+		qsort(e, n, sizeof(*e), cmp_evidence);
 	return e;
 }
 
@@ -283,7 +268,7 @@ void burnin_judge(const struct burnin_judge_params *jp,
 		mark_pair(jp, m, n_m, i, tmp);
 	for (int p = 0; p < n_ports; p++)
 		tally_port(m, n_m, p, &v[p]);
-	order = judging_order(m, n_m, n_ports);
+	order = judging_order(v, n_ports);
 	for (int i = 0; order && i < n_ports; i++) {
 		int p = order[i].port;
 
