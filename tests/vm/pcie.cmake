@@ -1,9 +1,7 @@
 # vm tests of `ibproof pcie` (tests/vm/pcie-check), included by
 # tests/vm/CMakeLists.txt.
-ibp_add_vm_test(vm_pcie_rxe 300
-	${IBP_VM_DIR}/vmcluster --nodes 1 --rails 1 --timeout 240
-	--out ${IBP_VM_CACHE}/out/vm_pcie_rxe
-	-- ${IBP_VM_DIR}/pcie-check $<TARGET_FILE:ibproof> rxe)
+# `pcie-check IBPROOF rxe` runs in vm_rxe_loopback_pcie (burnin-verbs.cmake),
+# on the 1x1 cluster of burnin's loopback check: one boot for both.
 
 # q35 with root ports at x-speed=16,x-width=16 in front of a virtio device
 # and an NVMe, and an xio3130 switch in front of another NVMe.
