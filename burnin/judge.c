@@ -317,22 +317,46 @@ static bool bad_with(const struct burnin_measure *m, int n_m, int p, int q)
 }
 
 /*
+ * Is q on a leaf that none of p's bad partners is on? A second bad pair
+ * with a partner behind the same leaf as the first proves little about p
+ * (the leaf or its uplinks could be the cause). Unknown leaves (0) do not
+ * restrict.
+ */
+static bool new_leaf(const struct burnin_measure *m, int n_m,
+		     const struct burnin_port *ports, int p, int q)
+{
+	if (!ports[q].leaf_guid)
+		return true;
+	for (int j = 0; j < n_m; j++) {
+		int r = partner_of(&m[j], p);
+
+		if (r >= 0 && !is_fine(&m[j]) &&
+		    ports[r].leaf_guid == ports[q].leaf_guid)
+			return false;
+	}
+	return true;
+}
+
+/*
  * A fine partner for suspect p: one it has not met (same rail first),
- * else one it met and was fine with (all-pairs leaves no stranger). Odd
- * passes allow other rails.
+ * else one it met and was fine with (all-pairs leaves no stranger); in
+ * each case one on a leaf new to p's bad pairs first. Odd passes allow
+ * other rails.
  */
 static int retest_partner(const struct burnin_measure *m, int n_m,
 			  const struct burnin_port_verdict *v,
 			  const struct burnin_port *ports, int n_ports, int p,
 			  bool same_rail, const bool *used)
 {
-	for (int pass = 0; pass < 4; pass += same_rail ? 2 : 1)
+	for (int pass = 0; pass < 8; pass += same_rail ? 2 : 1)
 		for (int q = 0; q < n_ports; q++) {
 			if (q == p || used[q] || !is_good(&v[q]))
 				continue;
 			if (!(pass & 1) && ports[q].rail != ports[p].rail)
 				continue;
-			if (pass < 2 ? !have_met(m, n_m, p, q)
+			if (!(pass & 2) && !new_leaf(m, n_m, ports, p, q))
+				continue;
+			if (pass < 4 ? !have_met(m, n_m, p, q)
 				     : !bad_with(m, n_m, p, q))
 				return q;
 		}

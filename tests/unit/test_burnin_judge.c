@@ -143,6 +143,41 @@ static void test_retest_stays_on_rail(void **state)
 	burnin_schedule_free(&s);
 }
 
+/* A suspect's retest partner sits on a leaf that its bad partners are not
+ * on (when leaves are known): a second bad pair behind the same leaf could
+ * be that leaf's fault, not the port's. */
+static void test_retest_prefers_a_new_leaf(void **state)
+{
+	static const uint64_t leaf[6] = { 0xa, 0xb, 0xb, 0xb, 0xc, 0xc };
+	struct burnin_schedule s = { 0 };
+
+	(void)state;
+	reset();
+	add(0, 1, 40, 40, 100); /* 0 (leaf a) low with 1 (leaf b) */
+	add(1, 2, 95, 95, 100);
+	add(2, 3, 95, 95, 100);
+	add(3, 4, 95, 95, 100);
+	add(4, 5, 95, 95, 100);
+	add(5, 2, 95, 95, 100);
+	judge(6);
+	assert_true(v[0].suspect && v[1].suspect);
+	/* leaves unknown: the first fine stranger */
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(0, s.pairs[0].a);
+	assert_int_equal(2, s.pairs[0].b);
+	burnin_schedule_free(&s);
+	/* leaves known: 0 meets leaf c, not leaf b again; 1 meets 3 (b is
+	 * new to it: its bad partner 0 is on a) */
+	for (int p = 0; p < 6; p++)
+		ports[p].leaf_guid = leaf[p];
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(0, s.pairs[0].a);
+	assert_int_equal(4, s.pairs[0].b);
+	assert_int_equal(1, s.pairs[1].a);
+	assert_int_equal(3, s.pairs[1].b);
+	burnin_schedule_free(&s);
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -346,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_dip_floor_off),
 		cmocka_unit_test(test_not_tested_port),
 		cmocka_unit_test(test_retest_stays_on_rail),
+		cmocka_unit_test(test_retest_prefers_a_new_leaf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
