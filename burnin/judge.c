@@ -302,10 +302,14 @@ static bool have_met(const struct burnin_measure *m, int n_m, int p, int q)
 	return false;
 }
 
+/*
+ * Measured, not blamed, and bad with nobody but blamed ports (that is what
+ * !suspect says): in all-pairs everyone met the one bad port, and that
+ * must not leave the other suspects without retest partners.
+ */
 static bool is_good(const struct burnin_port_verdict *v)
 {
-	return v->tested && !v->blame && !v->suspect && !v->n_low &&
-	       !v->n_dip && !v->n_err;
+	return v->tested && !v->blame && !v->suspect;
 }
 
 static bool bad_with(const struct burnin_measure *m, int n_m, int p, int q)

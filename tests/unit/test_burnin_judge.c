@@ -178,6 +178,31 @@ static void test_retest_prefers_a_new_leaf(void **state)
 	burnin_schedule_free(&s);
 }
 
+/* All-pairs: everyone met the blamed slow port 7. A pair 0-1 that was low
+ * once still gets retested, against ports whose only bad pair is with 7. */
+static void test_retest_despite_a_blamed_port(void **state)
+{
+	struct burnin_schedule s = { 0 };
+
+	(void)state;
+	reset();
+	all_pairs(8, 7, 0.4);
+	for (int j = 0; j < n_m; j++)
+		if (m[j].a == 0 && m[j].b == 1)
+			m[j].gbps = m[j].gbps_min = 40;
+	judge(8);
+	assert_int_equal(BURNIN_BLAME_LOW, v[7].blame);
+	assert_true(v[0].suspect && v[1].suspect);
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 8, false, &s));
+	for (int i = 0; i < s.n_pairs; i++) {
+		int a = s.pairs[i].a, b = s.pairs[i].b;
+
+		assert_true(a == 0 || a == 1);
+		assert_true(b >= 2 && b <= 6);
+	}
+	burnin_schedule_free(&s);
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -382,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_not_tested_port),
 		cmocka_unit_test(test_retest_stays_on_rail),
 		cmocka_unit_test(test_retest_prefers_a_new_leaf),
+		cmocka_unit_test(test_retest_despite_a_blamed_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
