@@ -141,7 +141,9 @@ void burnin_judge(const struct burnin_judge_params *jp,
 /*
  * One extra round that pairs each suspect with a port that is fine and
  * that it has not met yet (same rail preferred; only the same rail when
- * same_rail: schedule rail, whose rails are separate fabrics). Returns the
+ * same_rail: schedule rail, whose rails are separate fabrics); failing
+ * that, a port never scheduled, then another suspect it has not met
+ * (node:HOST's references meet nobody but the target). Returns the
  * number of pairs added to s as a new round (0: nobody left to retest),
  * -ENOMEM.
  */

@@ -107,6 +107,15 @@ static int unresolved(struct finding_ctx *fc, int p,
 		name, ctx->inv[p].host));
 }
 
+/* Was port p given any pair? node:HOST leaves most references out. */
+static bool in_schedule(const struct burnin_ctx *ctx, int p)
+{
+	for (int i = 0; i < ctx->sched.n_pairs; i++)
+		if (ctx->sched.pairs[i].a == p || ctx->sched.pairs[i].b == p)
+			return true;
+	return false;
+}
+
 static int port_findings(struct finding_ctx *fc, int p,
 			 const struct burnin_port_verdict *v)
 {
@@ -116,7 +125,7 @@ static int port_findings(struct finding_ctx *fc, int p,
 	int ret = 0;
 
 	burnin_port_name(&ctx->inv[p], name, sizeof(name));
-	if (!v->tested)
+	if (!v->tested && in_schedule(ctx, p))
 		ret |= put(fc, record_finding("fail", "not-tested",
 			subject(&ctx->inv[p]), json_pack("{s:i}", "rank", ctx->inv_rank[p]),
 			"none",

@@ -342,19 +342,42 @@ static bool new_leaf(const struct burnin_measure *m, int n_m,
 }
 
 /*
- * A fine partner for suspect p: one it has not met (same rail first),
- * else one it met and was fine with (all-pairs leaves no stranger); in
- * each case one on a leaf new to p's bad pairs first. Odd passes allow
- * other rails.
+ * Who may partner suspect p in a retest, best first: a port proven fine;
+ * a port never scheduled (no evidence against it: node:HOST's unused
+ * references); another suspect p has not met (node:HOST's references meet
+ * only the target: a fine pair between two of them proves both, and then
+ * the target's bad pairs with them count).
  */
-static int retest_partner(const struct burnin_measure *m, int n_m,
-			  const struct burnin_port_verdict *v,
-			  const struct burnin_port *ports, int n_ports, int p,
-			  bool same_rail, const bool *used)
+enum partner_kind { PARTNER_GOOD, PARTNER_FRESH, PARTNER_SUSPECT, N_PARTNER };
+
+static bool may_partner(const struct burnin_measure *m, int n_m,
+			const struct burnin_port_verdict *v, int p, int q,
+			enum partner_kind kind)
+{
+	switch (kind) {
+	case PARTNER_GOOD: return is_good(&v[q]);
+	case PARTNER_FRESH: return !v[q].n_pairs;
+	case PARTNER_SUSPECT:
+		return v[q].suspect && !have_met(m, n_m, p, q);
+	default: return false;
+	}
+}
+
+/*
+ * A partner for suspect p of the given kind: one it has not met (same
+ * rail first), else one it met and was fine with (all-pairs leaves no
+ * stranger); in each case one on a leaf new to p's bad pairs first. Odd
+ * passes allow other rails.
+ */
+static int partner_of_kind(const struct burnin_measure *m, int n_m,
+			   const struct burnin_port_verdict *v,
+			   const struct burnin_port *ports, int n_ports, int p,
+			   bool same_rail, const bool *used,
+			   enum partner_kind kind)
 {
 	for (int pass = 0; pass < 8; pass += same_rail ? 2 : 1)
 		for (int q = 0; q < n_ports; q++) {
-			if (q == p || used[q] || !is_good(&v[q]))
+			if (q == p || used[q] || !may_partner(m, n_m, v, p, q, kind))
 				continue;
 			if (!(pass & 1) && ports[q].rail != ports[p].rail)
 				continue;
@@ -365,6 +388,19 @@ static int retest_partner(const struct burnin_measure *m, int n_m,
 				return q;
 		}
 	return -1;
+}
+
+static int retest_partner(const struct burnin_measure *m, int n_m,
+			  const struct burnin_port_verdict *v,
+			  const struct burnin_port *ports, int n_ports, int p,
+			  bool same_rail, const bool *used)
+{
+	int q = -1;
+
+	for (int k = 0; q < 0 && k < N_PARTNER; k++)
+		q = partner_of_kind(m, n_m, v, ports, n_ports, p, same_rail,
+				    used, (enum partner_kind)k);
+	return q;
 }
 
 static int fine_count(const struct burnin_measure *m, int n_m, int p)

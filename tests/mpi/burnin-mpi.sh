@@ -7,9 +7,14 @@
 #                                     deadline: nobody's result is lost
 #   burnin-mpi.sh IBPROOF dead-root   rank 0 SIGKILLed: the others give up
 #                                     in time and end the job
+#   burnin-mpi.sh IBPROOF node-fine   node:h3 (8 hosts of one port each): a
+#                                     healthy target passes, the unused
+#                                     references are not findings
+#   burnin-mpi.sh IBPROOF node-slow   node:h3 with h3's port slow: retests
+#                                     prove its references, it alone is blamed
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|node-fine|node-slow}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|node-fine|node-slow}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -25,14 +30,17 @@ check() { # check DESCRIPTION COMMAND...
 count() { grep -c -- "$1" "$dir/records.jsonl" || true; }
 
 # Each rank's exit status lands in rc.RANK: with orte_enable_recovery,
-# mpirun's own status does not carry it.
+# mpirun's own status does not carry it. HOST_PER_RANK=1: rank r plays host
+# hr with one port, fake<r> (all ranks share localhost's fake ports).
+export HOST_PER_RANK=0
 run() { # run FAKE_SPEC LIMIT_S ARGS...
 	local spec=$1 limit=$2
 	shift 2
 	start=$(date +%s)
 	timeout "$limit" mpirun --oversubscribe --mca orte_enable_recovery 1 -np 8 \
-		-x IBP_FAKE="$spec" -x IBPROOF_HOST \
-		sh -c '"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
+		-x IBP_FAKE="$spec" -x IBPROOF_HOST -x HOST_PER_RANK \
+		sh -c '[ "$HOST_PER_RANK" != 1 ] || export IBPROOF_HOST=h$OMPI_COMM_WORLD_RANK
+		"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
 		"$bin" burnin --transport fake --warmup 0 --duration 0.3 --no-progress \
 		--records "$dir/records.jsonl" "$@" 2>&1 | grep -v 'PMIX ERROR' | tee "$dir/out"
 	mpirc=${PIPESTATUS[0]}
@@ -99,6 +107,28 @@ dead-root)
 		test "$(grep -c 'no word from rank 0 for 17 s; giving up' "$dir/out")" -ge 1
 	check "no other rank exited 0" \
 		test "$(cat "$dir"/rc.[1-7] 2>/dev/null | grep -cx 0)" = 0
+	;;
+node-fine)
+	HOST_PER_RANK=1
+	run 'ports=8' 120 --schedule node:h3
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 0 (nothing wrong)" test "$(cat "$dir/rc.0")" = 0
+	check "h3's port met 3 references, all ok" \
+		test "$(grep '"kind":"pair"' "$dir/records.jsonl" | grep '"host":"h3"' | grep -c '"status":"ok"')" = 3
+	check "3 pairs in all, no retest" test "$(count '"kind":"pair"')" = 3
+	check "no finding (the 4 unused references are not 'not-tested')" \
+		test "$(count '"kind":"finding"')" = 0
+	;;
+node-slow)
+	HOST_PER_RANK=1
+	run 'ports=8;slow=fake3:1@0.5' 120 --schedule node:h3
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0")" = 1
+	check "retest pairs were run" test "$(count '"retest":true')" -ge 2
+	check "exactly one fail finding" test "$(count '"severity":"fail"')" = 1
+	check "it blames h3's port, low-bandwidth" \
+		grep -q '"severity":"fail","category":"low-bandwidth","subject":{"host":"h3","ca":"fake3"' "$dir/records.jsonl"
+	check "no warn finding left about the references" test "$(count '"severity":"warn"')" = 0
 	;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

@@ -203,6 +203,53 @@ static void test_retest_despite_a_blamed_port(void **state)
 	burnin_schedule_free(&s);
 }
 
+/* node:HOST with one port per node: target 0 slow with references 1, 2, 3,
+ * which met nobody else, so none is fine elsewhere. Retests pair the
+ * target with an unused reference and the references among themselves or
+ * with unused ones; their fine pairs then confirm the target. */
+static void target_slow_with_three(void)
+{
+	reset();
+	for (int ref = 1; ref <= 3; ref++)
+		add(0, ref, 40, 40, 100);
+}
+
+static void test_retest_node_references(void **state)
+{
+	struct burnin_schedule s = { 0 };
+
+	(void)state;
+	target_slow_with_three();
+	judge(6); /* 4 and 5: references the schedule left out */
+	assert_int_equal(0, v[0].blame);
+	assert_true(v[0].suspect && v[1].suspect && v[2].suspect && v[3].suspect);
+	assert_int_equal(3, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(0, s.pairs[0].a); /* the target: an unused reference */
+	assert_int_equal(4, s.pairs[0].b);
+	assert_int_equal(1, s.pairs[1].a);
+	assert_int_equal(5, s.pairs[1].b);
+	assert_int_equal(2, s.pairs[2].a); /* no unused one left: a suspect */
+	assert_int_equal(3, s.pairs[2].b);
+	burnin_schedule_free(&s);
+	add(0, 4, 40, 40, 100);
+	add(1, 5, 95, 95, 100);
+	add(2, 3, 95, 95, 100);
+	judge(6);
+	assert_int_equal(BURNIN_BLAME_LOW, v[0].blame);
+	for (int p = 1; p < 6; p++)
+		assert_true(!v[p].blame && !v[p].suspect);
+	/* no unused reference: two references meet, which is enough */
+	target_slow_with_three();
+	judge(4);
+	assert_int_equal(1, burnin_judge_retest_round(m, n_m, v, ports, 4, false, &s));
+	assert_int_equal(1, s.pairs[0].a);
+	assert_int_equal(2, s.pairs[0].b);
+	burnin_schedule_free(&s);
+	add(1, 2, 95, 95, 100);
+	judge(4);
+	assert_int_equal(BURNIN_BLAME_LOW, v[0].blame);
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -408,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_retest_stays_on_rail),
 		cmocka_unit_test(test_retest_prefers_a_new_leaf),
 		cmocka_unit_test(test_retest_despite_a_blamed_port),
+		cmocka_unit_test(test_retest_node_references),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
