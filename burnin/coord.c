@@ -41,7 +41,7 @@ static void port_label(const struct burnin_ctx *ctx, int idx, char *buf,
 	burnin_port_name(&ctx->inv[idx], buf, len);
 }
 
-static int add_measure(struct burnin_ctx *ctx, const struct burnin_measure *m)
+int burnin_ctx_add_measure(struct burnin_ctx *ctx, const struct burnin_measure *m)
 {
 	if (ctx->n_m == ctx->cap_m) {
 		int cap = ctx->cap_m ? 2 * ctx->cap_m : 256;
@@ -202,7 +202,7 @@ static int record_step(struct burnin_ctx *ctx, struct step *st)
 
 		fill_measure(ctx, st, i, &m, err, sizeof(err));
 		ok += m.status == BURNIN_PAIR_OK;
-		add_measure(ctx, &m);
+		burnin_ctx_add_measure(ctx, &m);
 		emit(ctx, burnin_pair_record(ctx, &m, err[0] ? err : NULL,
 					     st->got[ra] ? &st->res[ra] : &none,
 					     st->got[rb] ? &st->res[rb] : &none));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * --resume FILE: the pair records of an earlier (killed) run of the same
- * schedule count as done; their steps are skipped and their measures go
- * into the judging. A run start with another schedule or seed, or a node
+ * schedule count as done; a step all of whose pairs were measured (ok or
+ * error; not-tested ones run again) is skipped, and the measures go into
+ * the judging. A run start with another schedule or seed, or a node
  * schedule over other leaves, is an input error.
  */
 #include <errno.h>
@@ -70,23 +71,48 @@ static enum burnin_pair_status status_of(const char *s)
 	       : !strcmp(s, "error") ? BURNIN_PAIR_ERROR : BURNIN_PAIR_NOT_TESTED;
 }
 
-/* A recorded pair: one more done pair of its step, and a measure. */
-static int take_pair(struct burnin_ctx *ctx, const json_t *rec, int *counts,
-		     int n_counts)
+/* The index of the pair {a, b} in round r of the schedule, -1 if none. */
+static int scheduled_pair(const struct burnin_schedule *s, int r, int a, int b)
+{
+	if (r >= s->n_rounds)
+		return -1;
+	for (int i = s->start[r]; i < s->start[r] + burnin_schedule_round_size(s, r); i++)
+		if ((s->pairs[i].a == a && s->pairs[i].b == b) ||
+		    (s->pairs[i].a == b && s->pairs[i].b == a))
+			return i;
+	return -1;
+}
+
+/*
+ * A recorded pair that was measured (ok or error): a measure, and that
+ * pair of its step is done, if this schedule has it in that round (another
+ * inventory makes another schedule). not-tested pairs run again.
+ */
+static int take_pair(struct burnin_ctx *ctx, const json_t *rec, bool *seen,
+		     const char *where)
 {
 	struct burnin_measure m = { 0 };
-	int round = (int)json_integer_value(json_object_get(rec, "round")) - 1;
 	const char *test = json_string_value(json_object_get(rec, "test"));
-	int t;
+	int round, t, i;
 
+	json_int_t rec_round = json_integer_value(json_object_get(rec, "round"));
+	int last = ctx->sched.n_rounds + ctx->cfg->retest_rounds;
+
+	if (rec_round < 1 || rec_round > last) {
+		log_error("%s: round %lld: expected 1 to %d (this schedule's %d rounds and %d retests)",
+			  where, (long long)rec_round, last, ctx->sched.n_rounds,
+			  ctx->cfg->retest_rounds);
+		return -EINVAL;
+	}
+	round = (int)rec_round - 1;
 	m.a = ref_index(ctx, json_object_get(rec, "a"));
 	m.b = ref_index(ctx, json_object_get(rec, "b"));
-	if (m.a < 0 || m.b < 0 || round < 0)
-		return 0; /* another inventory: not ours to skip */
+	m.status = status_of(json_string_value(json_object_get(rec, "status")));
+	if (m.a < 0 || m.b < 0 || m.status == BURNIN_PAIR_NOT_TESTED)
+		return 0;
 	m.round = round;
 	m.test = test && !strcmp(test, "read") ? BURNIN_TEST_READ : BURNIN_TEST_WRITE;
 	m.bidir = !strcmp(json_string_value(json_object_get(rec, "dir")), "bi");
-	m.status = status_of(json_string_value(json_object_get(rec, "status")));
 	m.gbps = json_number_value(json_object_get(rec, "gbps"));
 	m.gbps_min = json_number_value(json_object_get(rec, "gbps_min"));
 	m.expected_gbps = json_number_value(json_object_get(rec, "expected_gbps"));
@@ -95,41 +121,37 @@ static int take_pair(struct burnin_ctx *ctx, const json_t *rec, int *counts,
 	for (t = 0; t < ctx->cfg->n_tests; t++)
 		if ((int)ctx->cfg->tests[t] == m.test)
 			break;
-	if (t == ctx->cfg->n_tests || round * ctx->cfg->n_tests + t >= n_counts)
+	if (t == ctx->cfg->n_tests)
 		return 0;
-	counts[round * ctx->cfg->n_tests + t]++;
-	if (ctx->n_m == ctx->cap_m) {
-		int cap = ctx->cap_m ? 2 * ctx->cap_m : 256;
-		struct burnin_measure *g = realloc(ctx->m, (size_t)cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		ctx->m = g;
-		ctx->cap_m = cap;
-	}
-	ctx->m[ctx->n_m++] = m;
-	return 0;
+	i = scheduled_pair(&ctx->sched, round, m.a, m.b);
+	if (i >= 0)
+		seen[i * ctx->cfg->n_tests + t] = true;
+	return burnin_ctx_add_measure(ctx, &m);
 }
 
-/* A step is done when all pairs of its round were recorded. */
-static void mark_done(struct burnin_ctx *ctx, const int *counts, int n)
+/* A step is done when every pair of its round was measured in that test. */
+static void mark_done(struct burnin_ctx *ctx, const bool *seen)
 {
-	for (int i = 0; i < n; i++) {
-		int round = i / ctx->cfg->n_tests;
+	for (int step = 0; step < ctx->n_done_steps; step++) {
+		int round = step / ctx->cfg->n_tests, t = step % ctx->cfg->n_tests;
+		const struct burnin_schedule *s = &ctx->sched;
+		bool done = round < s->n_rounds;
 
-		ctx->done_steps[i] = round < ctx->sched.n_rounds &&
-			counts[i] >= burnin_schedule_round_size(&ctx->sched, round);
-		if (ctx->done_steps[i])
+		for (int i = 0; done && i < burnin_schedule_round_size(s, round); i++)
+			done = seen[(s->start[round] + i) * ctx->cfg->n_tests + t];
+		ctx->done_steps[step] = done;
+		if (done)
 			log_debug("resume: round %d %s already recorded", round + 1,
-				  burnin_test_name(ctx->cfg->tests[i % ctx->cfg->n_tests]));
+				  burnin_test_name(ctx->cfg->tests[t]));
 	}
 }
 
 int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
 {
 	int n = (ctx->sched.n_rounds + ctx->cfg->retest_rounds) * ctx->cfg->n_tests;
+	size_t n_seen = (size_t)ctx->sched.n_pairs * (size_t)ctx->cfg->n_tests;
 	struct record_reader *r = record_reader_open(path);
-	int *counts = calloc((size_t)(n ? n : 1), sizeof(*counts));
+	bool *seen = calloc(n_seen ? n_seen : 1, sizeof(*seen));
 	char where[4200];
 	json_t *rec;
 	int ret = -ENOMEM;
@@ -141,7 +163,7 @@ int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
 		ret = -errno == -ENOENT ? -EINVAL : -errno;
 		goto out;
 	}
-	if (!counts || !ctx->done_steps)
+	if (!seen || !ctx->done_steps)
 		goto out;
 	while ((ret = record_reader_next(r, &rec)) == 1) {
 		const char *kind = json_string_value(json_object_get(rec, "kind"));
@@ -154,7 +176,7 @@ int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
 		    !strcmp(tool, "burnin"))
 			ret = check_start(ctx, rec, where);
 		else if (!strcmp(kind, "pair"))
-			ret = take_pair(ctx, rec, counts, n);
+			ret = take_pair(ctx, rec, seen, where);
 		else if (!strcmp(kind, "port"))
 			ret = check_leaf(ctx, rec, where);
 		json_decref(rec);
@@ -164,10 +186,10 @@ int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
 	if (ret == -EINVAL)
 		log_error("%s", record_reader_error(r));
 	else if (!ret)
-		mark_done(ctx, counts, n);
+		mark_done(ctx, seen);
 out:
 	if (r)
 		record_reader_close(r);
-	free(counts);
+	free(seen);
 	return ret;
 }

@@ -154,8 +154,8 @@ static int open_records(struct burnin_ctx *ctx)
 	}
 	if (!cfg->records)
 		return IBP_EXIT_PASS;
-	ctx->w = record_writer_open(cfg->records,
-				    cfg->resume && !strcmp(cfg->resume, cfg->records));
+	/* never truncate during a resume: --records may name FILE otherwise */
+	ctx->w = record_writer_open(cfg->records, cfg->resume != NULL);
 	if (!ctx->w) {
 		log_error("%s: %m", cfg->records);
 		return IBP_EXIT_RUNTIME;

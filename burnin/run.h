@@ -103,6 +103,10 @@ int burnin_inventory_send(struct burnin_ctx *ctx);
 /* resume.c */
 int burnin_resume_load(struct burnin_ctx *ctx, const char *path);
 
+/* coord.c: appends m to ctx->m (growing it), -ENOMEM. */
+int burnin_ctx_add_measure(struct burnin_ctx *ctx,
+			   const struct burnin_measure *m);
+
 /* burnin_records.c */
 json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
 			   int rank);

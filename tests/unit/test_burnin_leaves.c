@@ -242,6 +242,45 @@ static void test_resume_needs_same_leaves(void **state)
 	free(pairs_run);
 }
 
+/* A pair record whose round this schedule cannot have is FILE:LINE bad
+ * input, not an index: the round once became an array index. */
+static void test_resume_round_out_of_range(void **state)
+{
+	struct wire_result none = { 0 };
+	struct burnin_measure m = { .a = 0, .b = 1, .status = BURNIN_PAIR_OK };
+	struct burnin_config cfg;
+	struct burnin_port *inv;
+	struct burnin_ctx ctx;
+	struct record_writer *w;
+	char *run;
+	int n;
+
+	(void)state;
+	assert_int_equal(0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
+						  &inv, &n));
+	burnin_config_defaults(&cfg);
+	cfg.ops = &burnin_fake_ops;
+	cfg.n_tests = 2; /* write,read: round x tests overflowed an int */
+	cfg.tests[1] = BURNIN_TEST_READ;
+	resume_ctx(&ctx, &cfg, inv, n);
+	run = write_run_start(&ctx);
+	w = record_writer_open(run, true);
+	assert_non_null(w);
+	m.round = ctx.sched.n_rounds - 1; /* the last main round: fine */
+	record_writer_emit_steal(w, burnin_pair_record(&ctx, &m, NULL, &none, &none));
+	assert_int_equal(0, record_writer_close(w));
+	assert_int_equal(0, resume_with(&cfg, run));
+	w = record_writer_open(run, true);
+	m.round = 1500000000;
+	record_writer_emit_steal(w, burnin_pair_record(&ctx, &m, NULL, &none, &none));
+	assert_int_equal(0, record_writer_close(w));
+	assert_int_equal(-EINVAL, resume_with(&cfg, run));
+	resume_ctx_free(&ctx);
+	free(inv);
+	unlink(run);
+	free(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_bad_topology),
 		cmocka_unit_test(test_port_record_leaf_round_trip),
 		cmocka_unit_test(test_resume_needs_same_leaves),
+		cmocka_unit_test(test_resume_round_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
