@@ -41,50 +41,100 @@ static double median(double *v, int n)
 	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static bool same_class(const struct burnin_measure *x,
-		       const struct burnin_measure *y)
+/* A link class: the ok pairs of one test and direction at one expected
+ * rate. Its median and MAD, and how many pairs it has. */
+struct class_stat {
+	double med, mad;
+	int k;
+};
+
+struct ok_pair {
+	double expected, gbps;
+	int test, idx;
+	bool bidir;
+};
+
+static int cmp_ok_pair(const void *x, const void *y)
 {
-	return x->test == y->test && x->bidir == y->bidir &&
-	       fabs(x->expected_gbps - y->expected_gbps) < 0.05;
+	const struct ok_pair *a = x, *b = y;
+
+	if (a->test != b->test)
+		return a->test - b->test;
+	if (a->bidir != b->bidir)
+		return a->bidir - b->bidir;
+	return a->expected < b->expected ? -1 : a->expected > b->expected;
 }
 
-/* Median and MAD of the ok pairs in m[i]'s link class; count returned. */
-static int class_stats(const struct burnin_measure *m, int n_m, int i,
-		       double *tmp, double *med, double *mad)
+static bool same_class(const struct ok_pair *x, const struct ok_pair *y)
 {
-	int k = 0;
+	return x->test == y->test && x->bidir == y->bidir &&
+	       fabs(x->expected - y->expected) < 0.05;
+}
 
-	for (int j = 0; j < n_m; j++)
-		if (m[j].status == BURNIN_PAIR_OK && same_class(&m[i], &m[j]))
-			tmp[k++] = m[j].gbps;
-	if (!k)
-		return 0;
-	*med = median(tmp, k);
+/* One class's figures, for each of its pairs o[0..k) in st[]. */
+static void stat_class(const struct ok_pair *o, int k, double *tmp,
+		       struct class_stat *st)
+{
+	struct class_stat c = { .k = k };
+
 	for (int j = 0; j < k; j++)
-		tmp[j] = fabs(tmp[j] - *med);
-	*mad = median(tmp, k);
-	return k;
+		tmp[j] = o[j].gbps;
+	c.med = median(tmp, k);
+	for (int j = 0; j < k; j++)
+		tmp[j] = fabs(o[j].gbps - c.med);
+	c.mad = median(tmp, k);
+	for (int j = 0; j < k; j++)
+		st[o[j].idx] = c;
+}
+
+/*
+ * st[i]: the figures of m[i]'s link class, for every ok pair. Sorted once,
+ * so judging stays O(M log M): a 256-port all-pairs run has 32640 pairs
+ * per test, judged before each retest round and at the end.
+ */
+static int class_stats(const struct burnin_measure *m, int n_m,
+		       struct class_stat *st)
+{
+	struct ok_pair *o = malloc((size_t)(n_m ? n_m : 1) * sizeof(*o));
+	double *tmp = malloc((size_t)(n_m ? n_m : 1) * sizeof(*tmp));
+	int n = 0;
+
+	if (!o || !tmp) {
+		free(o);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (int j = 0; j < n_m; j++)
+		if (m[j].status == BURNIN_PAIR_OK)
+			o[n++] = (struct ok_pair){ m[j].expected_gbps, m[j].gbps,
+				(int)m[j].test, j, m[j].bidir };
+	qsort(o, (size_t)n, sizeof(*o), cmp_ok_pair);
+	for (int first = 0, end; first < n; first = end) {
+		for (end = first + 1; end < n && same_class(&o[first], &o[end]); end++)
+			;
+		stat_class(&o[first], end - first, tmp, st);
+	}
+	free(o);
+	free(tmp);
+	return 0;
 }
 
 static void mark_pair(const struct burnin_judge_params *jp,
-		      struct burnin_measure *m, int n_m, int i, double *tmp)
+		      struct burnin_measure *p, const struct class_stat *c)
 {
-	struct burnin_measure *p = &m[i];
-	double med = 0, mad = 0, ref, spread;
-	int k;
+	double med = c->med, spread = fmax(jp->mad_k * c->mad, jp->min_spread * med);
+	double ref;
 
 	p->low = p->dip = false;
 	if (p->status != BURNIN_PAIR_OK)
 		return;
-	k = class_stats(m, n_m, i, tmp, &med, &mad);
-	spread = fmax(jp->mad_k * mad, jp->min_spread * med);
 	if (p->expected_gbps > 0 && p->gbps < jp->floor * p->expected_gbps)
 		p->low = true;
-	if (k >= 3 && p->gbps < med - spread)
+	if (c->k >= 3 && p->gbps < med - spread)
 		p->low = true;
 	/* Noisy classes (TCG guests, shared links) widen the MAD until no
 	 * outlier stands out; half the class median still does. */
-	if (k >= 3 && p->gbps < jp->class_floor * med)
+	if (c->k >= 3 && p->gbps < jp->class_floor * med)
 		p->low = true;
 	ref = p->expected_gbps > 0 ? p->expected_gbps : med;
 	if (!p->low && ref > 0 && p->gbps_min < jp->dip_floor * ref)
@@ -259,13 +309,17 @@ void burnin_judge(const struct burnin_judge_params *jp,
 		  struct burnin_measure *m, int n_m,
 		  struct burnin_port_verdict *v, int n_ports)
 {
-	double *tmp = malloc((size_t)(n_m ? n_m : 1) * sizeof(*tmp));
+	struct class_stat *cls = calloc((size_t)(n_m ? n_m : 1), sizeof(*cls));
 	int *stamp = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*stamp));
 	struct evidence *order;
 	int *counts[N_BAD];
 
-	for (int i = 0; tmp && i < n_m; i++)
-		mark_pair(jp, m, n_m, i, tmp);
+	if (cls && class_stats(m, n_m, cls)) {
+		free(cls);
+		cls = NULL;
+	}
+	for (int i = 0; cls && i < n_m; i++)
+		mark_pair(jp, &m[i], &cls[i]);
 	for (int p = 0; p < n_ports; p++)
 		tally_port(m, n_m, p, &v[p]);
 	order = judging_order(v, n_ports);
@@ -290,7 +344,7 @@ void burnin_judge(const struct burnin_judge_params *jp,
 	for (int p = 0; p < n_ports; p++)
 		v[p].suspect = is_suspect(m, n_m, p, v);
 	free(order);
-	free(tmp);
+	free(cls);
 	free(stamp);
 }
 
