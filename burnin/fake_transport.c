@@ -26,11 +26,12 @@
 
 enum fault_kind {
 	F_SLOW, F_FLAKY, F_ERRORS, F_SYMERR, F_DIE, F_HANG, F_STUCK_TEARDOWN,
-	N_FAULT
+	F_COUNTER_RESET, N_FAULT
 };
 
 static const char *const fault_names[N_FAULT] = {
 	"slow", "flaky", "errors", "symerr", "die", "hang", "stuck-teardown",
+	"counter-reset",
 };
 
 struct fault {
@@ -394,6 +395,10 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 		sleep_s(cfg.hang_s);
 	simulate(ep, role != BURNIN_ROLE_TARGET, res);
 	atomic_fetch_add(&xmit_words[idx], res->bytes / 4);
+	if (fault_value(&ep->port, F_COUNTER_RESET, 0) == (double)nth) {
+		atomic_store(&xmit_words[idx], 0); /* perfquery -R late in the step */
+		atomic_store(&symbol_errors[idx], 0);
+	}
 	atomic_fetch_add(&symbol_errors[idx],
 			 (unsigned long long)fault_value(&ep->port, F_SYMERR, 0));
 	if (errors && role != BURNIN_ROLE_TARGET) {

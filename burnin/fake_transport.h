@@ -24,6 +24,8 @@
  *   die=PORT@N       the process of PORT is SIGKILLed in its Nth run()
  *   hang=PORT@N      PORT's Nth run() sleeps hang-s seconds (a stuck peer)
  *   stuck-teardown=PORT@N  PORT's Nth endpoint_destroy() sleeps hang-s
+ *   counter-reset=PORT@N   PORT's counters are cleared in its Nth run()
+ *                          (perfquery -R during a step)
  *                    seconds (a destroy call blocked in the kernel)
  *   hang-s=S         default 30
  * PORT is "fakeI:1" (any host) or "HOST:fakeI:1".

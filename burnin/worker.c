@@ -44,6 +44,23 @@ static void read_counters(struct burnin_ctx *ctx, struct counters *c)
 		c->n = 0;
 }
 
+/*
+ * The change of counter i over the step: 0 when it was not read before
+ * (its lifetime total is no delta); its value now when it went down (reset
+ * during the step: perfquery -R, a subnet manager's PerfMgr), never a
+ * wrapped-around unsigned difference.
+ */
+static uint64_t counter_delta(const struct counters *before,
+			      const struct counters *after, int i)
+{
+	for (int j = 0; j < before->n; j++)
+		if (!strcmp(before->names[j], after->names[i]))
+			return after->values[i] >= before->values[j]
+				       ? after->values[i] - before->values[j]
+				       : after->values[i];
+	return 0;
+}
+
 /* Deltas worth sending: error counters first, then the data counters. */
 static void counter_deltas(const struct counters *before,
 			   const struct counters *after, struct wire_result *out)
@@ -51,14 +68,11 @@ static void counter_deltas(const struct counters *before,
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < after->n; i++) {
 			bool err = burnin_counter_is_error(after->names[i]);
-			uint64_t d = after->values[i];
+			uint64_t d = counter_delta(before, after, i);
 			struct wire_counter *wc;
 
 			if (err != !pass || out->n_counters == BURNIN_MAX_COUNTERS)
 				continue;
-			for (int j = 0; j < before->n; j++)
-				if (!strcmp(before->names[j], after->names[i]))
-					d -= before->values[j];
 			if (!d && !strstr(after->names[i], "xmit_data"))
 				continue;
 			wc = &out->counters[out->n_counters++];

@@ -363,6 +363,46 @@ static void test_resume_skips_only_measured_pairs(void **state)
 	free(path);
 }
 
+/* Counters cleared during a step (perfquery -R): the delta is what was
+ * counted since, not a wrapped-around difference of 2^64 - x. */
+static void test_counter_reset_mid_step(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct record_reader *r;
+	struct tally t;
+	json_t *rec;
+	int n = 0;
+
+	(void)state;
+	configure("ports=4;counter-reset=fake1:1@3");
+	run_config(&cfg, path);
+	cfg.retest_rounds = 0;
+	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
+	tally(path, &t);
+	assert_int_equal(0, t.fail);
+	r = record_reader_open(path);
+	assert_non_null(r);
+	while (record_reader_next(r, &rec) == 1) {
+		json_t *c = json_object_get(rec, "counters_a");
+		json_t *d = json_object_get(rec, "counters_b");
+
+		if (!strcmp(json_string_value(json_object_get(rec, "kind")), "pair")) {
+			json_int_t xa = json_integer_value(json_object_get(c, "port_xmit_data"));
+			json_int_t xb = json_integer_value(json_object_get(d, "port_xmit_data"));
+
+			assert_true(xa >= 0 && xa < (json_int_t)1 << 40);
+			assert_true(xb >= 0 && xb < (json_int_t)1 << 40);
+			n++;
+		}
+		json_decref(rec);
+	}
+	record_reader_close(r);
+	assert_int_equal(6, n);
+	unlink(path);
+	free(path);
+}
+
 /* A topology in ibnetdiscover's format over the fake ports 0..2 (not 3). */
 static char *fake_topology(void)
 {
@@ -434,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_run_hung_peer_is_not_tested),
 		cmocka_unit_test(test_interrupt_then_resume),
 		cmocka_unit_test(test_resume_skips_only_measured_pairs),
+		cmocka_unit_test(test_counter_reset_mid_step),
 		cmocka_unit_test(test_run_records_leaves),
 	};
 
