@@ -25,19 +25,25 @@ static int mpi_wait(MPI_Request *req, int n, bool *done, double deadline)
 {
 	int left = 0, spins = 0, failed = 0;
 
-	for (int i = 0; i < n; i++)
-		left += !done[i];
+	for (int i = 0; i < n; i++) {
+		if (!done[i] && req[i] == MPI_REQUEST_NULL)
+			failed = 1; /* never posted: not done (MPI_Test says it is) */
+		else
+			left += !done[i];
+	}
 	if (!left)
-		return 0;
+		return failed ? -EIO : 0;
 	do {
 		for (int i = 0; i < n; i++) {
 			int flag = 0;
 
-			if (done[i])
+			if (done[i] || req[i] == MPI_REQUEST_NULL)
 				continue;
-			if (MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-				failed = flag = 1;
-			if (flag) {
+			if (MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+				failed = 1; /* given up, and not done */
+				req[i] = MPI_REQUEST_NULL;
+				left--;
+			} else if (flag) {
 				done[i] = true;
 				left--;
 				spins = 0;
