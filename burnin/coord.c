@@ -57,6 +57,36 @@ int burnin_ctx_add_measure(struct burnin_ctx *ctx, const struct burnin_measure *
 	return 0;
 }
 
+/* Short: a small message is sent at once; a dead rank must not hold us. */
+#define DROP_SEND_S 0.2
+
+void burnin_drop_rank(struct burnin_ctx *ctx, int r, int seq)
+{
+	struct wire_ctrl c = { .cmd = CTRL_STOP, .seq = seq, .round = 1,
+			       .partner = 1 };
+
+	ctx->alive[r] = false;
+	ctx->bs->ops->send(ctx->bs, r, burnin_tag(seq, MSG_CTRL), &c, sizeof(c),
+			   burnin_now() + DROP_SEND_S);
+}
+
+void burnin_stop_workers(struct burnin_ctx *ctx)
+{
+	struct wire_ctrl c = { .cmd = CTRL_STOP, .seq = ctx->seq };
+
+	if (ctx->workers_stopped)
+		return;
+	ctx->workers_stopped = true;
+	for (int r = 1; r < ctx->bs->size; r++)
+		c.partner += ctx->alive && !ctx->alive[r]; /* ranks lost */
+	ctx->bs->peers_lost = c.partner > 0;
+	for (int r = 1; r < ctx->bs->size; r++)
+		if (ctx->alive && ctx->alive[r])
+			ctx->bs->ops->send(ctx->bs, r, burnin_tag(ctx->seq, MSG_CTRL),
+					   &c, sizeof(c),
+					   burnin_now() + ctx->cfg->timeout_s);
+}
+
 /* Tells every live rank what to do in this step. */
 static void send_ctrl(struct burnin_ctx *ctx, struct step *st)
 {
@@ -114,7 +144,7 @@ static void gather(struct burnin_ctx *ctx, struct step *st, double deadline)
 		if (!got[i]) {
 			log_error("rank %d did not report step %d within the deadline; its pairs will be not-tested",
 				  peers[i], ctx->seq);
-			ctx->alive[peers[i]] = false;
+			burnin_drop_rank(ctx, peers[i], ctx->seq + 1);
 		}
 	}
 out:
@@ -292,6 +322,7 @@ static int finish(struct burnin_ctx *ctx, struct burnin_port_verdict *v)
 	int n_fail = 0, code;
 	json_t *end;
 
+	burnin_stop_workers(ctx); /* judging a big run takes a while */
 	if (ctx->stopped) {
 		log_warn("interrupted: the records of every finished round are written; --resume continues");
 		code = IBP_EXIT_RUNTIME;

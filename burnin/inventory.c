@@ -81,11 +81,13 @@ int burnin_inventory_gather(struct burnin_ctx *ctx)
 	ret = 0;
 	for (int r = 0; r < size && !ret; r++) {
 		ctx->alive[r] = got[r];
-		if (!got[r])
-			log_error("rank %d did not report its port within %.0f s; its pairs will be not-tested",
+		if (!got[r]) {
+			log_error("rank %d did not report its port within %.0f s; it is left out",
 				  r, ctx->cfg->timeout_s);
-		else
+			burnin_drop_rank(ctx, r, 0);
+		} else {
 			ret = add_port(ctx, &wi[r], r);
+		}
 	}
 	sort_inventory(ctx);
 out:

@@ -181,21 +181,6 @@ static int lead(struct burnin_ctx *ctx)
 	return code;
 }
 
-static void stop_all(struct burnin_ctx *ctx, int code)
-{
-	struct wire_ctrl c = { CTRL_STOP, ctx->seq, code };
-
-	for (int r = 1; r < ctx->bs->size; r++)
-		c.partner += ctx->alive && !ctx->alive[r]; /* ranks lost */
-	ctx->bs->peers_lost = c.partner > 0;
-
-	for (int r = 1; r < ctx->bs->size; r++)
-		if (ctx->alive && ctx->alive[r])
-			ctx->bs->ops->send(ctx->bs, r, burnin_tag(ctx->seq, MSG_CTRL),
-					   &c, sizeof(c),
-					   burnin_now() + ctx->cfg->timeout_s);
-}
-
 static void start_watchdog(struct burnin_ctx *ctx)
 {
 	char who[256], port[2 * BURNIN_NAME_MAX + 16] = "no port";
@@ -225,7 +210,7 @@ int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 		return code;
 	}
 	code = lead(&ctx);
-	stop_all(&ctx, code);
+	burnin_stop_workers(&ctx);
 	burnin_watchdog_stop(ctx.wd);
 	if (ctx.w && record_writer_close(ctx.w))
 		code = IBP_EXIT_RUNTIME;

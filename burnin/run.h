@@ -30,6 +30,7 @@ struct wire_inventory {
 	struct burnin_port port;
 };
 
+/* CTRL_STOP: partner = ranks lost, round = 1 when the receiver was dropped. */
 enum ctrl_cmd { CTRL_IDLE, CTRL_RUN, CTRL_STOP };
 
 /* Rank 0 -> each rank, before every step (one test of one round). */
@@ -81,6 +82,7 @@ struct burnin_ctx {
 	int n_done_steps;
 	int seq;
 	bool stopped;
+	bool workers_stopped;	/* CTRL_STOP sent to every live rank */
 	/* progress */
 	double start, worst_ratio;
 	char worst[400];
@@ -95,6 +97,11 @@ double burnin_step_seconds(const struct burnin_config *cfg);
 
 /* coord.c */
 int burnin_coordinate(struct burnin_ctx *ctx);
+/* Rank 0 gives up on rank r (late, silent): it is told to leave quietly
+ * (CTRL_STOP, round 1, tagged seq: the instruction it waits for next). */
+void burnin_drop_rank(struct burnin_ctx *ctx, int r, int seq);
+/* CTRL_STOP to every live rank, once: nothing is left for them to do. */
+void burnin_stop_workers(struct burnin_ctx *ctx);
 
 /* inventory.c */
 int burnin_inventory_gather(struct burnin_ctx *ctx);

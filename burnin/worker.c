@@ -197,8 +197,11 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 		}
 		if (c.cmd == CTRL_STOP) {
 			bs->peers_lost = c.partner > 0; /* ranks rank 0 lost */
-			log_debug("rank %d: rank 0 ends the run with exit %d",
-				  bs->rank, c.round);
+			if (c.round == 1)
+				log_warn("rank %d: rank 0 gave up on this rank (late or silent: see its pairs, not-tested); leaving",
+					 bs->rank);
+			else
+				log_debug("rank %d: rank 0 ends the run", bs->rank);
 			return IBP_EXIT_PASS;
 		}
 		if (c.cmd != CTRL_RUN)

@@ -7,14 +7,17 @@
 #                                     deadline: nobody's result is lost
 #   burnin-mpi.sh IBPROOF dead-root   rank 0 SIGKILLed: the others give up
 #                                     in time and end the job
+#   burnin-mpi.sh IBPROOF late-worker rank 3's pair overruns the step: rank 0
+#                                     drops it and tells it so; it leaves
+#                                     quietly instead of ending the job
 #   burnin-mpi.sh IBPROOF node-fine   node:h3 (8 hosts of one port each): a
 #                                     healthy target passes, the unused
 #                                     references are not findings
 #   burnin-mpi.sh IBPROOF node-slow   node:h3 with h3's port slow: retests
 #                                     prove its references, it alone is blamed
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|node-fine|node-slow}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|node-fine|node-slow}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|node-fine|node-slow}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|node-fine|node-slow}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -107,6 +110,20 @@ dead-root)
 		test "$(grep -c 'no word from rank 0 for 17 s; giving up' "$dir/out")" -ge 1
 	check "no other rank exited 0" \
 		test "$(cat "$dir"/rc.[1-7] 2>/dev/null | grep -cx 0)" = 0
+	;;
+late-worker)
+	# fake3's first teardown blocks 12 s against a 9 s step deadline: rank
+	# 0 gives up on rank 3 and goes on for 6 more rounds (~20 s); rank 3,
+	# unblocked, must not wait for instructions that never come (20 s),
+	# give up on rank 0 and abort the job (MPI_Abort under srun kills
+	# every rank): it is told it was dropped and leaves at once
+	run 'ports=8;stuck-teardown=fake3:1@1;hang-s=12' 120 --timeout 2 --stall 1 --retests 0 --duration 2
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 1 (fake3 not-tested)" test "$(cat "$dir/rc.0")" = 1
+	check "rank 3 was told it was dropped" grep -q 'rank 3: rank 0 gave up on this rank' "$dir/out"
+	check "rank 3 left quietly (exit 0)" test "$(cat "$dir/rc.3" 2>/dev/null)" = 0
+	check "nobody gave up on rank 0" test "$(grep -c 'no word from rank 0' "$dir/out")" = 0
+	check "a run end record" grep -q '"event":"end"' "$dir/records.jsonl"
 	;;
 node-fine)
 	HOST_PER_RANK=1
