@@ -114,6 +114,8 @@ struct burnin_judge_params {
 	double min_spread;	/* MAD floor as fraction of median, 0.05 */
 	double dip_floor;	/* gbps_min under this x reference: dip, 0.5 */
 	int min_partners;	/* distinct partners to blame a port, 2 */
+	double link_rate;	/* every port's active rate, Gb/s; 0: no check;
+				 * < 0 (default): its peers' usual rate */
 };
 
 enum burnin_blame {
@@ -134,6 +136,19 @@ struct burnin_port_verdict {
 };
 
 void burnin_judge_defaults(struct burnin_judge_params *jp);
+
+/*
+ * A link that trained down: is port p's active rate below the rate it
+ * should run at? That is jp->link_rate when > 0; when < 0, the rate of
+ * its peers (same link layer and rail): the most common one, held by at
+ * least 2 peers and 3/4 of them (a mixed cluster's node types split more
+ * evenly). Returns the index of a port at that rate (for width and speed;
+ * p itself when link_rate is given) and counts peers and peers at the
+ * rate; -1 when p is not slower (or no rate to compare with). Pure.
+ */
+int burnin_link_rate_reference(const struct burnin_judge_params *jp,
+			       const struct burnin_port *ports, int n, int p,
+			       int *n_peers, int *n_at_rate);
 /* Marks m[].low/dip and fills v[n_ports]. Pure. */
 void burnin_judge(const struct burnin_judge_params *jp,
 		  struct burnin_measure *m, int n_m,

@@ -22,7 +22,7 @@ enum {
 	OPT_DURATION, OPT_WARMUP, OPT_STALL, OPT_RETRY, OPT_QP_TIMEOUT, OPT_VERIFY,
 	OPT_DRY_RUN, OPT_INVENTORY, OPT_RESUME, OPT_FLOOR, OPT_MAD_K, OPT_CLASS_FLOOR,
 	OPT_RETESTS, OPT_DIP_FLOOR, OPT_FAKE, OPT_NO_PROGRESS, OPT_NO_PIN,
-	OPT_CM, OPT_TOPOLOGY,
+	OPT_CM, OPT_TOPOLOGY, OPT_LINK_RATE,
 };
 
 static const struct cli_opt burnin_opts[] = {
@@ -51,6 +51,7 @@ static const struct cli_opt burnin_opts[] = {
 	{ "class-floor", OPT_CLASS_FLOOR, "F", "a pair under F x its link class median is low (default 0.5; 0: off)" },
 	{ "dip-floor", OPT_DIP_FLOOR, "F", "a 100 ms window under F x expected (or class median) is a dip (default 0.5; 0: off)" },
 	{ "retests", OPT_RETESTS, "N", "extra rounds to retest suspects (default 2)" },
+	{ "link-rate", OPT_LINK_RATE, "GBPS", "every port's active rate: slower is degraded-width/-speed (default auto: what 3/4 of its rail's ports run at; off: no check)" },
 	{ "fake", OPT_FAKE, "SPEC", "fake transport setup and faults (see docs/burnin.md; env IBP_FAKE)" },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, "no progress lines on stderr" },
 	{ "no-pin", OPT_NO_PIN, NULL, "do not pin ranks to their port's NUMA node" },
@@ -132,6 +133,19 @@ static int parse_cm(struct burnin_params *p, const char *arg)
 	return 0;
 }
 
+static int parse_link_rate(const char *arg, double *out)
+{
+	if (!strcmp(arg, "auto")) {
+		*out = -1;
+		return 0;
+	}
+	if (!strcmp(arg, "off")) {
+		*out = 0;
+		return 0;
+	}
+	return cli_parse_double(&burnin_cmd, "--link-rate", arg, 0.001, 1e5, out);
+}
+
 static int parse_int(const char *opt, const char *arg, long min, long max, int *out)
 {
 	long v;
@@ -178,6 +192,7 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_MAD_K: return cli_parse_double(&burnin_cmd, "--mad-k", arg, 0, 100, &c->judge.mad_k);
 	case OPT_DIP_FLOOR: return cli_parse_double(&burnin_cmd, "--dip-floor", arg, 0, 1, &c->judge.dip_floor);
 	case OPT_RETESTS: return parse_int("--retests", arg, 0, 100, &c->retest_rounds);
+	case OPT_LINK_RATE: return parse_link_rate(arg, &c->judge.link_rate);
 	case OPT_FAKE: st->fake = arg; return 0;
 	case OPT_NO_PROGRESS: c->progress = false; return 0;
 	case OPT_NO_PIN: c->pin_numa = false; return 0;

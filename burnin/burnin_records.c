@@ -69,6 +69,10 @@ json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
 		json_decref(rec);
 		return NULL;
 	}
+	if (p->width)
+		json_object_set_new(rec, "width", json_integer(p->width));
+	if (p->speed[0])
+		json_object_set_new(rec, "speed", json_string(p->speed));
 	if (p->leaf_guid)
 		json_object_set_new(rec, "leaf", record_switch_port_ref(
 			p->leaf_name, p->leaf_guid, p->leaf_port));

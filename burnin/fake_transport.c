@@ -26,12 +26,12 @@
 
 enum fault_kind {
 	F_SLOW, F_FLAKY, F_ERRORS, F_SYMERR, F_DIE, F_HANG, F_STUCK_TEARDOWN,
-	F_COUNTER_RESET, N_FAULT
+	F_COUNTER_RESET, F_WIDTH, N_FAULT
 };
 
 static const char *const fault_names[N_FAULT] = {
 	"slow", "flaky", "errors", "symerr", "die", "hang", "stuck-teardown",
-	"counter-reset",
+	"counter-reset", "width",
 };
 
 struct fault {
@@ -231,7 +231,8 @@ static void fake_port(struct burnin_port *p, int i)
 	p->gid_index = -1;
 	snprintf(p->state, sizeof(p->state), "ACTIVE");
 	snprintf(p->phys_state, sizeof(p->phys_state), "LinkUp");
-	p->rate_gbps = cfg.rate;
+	p->width = (int)fault_value(p, F_WIDTH, 4); /* trained to fewer lanes */
+	p->rate_gbps = cfg.rate * p->width / 4;
 	p->active_mtu = 4096;
 	p->numa_node = -1;
 	p->rail = i % cfg.rails;

@@ -24,6 +24,7 @@
  *   die=PORT@N       the process of PORT is SIGKILLed in its Nth run()
  *   hang=PORT@N      PORT's Nth run() sleeps hang-s seconds (a stuck peer)
  *   stuck-teardown=PORT@N  PORT's Nth endpoint_destroy() sleeps hang-s
+ *   width=PORT@L           PORT trained to L lanes of 4 (its rate L/4 of rate)
  *   counter-reset=PORT@N   PORT's counters are cleared in its Nth run()
  *                          (perfquery -R during a step)
  *                    seconds (a destroy call blocked in the kernel)

@@ -2,7 +2,7 @@
 /*
  * From the judge's verdicts to finding records (and the lines of the human
  * summary): low-bandwidth, intermittent, completion-errors, counter-errors,
- * not-tested.
+ * not-tested, degraded-width and degraded-speed (a link that trained down).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -107,6 +107,58 @@ static int unresolved(struct finding_ctx *fc, int p,
 		name, ctx->inv[p].host));
 }
 
+/* "4x EDR (100 Gb/s)", or as much of it as is known. */
+static const char *link_str(const struct burnin_port *p, char *buf, size_t len)
+{
+	if (p->width && p->speed[0])
+		snprintf(buf, len, "%dx %s (%.1f Gb/s)", p->width, p->speed, p->rate_gbps);
+	else if (p->width)
+		snprintf(buf, len, "%dx (%.1f Gb/s)", p->width, p->rate_gbps);
+	else
+		snprintf(buf, len, "%.1f Gb/s", p->rate_gbps);
+	return buf;
+}
+
+/*
+ * A link that trained down (fewer lanes, a lower speed): its pairs look
+ * fine against its own lower rate, so the judge of pairs never sees it.
+ */
+static int rate_finding(struct finding_ctx *fc, int p)
+{
+	struct burnin_ctx *ctx = fc->ctx;
+	const struct burnin_judge_params *jp = &ctx->cfg->judge;
+	const struct burnin_port *me = &ctx->inv[p], *ref;
+	char name[2 * BURNIN_NAME_MAX + 16], have[64], want[64];
+	int n_peers, n_at, r = burnin_link_rate_reference(jp, ctx->inv,
+						ctx->n_inv, p, &n_peers, &n_at);
+	bool given = r == p;
+	json_t *ev;
+
+	if (r < 0)
+		return 0;
+	ref = &ctx->inv[r];
+	burnin_port_name(me, name, sizeof(name));
+	link_str(me, have, sizeof(have));
+	ev = json_pack("{s:f,s:f,s:i,s:s,s:i,s:s,s:i,s:i}", "rate_gbps",
+		       me->rate_gbps, "expected_rate_gbps",
+		       given ? jp->link_rate : ref->rate_gbps, "width", me->width,
+		       "speed", me->speed, "expected_width", given ? 0 : ref->width,
+		       "expected_speed", given ? "" : ref->speed, "peers", n_peers,
+		       "peers_at_rate", n_at);
+	if (given)
+		return put(fc, record_finding("fail", "degraded-speed",
+			subject(me), ev, "reseat",
+			"%s runs at %s, below --link-rate %.1f Gb/s: reseat or replace the cable",
+			name, have, jp->link_rate));
+	return put(fc, record_finding("fail",
+		me->width && ref->width && me->width < ref->width ? "degraded-width"
+								   : "degraded-speed",
+		subject(me), ev, "reseat",
+		"%s runs at %s where %d of its %d peers (%s, rail %d) run at %s: reseat or replace the cable",
+		name, have, n_at, n_peers, me->ethernet ? "Ethernet" : "InfiniBand",
+		me->rail, link_str(ref, want, sizeof(want))));
+}
+
 /* Was port p given any pair? node:HOST leaves most references out. */
 static bool in_schedule(const struct burnin_ctx *ctx, int p)
 {
@@ -138,6 +190,7 @@ static int port_findings(struct finding_ctx *fc, int p,
 			"none",
 			"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
 			name, ctx->inv_rank[p], ctx->inv[p].host));
+	ret |= rate_finding(fc, p);
 	if (v->blame)
 		ret |= blamed(fc, p, v);
 	else if (v->suspect)

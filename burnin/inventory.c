@@ -128,6 +128,9 @@ static void port_from_record(const json_t *rec, struct burnin_port *p)
 	snprintf(p->state, sizeof(p->state), "%s",
 		 json_string_value(json_object_get(rec, "state")));
 	p->rate_gbps = json_number_value(json_object_get(rec, "rate_gbps"));
+	p->width = (int)json_integer_value(json_object_get(rec, "width"));
+	s = json_string_value(json_object_get(rec, "speed"));
+	snprintf(p->speed, sizeof(p->speed), "%s", s ? s : "");
 	p->rail = (int)json_integer_value(json_object_get(rec, "rail"));
 	leaf_from_record(json_object_get(rec, "leaf"), p);
 	p->numa_node = -1;

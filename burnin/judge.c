@@ -26,6 +26,74 @@ void burnin_judge_defaults(struct burnin_judge_params *jp)
 	jp->min_spread = 0.05;
 	jp->dip_floor = 0.5;
 	jp->min_partners = 2;
+	jp->link_rate = -1;
+}
+
+static bool peers(const struct burnin_port *a, const struct burnin_port *b)
+{
+	return a != b && a->ethernet == b->ethernet && a->rail == b->rail;
+}
+
+static bool same_rate(double x, double y)
+{
+	return fabs(x - y) < 0.01;
+}
+
+/* The distinct rates of p's peers (a handful: SDR..XDR x widths), counted. */
+struct rate_count {
+	double gbps;
+	int count, port;
+};
+
+#define MAX_RATES 32
+
+static int count_rates(const struct burnin_port *ports, int n, int p,
+		       struct rate_count *rc, int *n_peers)
+{
+	int n_rc = 0;
+
+	*n_peers = 0;
+	for (int q = 0; q < n; q++) {
+		int k = 0;
+
+		if (!peers(&ports[p], &ports[q]))
+			continue;
+		++*n_peers;
+		while (k < n_rc && !same_rate(rc[k].gbps, ports[q].rate_gbps))
+			k++;
+		if (k == n_rc && n_rc == MAX_RATES)
+			continue;
+		if (k == n_rc)
+			rc[n_rc++] = (struct rate_count){ ports[q].rate_gbps, 0, q };
+		rc[k].count++;
+	}
+	return n_rc;
+}
+
+int burnin_link_rate_reference(const struct burnin_judge_params *jp,
+			       const struct burnin_port *ports, int n, int p,
+			       int *n_peers, int *n_at_rate)
+{
+	struct rate_count rc[MAX_RATES];
+	int n_rc, best = -1;
+
+	*n_peers = *n_at_rate = 0;
+	if (jp->link_rate > 0)
+		return ports[p].rate_gbps < jp->link_rate - 0.01 ? p : -1;
+	if (jp->link_rate == 0)
+		return -1;
+	n_rc = count_rates(ports, n, p, rc, n_peers);
+	for (int k = 0; k < n_rc; k++)
+		if (best < 0 || rc[k].count > rc[best].count ||
+		    (rc[k].count == rc[best].count && rc[k].gbps > rc[best].gbps))
+			best = k;
+	if (best < 0)
+		return -1;
+	*n_at_rate = rc[best].count;
+	if (rc[best].count < 2 || 4 * rc[best].count < 3 * *n_peers ||
+	    ports[p].rate_gbps >= rc[best].gbps - 0.01)
+		return -1;
+	return rc[best].port;
 }
 
 static int cmp_double(const void *x, const void *y)

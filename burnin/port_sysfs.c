@@ -284,6 +284,16 @@ long burnin_netdev_speed_mbps(const char *root, const char *netdev)
 	return v > 0 ? v : 0;
 }
 
+void burnin_port_set_width_speed(struct burnin_port *p, int active_width,
+				 int active_speed)
+{
+	enum ib_speed speed = ib_speed_from_verbs(active_speed);
+
+	p->width = ib_width_lanes_from_code(active_width);
+	snprintf(p->speed, sizeof(p->speed), "%s",
+		 speed == IB_SPEED_UNKNOWN ? "" : ib_speed_name(speed));
+}
+
 double burnin_port_rate_gbps(int ethernet, int active_speed, int active_width,
 			     long netdev_mbps)
 {

@@ -53,6 +53,9 @@ long burnin_netdev_speed_mbps(const char *root, const char *netdev);
  * (common/ibrate.h); RoCE from the netdev speed, 0 when the netdev does not
  * know it (virtio, rxe's nominal figures mean nothing).
  */
+/* InfiniBand: p->width (lanes) and p->speed ("EDR") from verbs codes. */
+void burnin_port_set_width_speed(struct burnin_port *p, int active_width,
+				 int active_speed);
 double burnin_port_rate_gbps(int ethernet, int active_speed, int active_width,
 			     long netdev_mbps);
 

@@ -32,6 +32,8 @@ struct burnin_port {
 	char state[16];			/* "ACTIVE" */
 	char phys_state[24];		/* "LinkUp" */
 	double rate_gbps;		/* active data rate; RoCE: netdev speed */
+	int width;			/* active lanes (1, 2, 4, 8, 12); 0 unknown */
+	char speed[8];			/* active lane speed "EDR"; "" unknown */
 	int active_mtu;			/* bytes */
 	int numa_node;			/* -1 unknown */
 	char pci_addr[16];		/* "0000:c1:00.0", "" unknown */

@@ -90,6 +90,8 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
 	mbps = burnin_netdev_speed_mbps(SYSFS_ROOT, p->netdev);
 	p->rate_gbps = burnin_port_rate_gbps(p->ethernet, a->active_speed,
 					     a->active_width, mbps);
+	if (!p->ethernet)
+		burnin_port_set_width_speed(p, a->active_width, a->active_speed);
 }
 
 /*

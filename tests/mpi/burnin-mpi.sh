@@ -10,14 +10,17 @@
 #   burnin-mpi.sh IBPROOF late-worker rank 3's pair overruns the step: rank 0
 #                                     drops it and tells it so; it leaves
 #                                     quietly instead of ending the job
+#   burnin-mpi.sh IBPROOF degraded    8 ranks, one port trained to 2 of 4 lanes:
+#                                     its pairs look fine at its own rate,
+#                                     it alone is degraded-width
 #   burnin-mpi.sh IBPROOF node-fine   node:h3 (8 hosts of one port each): a
 #                                     healthy target passes, the unused
 #                                     references are not findings
 #   burnin-mpi.sh IBPROOF node-slow   node:h3 with h3's port slow: retests
 #                                     prove its references, it alone is blamed
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|node-fine|node-slow}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|node-fine|node-slow}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|node-fine|node-slow}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|node-fine|node-slow}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -124,6 +127,17 @@ late-worker)
 	check "rank 3 left quietly (exit 0)" test "$(cat "$dir/rc.3" 2>/dev/null)" = 0
 	check "nobody gave up on rank 0" test "$(grep -c 'no word from rank 0' "$dir/out")" = 0
 	check "a run end record" grep -q '"event":"end"' "$dir/records.jsonl"
+	;;
+degraded)
+	run 'ports=8;width=fake5:1@2' 120
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0")" = 1
+	check "28 pairs, all measured ok" test "$(count '"kind":"pair".*"status":"ok"')" = 28
+	check "fake5's port record: 2 lanes, 50 Gb/s" \
+		grep -q '"kind":"port".*"ca":"fake5".*"rate_gbps":50.*"width":2' "$dir/records.jsonl"
+	check "exactly one fail finding" test "$(count '"severity":"fail"')" = 1
+	check "it is fake5, degraded-width" \
+		grep -q '"severity":"fail","category":"degraded-width","subject":{"host":"mpitest","ca":"fake5"' "$dir/records.jsonl"
 	;;
 node-fine)
 	HOST_PER_RANK=1

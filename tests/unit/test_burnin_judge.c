@@ -250,6 +250,47 @@ static void test_retest_node_references(void **state)
 	assert_int_equal(BURNIN_BLAME_LOW, v[0].blame);
 }
 
+/* A link that trained down is slower than what 3/4 of its peers (same link
+ * layer and rail) run at; a mixed cluster's even split is not. */
+static void test_link_rate_reference(void **state)
+{
+	struct burnin_judge_params jp;
+	int n_peers, n_at;
+
+	(void)state;
+	reset();
+	burnin_judge_defaults(&jp);
+	for (int p = 0; p < 8; p++)
+		ports[p].rate_gbps = 100;
+	ports[3].rate_gbps = 50;
+	ports[5].rate_gbps = 200; /* faster is not degraded */
+	assert_true(burnin_link_rate_reference(&jp, ports, 8, 3, &n_peers, &n_at) >= 0);
+	assert_int_equal(7, n_peers);
+	assert_int_equal(6, n_at);
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 5, &n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 0, &n_peers, &n_at));
+	/* another rail, or RoCE, are not peers: port 3 alone on rail 1 */
+	ports[3].rail = 1;
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 3, &n_peers, &n_at));
+	assert_int_equal(0, n_peers);
+	ports[3].rail = 0;
+	ports[3].ethernet = true;
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 3, &n_peers, &n_at));
+	ports[3].ethernet = false;
+	/* 4 nodes of one kind, 4 of another: nobody is degraded */
+	for (int p = 0; p < 8; p++)
+		ports[p].rate_gbps = p < 4 ? 100 : 200;
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, p, &n_peers, &n_at));
+	/* --link-rate 200: the 100s are; --link-rate off: none */
+	jp.link_rate = 200;
+	assert_int_equal(0, burnin_link_rate_reference(&jp, ports, 8, 0, &n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 4, &n_peers, &n_at));
+	jp.link_rate = 0;
+	ports[0].rate_gbps = 1;
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 0, &n_peers, &n_at));
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -456,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_retest_prefers_a_new_leaf),
 		cmocka_unit_test(test_retest_despite_a_blamed_port),
 		cmocka_unit_test(test_retest_node_references),
+		cmocka_unit_test(test_link_rate_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
