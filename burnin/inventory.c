@@ -13,7 +13,10 @@
 
 int burnin_inventory_send(struct burnin_ctx *ctx)
 {
-	struct wire_inventory wi = { ctx->has_port, ctx->port };
+	struct wire_inventory wi = ctx->undriven;
+
+	wi.has_port = ctx->has_port;
+	wi.port = ctx->port;
 
 	return ctx->bs->ops->send(ctx->bs, 0, BURNIN_TAG_INVENTORY, &wi,
 				  sizeof(wi), burnin_now() + ctx->cfg->timeout_s);
@@ -59,6 +62,22 @@ out:
 	free(ranks);
 }
 
+/*
+ * Fail closed on a launch that leaves ports without a rank: with ports
+ * found automatically they would go untested while the run passed (and
+ * which ports a rank takes is the name order, not the operator's intent).
+ */
+static int check_undriven(const struct wire_inventory *wi, int rank)
+{
+	if (wi->node_ports <= wi->node_ranks)
+		return 0;
+	log_error("%s: %d ports but %d ranks on this node (rank %d): %.*s would go untested; start one rank per port (mpirun --map-by ppr:%d:node, srun --ntasks-per-node=%d) or name the ports with --ports",
+		  wi->port.host[0] ? wi->port.host : "a node", wi->node_ports,
+		  wi->node_ranks, rank, (int)sizeof(wi->untested), wi->untested,
+		  wi->node_ports, wi->node_ports);
+	return -EINVAL;
+}
+
 int burnin_inventory_gather(struct burnin_ctx *ctx)
 {
 	int size = ctx->bs->size, ret = -ENOMEM;
@@ -76,7 +95,9 @@ int burnin_inventory_gather(struct burnin_ctx *ctx)
 	ctx->bs->ops->recv_many(ctx->bs, peers, size - 1, BURNIN_TAG_INVENTORY,
 				wi + 1, sizeof(*wi), got + 1,
 				burnin_now() + ctx->cfg->timeout_s);
-	wi[0] = (struct wire_inventory){ ctx->has_port, ctx->port };
+	wi[0] = ctx->undriven;
+	wi[0].has_port = ctx->has_port;
+	wi[0].port = ctx->port;
 	got[0] = true;
 	ret = 0;
 	for (int r = 0; r < size && !ret; r++) {
@@ -89,6 +110,8 @@ int burnin_inventory_gather(struct burnin_ctx *ctx)
 			ret = add_port(ctx, &wi[r], r);
 		}
 	}
+	for (int r = 0; r < size && !ret; r++)
+		ret = check_undriven(&wi[r], r);
 	sort_inventory(ctx);
 out:
 	free(wi);

@@ -69,6 +69,23 @@ int burnin_pin_numa(int numa_node, const char *sysfs_root)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
+/* Ports beyond the node's ranks: named in the inventory, a launch error. */
+static void note_undriven(struct burnin_ctx *ctx, const struct burnin_port *ports,
+			  int n)
+{
+	struct wire_inventory *u = &ctx->undriven;
+	char name[2 * BURNIN_NAME_MAX + 16];
+	size_t len = 0;
+
+	u->node_ports = n;
+	u->node_ranks = ctx->bs->local_size;
+	for (int i = ctx->bs->local_size; i < n && len < sizeof(u->untested); i++) {
+		burnin_port_name(&ports[i], name, sizeof(name));
+		len += (size_t)snprintf(u->untested + len, sizeof(u->untested) - len,
+					"%s%s", len ? ", " : "", name);
+	}
+}
+
 /* This rank's port: the node-local rank's index among the local ports. */
 static int pick_port(struct burnin_ctx *ctx)
 {
@@ -87,8 +104,7 @@ static int pick_port(struct burnin_ctx *ctx)
 		ctx->has_port = true;
 	}
 	if (lr == 0 && ctx->bs->local_size < n)
-		log_warn("%s: %d ports but %d ranks on this node; start one rank per port to test them all",
-			 ports[0].host, n, ctx->bs->local_size);
+		note_undriven(ctx, ports, n);
 	if (lr >= n)
 		log_warn("rank %d: no port left for node-local rank %d (%d ports)",
 			 ctx->bs->rank, lr, n);
@@ -167,8 +183,9 @@ static int lead(struct burnin_ctx *ctx)
 {
 	int code;
 
-	if (burnin_inventory_gather(ctx))
-		return IBP_EXIT_RUNTIME;
+	code = burnin_inventory_gather(ctx);
+	if (code)
+		return code == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
 	code = plan(ctx);
 	if (code == IBP_EXIT_PASS && ctx->cfg->dry_run) {
 		burnin_print_plan(ctx->cfg, ctx->inv, ctx->n_inv, &ctx->sched);

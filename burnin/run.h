@@ -28,6 +28,9 @@ static inline int burnin_tag(int seq, enum burnin_msg kind)
 struct wire_inventory {
 	int32_t has_port;
 	struct burnin_port port;
+	/* node-local rank 0: more ports on the node than ranks, and which */
+	int32_t node_ports, node_ranks;
+	char untested[256];
 };
 
 /* CTRL_STOP: partner = ranks lost, round = 1 when the receiver was dropped. */
@@ -66,6 +69,7 @@ struct burnin_ctx {
 	struct burnin_bootstrap *bs;
 	struct burnin_port port;
 	bool has_port;
+	struct wire_inventory undriven;	/* node_ports, node_ranks, untested */
 	struct burnin_watchdog *wd; /* names a stage that overruns */
 	/* rank 0 only */
 	struct burnin_port *inv;

@@ -13,14 +13,17 @@
 #   burnin-mpi.sh IBPROOF degraded    8 ranks, one port trained to 2 of 4 lanes:
 #                                     its pairs look fine at its own rate,
 #                                     it alone is degraded-width
+#   burnin-mpi.sh IBPROOF undriven    10 ports, 8 ranks: a launch error (exit
+#                                     2) naming the 2 ports left without a
+#                                     rank, before any traffic
 #   burnin-mpi.sh IBPROOF node-fine   node:h3 (8 hosts of one port each): a
 #                                     healthy target passes, the unused
 #                                     references are not findings
 #   burnin-mpi.sh IBPROOF node-slow   node:h3 with h3's port slow: retests
 #                                     prove its references, it alone is blamed
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|node-fine|node-slow}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|node-fine|node-slow}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|undriven|node-fine|node-slow}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|undriven|node-fine|node-slow}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -138,6 +141,14 @@ degraded)
 	check "exactly one fail finding" test "$(count '"severity":"fail"')" = 1
 	check "it is fake5, degraded-width" \
 		grep -q '"severity":"fail","category":"degraded-width","subject":{"host":"mpitest","ca":"fake5"' "$dir/records.jsonl"
+	;;
+undriven)
+	run 'ports=10' 60
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 2 (launch error)" test "$(cat "$dir/rc.0")" = 2
+	check "the error names the 2 ports without a rank" \
+		grep -q '10 ports but 8 ranks on this node (rank 0): mpitest:fake8:1, mpitest:fake9:1 would go untested' "$dir/out"
+	check "no pair was run" test "$(cat "$dir/records.jsonl" 2>/dev/null | grep -c '"kind":"pair"')" = 0
 	;;
 node-fine)
 	HOST_PER_RANK=1
