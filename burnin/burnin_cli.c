@@ -65,8 +65,10 @@ static const struct cli_cmd burnin_cmd = {
 		"RDMA WRITE/READ bandwidth over every pair of HCA ports, round by round,\n"
 		"judged against the expected rate and the other pairs of the same link\n"
 		"class. A port is blamed only after it was slow with two partners that\n"
-		"were fine elsewhere. Records are written as each round ends; SIGINT or\n"
-		"SIGTERM finish the round and exit 3; --resume continues a run.\n"
+		"were fine elsewhere. Records are written as each round ends; SIGINT,\n"
+		"SIGTERM or SIGUSR1 finish the round and exit 3 (under mpirun send\n"
+		"SIGUSR1 to mpirun: it forwards that one and kills its ranks 1 s after\n"
+		"the others); --resume continues a run.\n"
 		"Without an MPI launcher the ports of this node are tested against each\n"
 		"other, one thread per port. Run mpirun with --mca orte_enable_recovery 1\n"
 		"so that a dead rank does not take the others down.\n",

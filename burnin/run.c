@@ -32,6 +32,12 @@ void burnin_install_signal_handlers(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/*
+	 * Open MPI's mpirun kills its ranks 1 s after passing on SIGINT or
+	 * SIGTERM (odls_base_sigkill_timeout), before a step can finish; it
+	 * forwards SIGUSR1 and nothing else: the way to stop a run under it.
+	 */
+	sigaction(SIGUSR1, &sa, NULL);
+	/*
 	 * A rank whose stdout or stderr went away with its MPI daemon must
 	 * not die of SIGPIPE on a last message: a failed write is harmless,
 	 * a rank killed at exit turns a finished run into "could not test".

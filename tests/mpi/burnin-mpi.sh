@@ -16,14 +16,17 @@
 #   burnin-mpi.sh IBPROOF undriven    10 ports, 8 ranks: a launch error (exit
 #                                     2) naming the 2 ports left without a
 #                                     rank, before any traffic
+#   burnin-mpi.sh IBPROOF sigusr1     SIGUSR1 to mpirun mid-step: every rank
+#                                     finishes the step, the records say
+#                                     interrupted, exit 3
 #   burnin-mpi.sh IBPROOF node-fine   node:h3 (8 hosts of one port each): a
 #                                     healthy target passes, the unused
 #                                     references are not findings
 #   burnin-mpi.sh IBPROOF node-slow   node:h3 with h3's port slow: retests
 #                                     prove its references, it alone is blamed
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|undriven|node-fine|node-slow}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|undriven|node-fine|node-slow}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -149,6 +152,21 @@ undriven)
 	check "the error names the 2 ports without a rank" \
 		grep -q '10 ports but 8 ranks on this node (rank 0): mpitest:fake8:1, mpitest:fake9:1 would go untested' "$dir/out"
 	check "no pair was run" test "$(cat "$dir/records.jsonl" 2>/dev/null | grep -c '"kind":"pair"')" = 0
+	;;
+sigusr1)
+	# Open MPI forwards SIGUSR1 to the ranks (SIGINT and SIGTERM it turns
+	# into SIGKILL 1 s later): the 4 s step in flight must finish
+	mpirun --oversubscribe --mca orte_enable_recovery 1 -np 8 -x IBP_FAKE='ports=8' \
+		"$bin" burnin --transport fake --warmup 0 --duration 4 --no-progress \
+		--records "$dir/records.jsonl" >"$dir/out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -USR1 "$pid"
+	wait "$pid"
+	grep -v 'PMIX ERROR' "$dir/out"
+	check "the step in flight finished: its 4 pairs recorded" test "$(count '"kind":"pair"')" = 4
+	check "the run end says interrupted, exit 3" \
+		grep -q '"event":"end".*"exit_code":3,"interrupted":true' "$dir/records.jsonl"
 	;;
 node-fine)
 	HOST_PER_RANK=1
