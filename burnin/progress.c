@@ -26,7 +26,9 @@ static void track_worst(struct burnin_ctx *ctx, int from)
 
 	for (int i = from; i < ctx->n_m; i++) {
 		const struct burnin_measure *m = &ctx->m[i];
-		double ratio = m->expected_gbps > 0 ? m->gbps / m->expected_gbps : 1;
+		/* Soft-RoCE over a netdev of unknown speed: no expected rate */
+		double ratio = m->expected_gbps > 0 ? m->gbps / m->expected_gbps
+						    : m->gbps;
 
 		if (m->status != BURNIN_PAIR_OK || (ctx->worst[0] && ratio >= ctx->worst_ratio))
 			continue;
@@ -44,30 +46,32 @@ void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,
 	bool tty = isatty(STDERR_FILENO);
 	double el = burnin_now() - ctx->start, eta;
 	char eta_s[32];
-	int total = 0;
+	int total = 0, done;
 
 	track_worst(ctx, ctx->n_m - n);
 	ctx->pairs_done += n;
+	done = ctx->pairs_done + ctx->pairs_resumed;
 	for (int r = 0; r < ctx->sched.n_rounds; r++)
 		total += burnin_schedule_round_size(&ctx->sched, r) * ctx->cfg->n_tests;
-	eta = ctx->pairs_done ? el * (total - ctx->pairs_done) / ctx->pairs_done : 0;
+	/* the pace of this run's pairs, over what is left */
+	eta = ctx->pairs_done ? el * (total - done) / ctx->pairs_done : 0;
 	fmt_duration(eta > 0 ? eta : 0, eta_s, sizeof(eta_s));
 	if (!ctx->cfg->progress)
 		return;
 	if (tty) {
 		char bar[21];
-		int fill = total ? 20 * ctx->pairs_done / total : 20;
+		int fill = total && done < total ? 20 * done / total : 20;
 
 		memset(bar, '#', 20);
 		memset(bar + fill, '.', (size_t)(20 - fill));
 		bar[20] = '\0';
 		fprintf(stderr, "\r[%s] round %d/%d %s: %d/%d ok, %d/%d pairs, ETA %s, worst %s\033[K",
 			bar, round + 1, n_rounds, burnin_test_name(test), ok, n,
-			ctx->pairs_done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
+			done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
 	} else {
 		fprintf(stderr, "burnin: round %d/%d %s: %d/%d pairs ok, %d/%d pairs done, ETA %s, worst %s\n",
 			round + 1, n_rounds, burnin_test_name(test), ok, n,
-			ctx->pairs_done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
+			done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
 	}
 }
 

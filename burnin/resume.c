@@ -141,6 +141,8 @@ static void mark_done(struct burnin_ctx *ctx, const bool *seen)
 			done = seen[(s->start[round] + i) * ctx->cfg->n_tests + t];
 		ctx->done_steps[step] = done;
 		if (done)
+			ctx->pairs_resumed += burnin_schedule_round_size(s, round);
+		if (done)
 			log_debug("resume: round %d %s already recorded", round + 1,
 				  burnin_test_name(ctx->cfg->tests[t]));
 	}

@@ -91,6 +91,7 @@ struct burnin_ctx {
 	double start, worst_ratio;
 	char worst[400];
 	int pairs_done, pairs_total;
+	int pairs_resumed;	/* pairs of the steps --resume skips */
 };
 
 /* worker.c */
