@@ -2,7 +2,8 @@
 /*
  * Judging: which pairs are bad, and which port is to blame. A pair is low
  * under an absolute floor (a fraction of the expected rate) or as an
- * outlier of its link class (below median - k * MAD). A port is blamed
+ * outlier of its link class (below median - k * MAD: of the round when it
+ * has enough pairs of the class, else of the run). A port is blamed
  * only when it was bad with at least min_partners different partners that
  * were fine elsewhere and not blamed themselves (for the same fault); ports
  * are judged strongest evidence first. Until then it is a suspect,
@@ -110,7 +111,8 @@ static double median(double *v, int n)
 }
 
 /* A link class: the ok pairs of one test and direction at one expected
- * rate. Its median and MAD, and how many pairs it has. */
+ * rate, in one round when that round has MIN_ROUND_CLASS of them, else in
+ * the whole run. Its median and MAD, and how many pairs it has. */
 struct class_stat {
 	double med, mad;
 	int k;
@@ -118,9 +120,12 @@ struct class_stat {
 
 struct ok_pair {
 	double expected, gbps;
-	int test, idx;
+	int test, idx, round;
 	bool bidir;
 };
+
+/* A round's class with this many pairs has a median of its own. */
+#define MIN_ROUND_CLASS 8
 
 static int cmp_ok_pair(const void *x, const void *y)
 {
@@ -130,13 +135,20 @@ static int cmp_ok_pair(const void *x, const void *y)
 		return a->test - b->test;
 	if (a->bidir != b->bidir)
 		return a->bidir - b->bidir;
-	return a->expected < b->expected ? -1 : a->expected > b->expected;
+	if (a->expected != b->expected)
+		return a->expected < b->expected ? -1 : 1;
+	return a->round - b->round;
 }
 
 static bool same_class(const struct ok_pair *x, const struct ok_pair *y)
 {
 	return x->test == y->test && x->bidir == y->bidir &&
 	       fabs(x->expected - y->expected) < 0.05;
+}
+
+static bool same_round_class(const struct ok_pair *x, const struct ok_pair *y)
+{
+	return same_class(x, y) && x->round == y->round;
 }
 
 /* One class's figures, for each of its pairs o[0..k) in st[]. */
@@ -175,12 +187,20 @@ static int class_stats(const struct burnin_measure *m, int n_m,
 	for (int j = 0; j < n_m; j++)
 		if (m[j].status == BURNIN_PAIR_OK)
 			o[n++] = (struct ok_pair){ m[j].expected_gbps, m[j].gbps,
-				(int)m[j].test, j, m[j].bidir };
+				(int)m[j].test, j, m[j].round, m[j].bidir };
 	qsort(o, (size_t)n, sizeof(*o), cmp_ok_pair);
 	for (int first = 0, end; first < n; first = end) {
 		for (end = first + 1; end < n && same_class(&o[first], &o[end]); end++)
 			;
 		stat_class(&o[first], end - first, tmp, st);
+	}
+	/* the round's own figures where it has enough pairs: traffic that
+	 * slows a whole round (another job) is not every pair's fault */
+	for (int first = 0, end; first < n; first = end) {
+		for (end = first + 1; end < n && same_round_class(&o[first], &o[end]); end++)
+			;
+		if (end - first >= MIN_ROUND_CLASS)
+			stat_class(&o[first], end - first, tmp, st);
 	}
 	free(o);
 	free(tmp);

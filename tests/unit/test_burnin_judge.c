@@ -291,6 +291,41 @@ static void test_link_rate_reference(void **state)
 	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 0, &n_peers, &n_at));
 }
 
+/* The class median is the round's when the round has enough pairs of the
+ * class: a round slowed as a whole (another job's traffic) marks nobody,
+ * its own outlier still stands out. Small rounds use the run's figures. */
+static void test_outlier_of_the_round(void **state)
+{
+	int low = 0;
+
+	(void)state;
+	reset();
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 10; i++) {
+			double g = r == 1 ? 50 + i * 0.1 : 95 + i * 0.1;
+
+			if (r == 1 && i == 9)
+				g = 20; /* the round's real outlier */
+			add(i % 8, (i + 3) % 8, g, g, 0);
+			m[n_m - 1].round = r;
+		}
+	judge(8);
+	for (int j = 0; j < n_m; j++)
+		low += m[j].low;
+	assert_int_equal(1, low);
+	assert_true(m[19].low);
+	/* rounds of 4 pairs: the run's class, so the slow round is low */
+	reset();
+	for (int r = 0; r < 5; r++)
+		for (int i = 0; i < 4; i++) {
+			add(2 * i, 2 * i + 1, r == 1 ? 50 : 95, 95, 0);
+			m[n_m - 1].round = r;
+		}
+	judge(8);
+	for (int j = 0; j < n_m; j++)
+		assert_int_equal(m[j].round == 1, m[j].low);
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -498,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_retest_despite_a_blamed_port),
 		cmocka_unit_test(test_retest_node_references),
 		cmocka_unit_test(test_link_rate_reference),
+		cmocka_unit_test(test_outlier_of_the_round),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
