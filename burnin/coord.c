@@ -304,6 +304,9 @@ static int run_retests(struct burnin_ctx *ctx, struct burnin_port_verdict *v)
 		int added;
 
 		burnin_judge(&ctx->cfg->judge, ctx->m, ctx->n_m, v, ctx->n_inv);
+		for (int p = 0; p < ctx->n_inv; p++)
+			if (!ctx->alive[ctx->inv_rank[p]]) /* its rank is gone */
+				v[p].tested = v[p].suspect = false;
 		added = burnin_judge_retest_round(
 		    ctx->m, ctx->n_m, v, ctx->inv, ctx->n_inv,
 		    ctx->sched.rail_bound, &ctx->sched);

@@ -403,6 +403,37 @@ static void test_counter_reset_mid_step(void **state)
 	free(path);
 }
 
+/* A port whose rank was lost is no retest partner, and no suspect to
+ * retest: its pairs could only be not-tested. fake0-fake5 fails to
+ * connect (a suspect pair); fake1's rank hangs in its 3rd pair and is lost
+ * after 2 fine ones, so it looked like a fine partner. */
+static void test_retest_skips_lost_ranks(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct record_reader *r;
+	json_t *rec;
+	int retests = 0;
+
+	(void)state;
+	configure("ports=6;fail-create=5;hang=fake1:1@3;hang-s=3");
+	run_config(&cfg, path);
+	burnin_run_local(&cfg);
+	r = record_reader_open(path);
+	assert_non_null(r);
+	while (record_reader_next(r, &rec) == 1) {
+		if (json_is_true(json_object_get(rec, "retest"))) {
+			retests++;
+			assert_string_equal("ok", json_string_value(json_object_get(rec, "status")));
+		}
+		json_decref(rec);
+	}
+	record_reader_close(r);
+	assert_true(retests >= 2);
+	unlink(path);
+	free(path);
+}
+
 /* A topology in ibnetdiscover's format over the fake ports 0..2 (not 3). */
 static char *fake_topology(void)
 {
@@ -475,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_interrupt_then_resume),
 		cmocka_unit_test(test_resume_skips_only_measured_pairs),
 		cmocka_unit_test(test_counter_reset_mid_step),
+		cmocka_unit_test(test_retest_skips_lost_ranks),
 		cmocka_unit_test(test_run_records_leaves),
 	};
 
