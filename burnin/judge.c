@@ -511,24 +511,49 @@ static bool may_partner(const struct burnin_measure *m, int n_m,
  * stranger); in each case one on a leaf new to p's bad pairs first. Odd
  * passes allow other rails.
  */
+static int times_met(const struct burnin_measure *m, int n_m, int p, int q)
+{
+	int n = 0;
+
+	for (int j = 0; j < n_m; j++)
+		n += partner_of(&m[j], p) == q;
+	return n;
+}
+
 static int partner_of_kind(const struct burnin_measure *m, int n_m,
 			   const struct burnin_port_verdict *v,
 			   const struct burnin_port *ports, int n_ports, int p,
 			   bool same_rail, const bool *used,
 			   enum partner_kind kind)
 {
-	for (int pass = 0; pass < 8; pass += same_rail ? 2 : 1)
+	for (int pass = 0; pass < 8; pass += same_rail ? 2 : 1) {
+		int best = -1, best_met = 0;
+
 		for (int q = 0; q < n_ports; q++) {
+			int met;
+
 			if (q == p || used[q] || !may_partner(m, n_m, v, p, q, kind))
 				continue;
 			if (!(pass & 1) && ports[q].rail != ports[p].rail)
 				continue;
 			if (!(pass & 2) && !new_leaf(m, n_m, ports, p, q))
 				continue;
-			if (pass < 4 ? !have_met(m, n_m, p, q)
-				     : !bad_with(m, n_m, p, q))
-				return q;
+			if (pass < 4) {
+				if (!have_met(m, n_m, p, q))
+					return q;
+				continue;
+			}
+			/* an acquaintance: the one met least, so that the next
+			 * retest is not the same fine pair again */
+			met = times_met(m, n_m, p, q);
+			if (!bad_with(m, n_m, p, q) && (best < 0 || met < best_met)) {
+				best = q;
+				best_met = met;
+			}
 		}
+		if (best >= 0)
+			return best;
+	}
 	return -1;
 }
 

@@ -326,6 +326,33 @@ static void test_outlier_of_the_round(void **state)
 		assert_int_equal(m[j].round == 1, m[j].low);
 }
 
+/* All-pairs, so every partner is an acquaintance: the next retest goes to
+ * the fine partner met least, not the same one again. */
+static void test_retest_spreads_acquaintances(void **state)
+{
+	struct burnin_schedule s = { 0 };
+
+	(void)state;
+	reset();
+	all_pairs(6, -1, 1);
+	for (int j = 0; j < n_m; j++)
+		if (m[j].a == 0 && m[j].b == 5)
+			m[j].status = BURNIN_PAIR_ERROR;
+	judge(6);
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(1, s.pairs[0].b); /* 0 meets 1 again, 5 meets 2 */
+	assert_int_equal(2, s.pairs[1].b);
+	add(0, 1, 95, 95, 100);
+	add(5, 2, 95, 95, 100);
+	judge(6);
+	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(0, s.pairs[2].a); /* not 1 again: 2, met once */
+	assert_int_equal(2, s.pairs[2].b);
+	assert_int_equal(5, s.pairs[3].a);
+	assert_int_equal(1, s.pairs[3].b);
+	burnin_schedule_free(&s);
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -534,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_retest_node_references),
 		cmocka_unit_test(test_link_rate_reference),
 		cmocka_unit_test(test_outlier_of_the_round),
+		cmocka_unit_test(test_retest_spreads_acquaintances),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
