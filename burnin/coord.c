@@ -156,12 +156,19 @@ out:
 static void add_counters(struct burnin_ctx *ctx, int idx,
 			 const struct wire_result *r)
 {
-	json_t *o = ctx->port_counters[idx];
+	json_t *o = ctx->port_counters[idx], *sat = ctx->port_saturated[idx];
 
 	for (int i = 0; i < r->n_counters && o; i++) {
 		const struct wire_counter *c = &r->counters[i];
 		json_int_t old;
+		bool known = false;
+		size_t k;
+		json_t *name;
 
+		json_array_foreach(sat, k, name)
+			known |= !strcmp(json_string_value(name), c->name);
+		if (c->saturated && !known)
+			json_array_append_new(sat, json_string(c->name));
 		if (!c->delta || !burnin_counter_is_error(c->name))
 			continue;
 		old = json_integer_value(json_object_get(o, c->name));
@@ -353,10 +360,12 @@ int burnin_coordinate(struct burnin_ctx *ctx)
 	int code = IBP_EXIT_RUNTIME;
 
 	ctx->port_counters = calloc((size_t)ctx->n_inv, sizeof(json_t *));
-	if (!v || !ctx->port_counters)
+	ctx->port_saturated = calloc((size_t)ctx->n_inv, sizeof(json_t *));
+	if (!v || !ctx->port_counters || !ctx->port_saturated)
 		goto out;
 	for (int i = 0; i < ctx->n_inv; i++) {
 		ctx->port_counters[i] = json_object();
+		ctx->port_saturated[i] = json_array();
 		emit(ctx, burnin_port_record(&ctx->inv[i], ctx->cfg->ops->name,
 					     ctx->inv_rank[i]));
 	}
@@ -371,8 +380,12 @@ int burnin_coordinate(struct burnin_ctx *ctx)
 out:
 	for (int i = 0; ctx->port_counters && i < ctx->n_inv; i++)
 		json_decref(ctx->port_counters[i]);
+	for (int i = 0; ctx->port_saturated && i < ctx->n_inv; i++)
+		json_decref(ctx->port_saturated[i]);
 	free(ctx->port_counters);
+	free(ctx->port_saturated);
 	ctx->port_counters = NULL;
+	ctx->port_saturated = NULL;
 	free(v);
 	return code;
 }

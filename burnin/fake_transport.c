@@ -26,12 +26,12 @@
 
 enum fault_kind {
 	F_SLOW, F_FLAKY, F_ERRORS, F_SYMERR, F_DIE, F_HANG, F_STUCK_TEARDOWN,
-	F_COUNTER_RESET, F_WIDTH, N_FAULT
+	F_COUNTER_RESET, F_WIDTH, F_SYMERR_AT, N_FAULT
 };
 
 static const char *const fault_names[N_FAULT] = {
 	"slow", "flaky", "errors", "symerr", "die", "hang", "stuck-teardown",
-	"counter-reset", "width",
+	"counter-reset", "width", "symerr-at",
 };
 
 struct fault {
@@ -432,7 +432,11 @@ static int fake_read_counters(const struct burnin_port *port,
 	snprintf(names[0], BURNIN_COUNTER_NAME_MAX, "port_xmit_data");
 	values[0] = atomic_load(&xmit_words[idx]);
 	snprintf(names[1], BURNIN_COUNTER_NAME_MAX, "symbol_error");
-	values[1] = atomic_load(&symbol_errors[idx]);
+	/* a 16-bit PMA counter: it saturates, never wraps */
+	values[1] = (uint64_t)fault_value(port, F_SYMERR_AT, 0) +
+		    atomic_load(&symbol_errors[idx]);
+	if (values[1] > 65535)
+		values[1] = 65535;
 	*n = 2;
 	return 0;
 }

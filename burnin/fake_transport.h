@@ -25,6 +25,7 @@
  *   hang=PORT@N      PORT's Nth run() sleeps hang-s seconds (a stuck peer)
  *   stuck-teardown=PORT@N  PORT's Nth endpoint_destroy() sleeps hang-s
  *   width=PORT@L           PORT trained to L lanes of 4 (its rate L/4 of rate)
+ *   symerr-at=PORT@V       PORT's symbol_error starts at V (65535: saturated)
  *   counter-reset=PORT@N   PORT's counters are cleared in its Nth run()
  *                          (perfquery -R during a step)
  *                    seconds (a destroy call blocked in the kernel)

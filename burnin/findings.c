@@ -159,6 +159,36 @@ static int rate_finding(struct finding_ctx *fc, int p)
 		me->rail, link_str(ref, want, sizeof(want))));
 }
 
+/*
+ * Error counters that grew during the run (fail), or that sit at their
+ * maximum and so count nothing more (warn: errors would go unseen).
+ */
+static int counter_finding(struct finding_ctx *fc, int p, json_t *counters,
+			   json_t *sat)
+{
+	const struct burnin_port *port = &fc->ctx->inv[p];
+	bool grew = counters && json_object_size(counters);
+	char name[2 * BURNIN_NAME_MAX + 16];
+	json_t *ev = json_object();
+
+	burnin_port_name(port, name, sizeof(name));
+	if (ev) {
+		json_object_set_new(ev, "deltas", counters ? json_incref(counters)
+							   : json_object());
+		json_object_set_new(ev, "saturated", sat ? json_incref(sat)
+							 : json_array());
+	}
+	if (grew)
+		return put(fc, record_finding("fail", "counter-errors", subject(port),
+			ev, "replace-cable",
+			"%s counted link errors during burnin: check or replace its cable",
+			name));
+	return put(fc, record_finding("warn", "counter-errors", subject(port), ev,
+		"none",
+		"%s: error counters at their maximum (%s) count nothing more: clear them (perfquery -R) and run burnin again",
+		name, json_string_value(json_array_get(sat, 0))));
+}
+
 /* Was port p given any pair? node:HOST leaves most references out. */
 static bool in_schedule(const struct burnin_ctx *ctx, int p)
 {
@@ -174,6 +204,7 @@ static int port_findings(struct finding_ctx *fc, int p,
 	struct burnin_ctx *ctx = fc->ctx;
 	char name[2 * BURNIN_NAME_MAX + 16];
 	json_t *counters = ctx->port_counters ? ctx->port_counters[p] : NULL;
+	json_t *sat = ctx->port_saturated ? ctx->port_saturated[p] : NULL;
 	int ret = 0;
 
 	burnin_port_name(&ctx->inv[p], name, sizeof(name));
@@ -195,12 +226,9 @@ static int port_findings(struct finding_ctx *fc, int p,
 		ret |= blamed(fc, p, v);
 	else if (v->suspect)
 		ret |= unresolved(fc, p, v);
-	if (counters && json_object_size(counters))
-		ret |= put(fc, record_finding("fail", "counter-errors",
-			subject(&ctx->inv[p]), json_pack("{s:O}", "deltas", counters),
-			"replace-cable",
-			"%s counted link errors during burnin: check or replace its cable",
-			name));
+	if ((counters && json_object_size(counters)) ||
+	    (sat && json_array_size(sat)))
+		ret |= counter_finding(fc, p, counters, sat);
 	return ret;
 }
 

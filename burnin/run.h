@@ -53,6 +53,7 @@ struct wire_conn {
 struct wire_counter {
 	char name[40];
 	uint64_t delta;
+	uint8_t saturated;	/* at its maximum after the step */
 };
 
 /* Each end of a pair -> rank 0, after the step. */
@@ -81,6 +82,7 @@ struct burnin_ctx {
 	struct burnin_measure *m;
 	int n_m, cap_m;
 	json_t **port_counters;	/* inventory index -> {name: error delta} */
+	json_t **port_saturated; /* inventory index -> [names at their max] */
 	struct record_writer *w;
 	bool *done_steps;	/* resumed: (round, test) already recorded */
 	int n_done_steps;
@@ -132,6 +134,10 @@ json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);
 bool burnin_counter_is_error(const char *name);
+/* An error counter's width in bits (PortCounters), 0: not an error counter. */
+int burnin_counter_bits(const char *name);
+/* At its maximum: it counts no more errors until it is cleared. */
+bool burnin_counter_saturated(const char *name, uint64_t value);
 
 /* progress.c */
 void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,

@@ -71,13 +71,17 @@ static void counter_deltas(const struct counters *before,
 			uint64_t d = counter_delta(before, after, i);
 			struct wire_counter *wc;
 
+			bool sat = burnin_counter_saturated(after->names[i],
+							    after->values[i]);
+
 			if (err != !pass || out->n_counters == BURNIN_MAX_COUNTERS)
 				continue;
-			if (!d && !strstr(after->names[i], "xmit_data"))
+			if (!d && !sat && !strstr(after->names[i], "xmit_data"))
 				continue;
 			wc = &out->counters[out->n_counters++];
 			snprintf(wc->name, sizeof(wc->name), "%s", after->names[i]);
 			wc->delta = d;
+			wc->saturated = sat;
 		}
 }
 

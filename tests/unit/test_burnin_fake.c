@@ -434,6 +434,41 @@ static void test_retest_skips_lost_ranks(void **state)
 	free(path);
 }
 
+/* A 16-bit symbol_error already at 65535 counts nothing more: a warning
+ * that names it, where a delta of 0 used to say all is well. */
+static void test_saturated_counter_warns(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct record_reader *r;
+	json_t *rec;
+	int warned = 0;
+
+	(void)state;
+	configure("ports=4;symerr-at=fake2:1@65535");
+	run_config(&cfg, path);
+	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
+	r = record_reader_open(path);
+	assert_non_null(r);
+	while (record_reader_next(r, &rec) == 1) {
+		const char *cat = json_string_value(json_object_get(rec, "category"));
+		json_t *sat = json_object_get(json_object_get(rec, "evidence"), "saturated");
+
+		if (cat && !strcmp(cat, "counter-errors")) {
+			warned++;
+			assert_string_equal("warn", json_string_value(json_object_get(rec, "severity")));
+			assert_string_equal("fake2", json_string_value(json_object_get(
+				json_object_get(rec, "subject"), "ca")));
+			assert_string_equal("symbol_error", json_string_value(json_array_get(sat, 0)));
+		}
+		json_decref(rec);
+	}
+	record_reader_close(r);
+	assert_int_equal(1, warned);
+	unlink(path);
+	free(path);
+}
+
 /* A topology in ibnetdiscover's format over the fake ports 0..2 (not 3). */
 static char *fake_topology(void)
 {
@@ -507,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_resume_skips_only_measured_pairs),
 		cmocka_unit_test(test_counter_reset_mid_step),
 		cmocka_unit_test(test_retest_skips_lost_ranks),
+		cmocka_unit_test(test_saturated_counter_warns),
 		cmocka_unit_test(test_run_records_leaves),
 	};
 
