@@ -257,6 +257,7 @@ static int run_step(struct burnin_ctx *ctx, int round, int test)
 	struct step st = { round, test, ctx->sched.start[round],
 		burnin_schedule_round_size(&ctx->sched, round) };
 	double deadline = burnin_now() + burnin_step_seconds(ctx->cfg);
+	struct burnin_endpoint *ep = NULL;
 
 	st.ctrl = calloc((size_t)size, sizeof(*st.ctrl));
 	st.res = calloc((size_t)size, sizeof(*st.res));
@@ -270,10 +271,11 @@ static int run_step(struct burnin_ctx *ctx, int round, int test)
 	send_ctrl(ctx, &st);
 	if (st.ctrl[0].cmd == CTRL_RUN) {
 		st.ctrl[0].seq = ctx->seq;
-		burnin_worker_step(ctx, &st.ctrl[0], &st.res[0]);
+		burnin_worker_step(ctx, &st.ctrl[0], &st.res[0], &ep);
 		st.got[0] = true;
 	}
 	gather(ctx, &st, deadline);
+	burnin_worker_teardown(ctx, ep); /* after the gather, as the others do */
 	ok = record_step(ctx, &st);
 	ctx->seq++;
 	if (burnin_stop_requested)

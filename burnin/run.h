@@ -98,7 +98,8 @@ struct burnin_ctx {
 
 /* worker.c */
 int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
-		       struct wire_result *out);
+		       struct wire_result *out, struct burnin_endpoint **ep);
+void burnin_worker_teardown(struct burnin_ctx *ctx, struct burnin_endpoint *ep);
 int burnin_worker_loop(struct burnin_ctx *ctx);
 double burnin_step_seconds(const struct burnin_config *cfg);
 

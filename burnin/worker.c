@@ -140,8 +140,15 @@ static int pair_connect(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 			  : 0;
 }
 
+/*
+ * One pair's step up to its result: connect, run, counters. The endpoint
+ * is left in *ep for burnin_worker_teardown(), after the result went to
+ * rank 0: destroying QPs, CQ and MR can block in the kernel for seconds
+ * (seen on Soft-RoCE under load: over the step deadline), and must not
+ * make a measured pair late.
+ */
 int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
-		       struct wire_result *out)
+		       struct wire_result *out, struct burnin_endpoint **epp)
 {
 	const struct burnin_transport_ops *ops = ctx->cfg->ops;
 	struct burnin_endpoint *ep = NULL;
@@ -165,14 +172,20 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 		if (out->rc && !out->res.error[0])
 			fail(out, out->rc, "run failed: error %d", -out->rc);
 	}
-	burnin_watchdog_enter(ctx->wd, "endpoint teardown", TEARDOWN_BUDGET_S);
-	if (ep)
-		ops->endpoint_destroy(ep);
 	read_counters(ctx, &after);
-	burnin_watchdog_leave(ctx->wd);
 	counter_deltas(&before, &after, out);
 	out->stop = burnin_stop_requested;
+	*epp = ep;
 	return out->rc;
+}
+
+void burnin_worker_teardown(struct burnin_ctx *ctx, struct burnin_endpoint *ep)
+{
+	if (!ep)
+		return;
+	burnin_watchdog_enter(ctx->wd, "endpoint teardown", TEARDOWN_BUDGET_S);
+	ctx->cfg->ops->endpoint_destroy(ep);
+	burnin_watchdog_leave(ctx->wd);
 }
 
 /*
@@ -187,6 +200,7 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 	double wait = 2 * burnin_step_seconds(ctx->cfg) + ctx->cfg->timeout_s;
 	struct wire_ctrl c;
 	struct wire_result r;
+	struct burnin_endpoint *ep;
 	int seq = 0;
 
 	for (;; seq++) {
@@ -210,7 +224,7 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 		}
 		if (c.cmd != CTRL_RUN)
 			continue;
-		burnin_worker_step(ctx, &c, &r);
+		burnin_worker_step(ctx, &c, &r, &ep);
 		/*
 		 * Rank 0 gathers after its own pair, which may overrun: offer
 		 * the result as long as the next instruction is awaited, as
@@ -220,5 +234,6 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 				  sizeof(r), burnin_now() + wait))
 			log_warn("rank %d: could not send the result of step %d to rank 0",
 				 bs->rank, seq);
+		burnin_worker_teardown(ctx, ep);
 	}
 }
