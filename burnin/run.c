@@ -214,6 +214,14 @@ static void start_watchdog(struct burnin_ctx *ctx)
 		burnin_port_name(&ctx->port, port, sizeof(port));
 	snprintf(who, sizeof(who), "rank %d (%s)", ctx->bs->rank, port);
 	ctx->wd = burnin_watchdog_start(who);
+	ctx->reaper = burnin_reaper_start(ctx->cfg->ops, who, BURNIN_TEARDOWN_BUDGET_S);
+}
+
+/* The watchdog, and the reaper after its last teardowns (bounded). */
+static void stop_helpers(struct burnin_ctx *ctx)
+{
+	burnin_reaper_stop(ctx->reaper, burnin_step_seconds(ctx->cfg));
+	burnin_watchdog_stop(ctx->wd);
 }
 
 int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
@@ -229,12 +237,12 @@ int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 		if (burnin_inventory_send(&ctx))
 			log_error("rank %d: rank 0 did not take the inventory", bs->rank);
 		code = burnin_worker_loop(&ctx);
-		burnin_watchdog_stop(ctx.wd);
+		stop_helpers(&ctx);
 		return code;
 	}
 	code = lead(&ctx);
 	burnin_stop_workers(&ctx);
-	burnin_watchdog_stop(ctx.wd);
+	stop_helpers(&ctx);
 	if (ctx.w && record_writer_close(ctx.w))
 		code = IBP_EXIT_RUNTIME;
 	bs->end_job = bs->peers_lost; /* after the last record */

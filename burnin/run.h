@@ -11,6 +11,7 @@
 
 #include "burnin/bootstrap.h"
 #include "burnin/burnin.h"
+#include "burnin/reaper.h"
 #include "burnin/watchdog.h"
 #include "common/record.h"
 
@@ -72,6 +73,7 @@ struct burnin_ctx {
 	bool has_port;
 	struct wire_inventory undriven;	/* node_ports, node_ranks, untested */
 	struct burnin_watchdog *wd; /* names a stage that overruns */
+	struct burnin_reaper *reaper; /* destroys endpoints off the step's path */
 	/* rank 0 only */
 	struct burnin_port *inv;
 	int n_inv;
@@ -95,6 +97,9 @@ struct burnin_ctx {
 	int pairs_done, pairs_total;
 	int pairs_resumed;	/* pairs of the steps --resume skips */
 };
+
+/* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
+#define BURNIN_TEARDOWN_BUDGET_S 5.0
 
 /* worker.c */
 int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,

@@ -16,8 +16,6 @@
 #include "common/log.h"
 
 #define COUNTERS_MAX 64
-/* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
-#define TEARDOWN_BUDGET_S 5.0
 
 volatile int burnin_stop_requested;
 
@@ -179,13 +177,10 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	return out->rc;
 }
 
+/* Queued to the reaper: a teardown blocked in the kernel holds up nobody. */
 void burnin_worker_teardown(struct burnin_ctx *ctx, struct burnin_endpoint *ep)
 {
-	if (!ep)
-		return;
-	burnin_watchdog_enter(ctx->wd, "endpoint teardown", TEARDOWN_BUDGET_S);
-	ctx->cfg->ops->endpoint_destroy(ep);
-	burnin_watchdog_leave(ctx->wd);
+	burnin_reaper_add(ctx->reaper, ctx->cfg->ops, ep);
 }
 
 /*
