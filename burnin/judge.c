@@ -424,10 +424,12 @@ void burnin_judge(const struct burnin_judge_params *jp,
 				v[p].blame |= 1u << k;
 		}
 	}
-	if (stamp) {
+	if (stamp && order) {
+		/* strongest evidence first here too: the port bad with most of
+		 * its partners explains their pairs before they are judged */
 		memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
-		for (int p = 0; p < n_ports; p++)
-			blame_mixed(m, n_m, p, jp->min_partners, stamp, v);
+		for (int i = 0; i < n_ports; i++)
+			blame_mixed(m, n_m, order[i].port, jp->min_partners, stamp, v);
 	}
 	for (int p = 0; p < n_ports; p++)
 		v[p].suspect = is_suspect(m, n_m, p, v);

@@ -353,6 +353,42 @@ static void test_retest_spreads_acquaintances(void **state)
 	burnin_schedule_free(&s);
 }
 
+/* make demo's lossy rail, its records as judged (Soft-RoCE, no expected
+ * rate, --floor 0 --dip-floor 0): port 1 (10% loss)
+ * errors with 0 and is low with 2 (READ from it); 0's one WRITE with 2 is
+ * a noise outlier of a 3-pair class. Mixed blame goes strongest evidence
+ * first (1: 3 of 4 pairs bad, 0: 3 of 6), so 1 is blamed and explains 0's
+ * errors; in port order 0 was blamed and 1 only warned. */
+static void test_mixed_blame_strongest_first(void **state)
+{
+	struct burnin_judge_params jp;
+
+	(void)state;
+	reset();
+	add(2, 1, 0.34182153043799546, 0.1039036879008067, 0);
+	add(2, 1, 0.020463243046101573, 0.006951739310431936, 0);
+	m[n_m - 1].test = BURNIN_TEST_READ;
+	add(1, 0, 0, 0, 0);
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	m[n_m - 1].error_completions = 35;
+	add(1, 0, 0.22103450728271315, 0.22103450728271315, 0);
+	m[n_m - 1].test = BURNIN_TEST_READ;
+	m[n_m - 1].status = BURNIN_PAIR_ERROR;
+	m[n_m - 1].error_completions = 16;
+	add(0, 2, 0.19682743978454303, 0.1471716753261992, 0);
+	add(0, 2, 0.28992216310296115, 0.06671652251089288, 0);
+	m[n_m - 1].test = BURNIN_TEST_READ;
+	add(0, 2, 0.32647708743586257, 0.15857855983499475, 0); /* retest */
+	add(0, 2, 0.4455141888722971, 0.3592567753472189, 0);
+	m[n_m - 1].test = BURNIN_TEST_READ;
+	burnin_judge_defaults(&jp);
+	jp.floor = jp.dip_floor = 0; /* scripts/demo-cluster's options */
+	burnin_judge(&jp, m, n_m, v, 3);
+	assert_true(v[1].blame & BURNIN_BLAME_ERRORS);
+	assert_int_equal(0, v[0].blame);
+	assert_int_equal(0, v[2].blame);
+}
+
 /* The link-down case of the vm tier: 3 ports on a rail, the pair 0-2 fails;
  * 0 has more fine pairs than 2, so 2 gets the one fine partner left. */
 static void test_retest_least_proven_first(void **state)
@@ -562,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_link_rate_reference),
 		cmocka_unit_test(test_outlier_of_the_round),
 		cmocka_unit_test(test_retest_spreads_acquaintances),
+		cmocka_unit_test(test_mixed_blame_strongest_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
