@@ -290,28 +290,46 @@ static void test_interrupt_then_resume(void **state)
 	free(path);
 }
 
-/* Distinct pairs of fake ports measured ok in the records at path, as a
- * bit per pair {i, j} (i < j < 8). */
-static unsigned long ok_pairs(const char *path)
+/* Calls fn on every record of the file at path. */
+static void each_record(const char *path, void (*fn)(json_t *rec, void *arg),
+			void *arg)
 {
 	struct record_reader *r = record_reader_open(path);
-	unsigned long bits = 0;
 	json_t *rec;
 
 	assert_non_null(r);
 	while (record_reader_next(r, &rec) == 1) {
-		const char *kind = json_string_value(json_object_get(rec, "kind"));
-		const char *st = json_string_value(json_object_get(rec, "status"));
-
-		if (!strcmp(kind, "pair") && !strcmp(st, "ok")) {
-			int a = json_string_value(json_object_get(json_object_get(rec, "a"), "ca"))[4] - '0';
-			int b = json_string_value(json_object_get(json_object_get(rec, "b"), "ca"))[4] - '0';
-
-			bits |= 1ul << (a < b ? a * 8 + b : b * 8 + a);
-		}
+		fn(rec, arg);
 		json_decref(rec);
 	}
 	record_reader_close(r);
+}
+
+static const char *str(const json_t *rec, const char *key)
+{
+	return json_string_value(json_object_get(rec, key));
+}
+
+static void add_ok_pair(json_t *rec, void *arg)
+{
+	unsigned long *bits = arg;
+	int a, b;
+
+	if (!str(rec, "status") || strcmp(str(rec, "kind"), "pair") ||
+	    strcmp(str(rec, "status"), "ok"))
+		return;
+	a = str(json_object_get(rec, "a"), "ca")[4] - '0';
+	b = str(json_object_get(rec, "b"), "ca")[4] - '0';
+	*bits |= 1ul << (a < b ? a * 8 + b : b * 8 + a);
+}
+
+/* Distinct pairs of fake ports measured ok in the records at path, as a
+ * bit per pair {i, j} (i < j < 8). */
+static unsigned long ok_pairs(const char *path)
+{
+	unsigned long bits = 0;
+
+	each_record(path, add_ok_pair, &bits);
 	return bits;
 }
 
@@ -365,13 +383,26 @@ static void test_resume_skips_only_measured_pairs(void **state)
 
 /* Counters cleared during a step (perfquery -R): the delta is what was
  * counted since, not a wrapped-around difference of 2^64 - x. */
+static void check_xmit_delta(json_t *rec, void *arg)
+{
+	int *n = arg;
+
+	if (strcmp(str(rec, "kind"), "pair"))
+		return;
+	for (int side = 0; side < 2; side++) {
+		json_int_t x = json_integer_value(json_object_get(json_object_get(rec,
+			side ? "counters_b" : "counters_a"), "port_xmit_data"));
+
+		assert_true(x >= 0 && x < (json_int_t)1 << 40);
+	}
+	++*n;
+}
+
 static void test_counter_reset_mid_step(void **state)
 {
 	char *path = temp_path();
 	struct burnin_config cfg;
-	struct record_reader *r;
 	struct tally t;
-	json_t *rec;
 	int n = 0;
 
 	(void)state;
@@ -381,23 +412,7 @@ static void test_counter_reset_mid_step(void **state)
 	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
 	tally(path, &t);
 	assert_int_equal(0, t.fail);
-	r = record_reader_open(path);
-	assert_non_null(r);
-	while (record_reader_next(r, &rec) == 1) {
-		json_t *c = json_object_get(rec, "counters_a");
-		json_t *d = json_object_get(rec, "counters_b");
-
-		if (!strcmp(json_string_value(json_object_get(rec, "kind")), "pair")) {
-			json_int_t xa = json_integer_value(json_object_get(c, "port_xmit_data"));
-			json_int_t xb = json_integer_value(json_object_get(d, "port_xmit_data"));
-
-			assert_true(xa >= 0 && xa < (json_int_t)1 << 40);
-			assert_true(xb >= 0 && xb < (json_int_t)1 << 40);
-			n++;
-		}
-		json_decref(rec);
-	}
-	record_reader_close(r);
+	each_record(path, check_xmit_delta, &n);
 	assert_int_equal(6, n);
 	unlink(path);
 	free(path);
@@ -407,28 +422,27 @@ static void test_counter_reset_mid_step(void **state)
  * retest: its pairs could only be not-tested. fake0-fake5 fails to
  * connect (a suspect pair); fake1's rank hangs in its 3rd pair and is lost
  * after 2 fine ones, so it looked like a fine partner. */
+static void check_retest_ok(json_t *rec, void *arg)
+{
+	int *retests = arg;
+
+	if (!json_is_true(json_object_get(rec, "retest")))
+		return;
+	assert_string_equal("ok", str(rec, "status"));
+	++*retests;
+}
+
 static void test_retest_skips_lost_ranks(void **state)
 {
 	char *path = temp_path();
 	struct burnin_config cfg;
-	struct record_reader *r;
-	json_t *rec;
 	int retests = 0;
 
 	(void)state;
 	configure("ports=6;fail-create=5;hang=fake1:1@3;hang-s=3");
 	run_config(&cfg, path);
 	burnin_run_local(&cfg);
-	r = record_reader_open(path);
-	assert_non_null(r);
-	while (record_reader_next(r, &rec) == 1) {
-		if (json_is_true(json_object_get(rec, "retest"))) {
-			retests++;
-			assert_string_equal("ok", json_string_value(json_object_get(rec, "status")));
-		}
-		json_decref(rec);
-	}
-	record_reader_close(r);
+	each_record(path, check_retest_ok, &retests);
 	assert_true(retests >= 2);
 	unlink(path);
 	free(path);
@@ -436,34 +450,30 @@ static void test_retest_skips_lost_ranks(void **state)
 
 /* A 16-bit symbol_error already at 65535 counts nothing more: a warning
  * that names it, where a delta of 0 used to say all is well. */
+static void check_saturation_warning(json_t *rec, void *arg)
+{
+	json_t *sat = json_object_get(json_object_get(rec, "evidence"), "saturated");
+	int *warned = arg;
+
+	if (!str(rec, "category") || strcmp(str(rec, "category"), "counter-errors"))
+		return;
+	assert_string_equal("warn", str(rec, "severity"));
+	assert_string_equal("fake2", str(json_object_get(rec, "subject"), "ca"));
+	assert_string_equal("symbol_error", json_string_value(json_array_get(sat, 0)));
+	++*warned;
+}
+
 static void test_saturated_counter_warns(void **state)
 {
 	char *path = temp_path();
 	struct burnin_config cfg;
-	struct record_reader *r;
-	json_t *rec;
 	int warned = 0;
 
 	(void)state;
 	configure("ports=4;symerr-at=fake2:1@65535");
 	run_config(&cfg, path);
 	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
-	r = record_reader_open(path);
-	assert_non_null(r);
-	while (record_reader_next(r, &rec) == 1) {
-		const char *cat = json_string_value(json_object_get(rec, "category"));
-		json_t *sat = json_object_get(json_object_get(rec, "evidence"), "saturated");
-
-		if (cat && !strcmp(cat, "counter-errors")) {
-			warned++;
-			assert_string_equal("warn", json_string_value(json_object_get(rec, "severity")));
-			assert_string_equal("fake2", json_string_value(json_object_get(
-				json_object_get(rec, "subject"), "ca")));
-			assert_string_equal("symbol_error", json_string_value(json_array_get(sat, 0)));
-		}
-		json_decref(rec);
-	}
-	record_reader_close(r);
+	each_record(path, check_saturation_warning, &warned);
 	assert_int_equal(1, warned);
 	unlink(path);
 	free(path);

@@ -242,16 +242,26 @@ static void test_resume_needs_same_leaves(void **state)
 	free(pairs_run);
 }
 
+/* Appends m's pair record (no counters) to the records at path. */
+static void append_pair(const char *path, const struct burnin_ctx *ctx,
+			const struct burnin_measure *m)
+{
+	struct wire_result none = { 0 };
+	struct record_writer *w = record_writer_open(path, true);
+
+	assert_non_null(w);
+	record_writer_emit_steal(w, burnin_pair_record(ctx, m, NULL, &none, &none));
+	assert_int_equal(0, record_writer_close(w));
+}
+
 /* A pair record whose round this schedule cannot have is FILE:LINE bad
  * input, not an index: the round once became an array index. */
 static void test_resume_round_out_of_range(void **state)
 {
-	struct wire_result none = { 0 };
 	struct burnin_measure m = { .a = 0, .b = 1, .status = BURNIN_PAIR_OK };
 	struct burnin_config cfg;
 	struct burnin_port *inv;
 	struct burnin_ctx ctx;
-	struct record_writer *w;
 	char *run;
 	int n;
 
@@ -264,16 +274,11 @@ static void test_resume_round_out_of_range(void **state)
 	cfg.tests[1] = BURNIN_TEST_READ;
 	resume_ctx(&ctx, &cfg, inv, n);
 	run = write_run_start(&ctx);
-	w = record_writer_open(run, true);
-	assert_non_null(w);
 	m.round = ctx.sched.n_rounds - 1; /* the last main round: fine */
-	record_writer_emit_steal(w, burnin_pair_record(&ctx, &m, NULL, &none, &none));
-	assert_int_equal(0, record_writer_close(w));
+	append_pair(run, &ctx, &m);
 	assert_int_equal(0, resume_with(&cfg, run));
-	w = record_writer_open(run, true);
 	m.round = 1500000000;
-	record_writer_emit_steal(w, burnin_pair_record(&ctx, &m, NULL, &none, &none));
-	assert_int_equal(0, record_writer_close(w));
+	append_pair(run, &ctx, &m);
 	assert_int_equal(-EINVAL, resume_with(&cfg, run));
 	resume_ctx_free(&ctx);
 	free(inv);
