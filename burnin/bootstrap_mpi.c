@@ -115,9 +115,13 @@ static int mpi_recv_many(struct burnin_bootstrap *bs, const int *peers,
 	}
 	ret = mpi_wait(req, n, got, deadline);
 	mpi_abandon(req, n, got, true);
-	for (int i = 0; ret == -ETIMEDOUT && i < n && got[i]; i++)
-		if (i == n - 1)
-			ret = 0; /* the last ones landed while being cancelled */
+	if (ret == -ETIMEDOUT) {
+		int landed = 0; /* the last ones may land while being cancelled */
+
+		for (int i = 0; i < n; i++)
+			landed += got[i];
+		ret = landed == n ? 0 : ret;
+	}
 	free(req);
 	return ret;
 }

@@ -11,12 +11,19 @@
 #include "burnin/run.h"
 #include "common/log.h"
 
-int burnin_inventory_send(struct burnin_ctx *ctx)
+/* This rank's inventory message: its port, and the ports it left over. */
+static struct wire_inventory my_inventory(const struct burnin_ctx *ctx)
 {
 	struct wire_inventory wi = ctx->undriven;
 
 	wi.has_port = ctx->has_port;
 	wi.port = ctx->port;
+	return wi;
+}
+
+int burnin_inventory_send(struct burnin_ctx *ctx)
+{
+	struct wire_inventory wi = my_inventory(ctx);
 
 	return ctx->bs->ops->send(ctx->bs, 0, BURNIN_TAG_INVENTORY, &wi,
 				  sizeof(wi), burnin_now() + ctx->cfg->timeout_s);
@@ -95,9 +102,7 @@ int burnin_inventory_gather(struct burnin_ctx *ctx)
 	ctx->bs->ops->recv_many(ctx->bs, peers, size - 1, BURNIN_TAG_INVENTORY,
 				wi + 1, sizeof(*wi), got + 1,
 				burnin_now() + ctx->cfg->timeout_s);
-	wi[0] = ctx->undriven;
-	wi[0].has_port = ctx->has_port;
-	wi[0].port = ctx->port;
+	wi[0] = my_inventory(ctx);
 	got[0] = true;
 	ret = 0;
 	for (int r = 0; r < size && !ret; r++) {

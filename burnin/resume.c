@@ -140,11 +140,11 @@ static void mark_done(struct burnin_ctx *ctx, const bool *seen)
 		for (int i = 0; done && i < burnin_schedule_round_size(s, round); i++)
 			done = seen[(s->start[round] + i) * ctx->cfg->n_tests + t];
 		ctx->done_steps[step] = done;
-		if (done)
-			ctx->pairs_resumed += burnin_schedule_round_size(s, round);
-		if (done)
-			log_debug("resume: round %d %s already recorded", round + 1,
-				  burnin_test_name(ctx->cfg->tests[t]));
+		if (!done)
+			continue;
+		ctx->pairs_resumed += burnin_schedule_round_size(s, round);
+		log_debug("resume: round %d %s already recorded", round + 1,
+			  burnin_test_name(ctx->cfg->tests[t]));
 	}
 }
 
