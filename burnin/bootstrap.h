@@ -7,10 +7,12 @@
  * model): MPI (bootstrap_mpi.c, the only file with <mpi.h>) or threads in
  * one process (bootstrap_threads.c, for unit tests). Only point-to-point
  * messages with a deadline: a dead rank costs a timeout, never a hang.
- * Deadlines are CLOCK_MONOTONIC seconds (burnin_now()).
+ * Deadlines are CLOCK_MONOTONIC seconds (clock_mono_now(), common/clock.h).
  */
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "common/clock.h"
 
 struct burnin_bootstrap;
 
@@ -51,7 +53,6 @@ struct burnin_bootstrap {
 /* Largest tag a message may carry (MPI guarantees 32767). */
 #define BURNIN_TAG_MAX 32767
 
-double burnin_now(void);
 /* Sleeps a little while polling: backs off from 20 us to 1 ms. */
 void burnin_poll_pause(int *spins);
 

@@ -51,7 +51,7 @@ static int mpi_wait(MPI_Request *req, int n, bool *done, double deadline)
 		}
 		if (left)
 			burnin_poll_pause(&spins);
-	} while (left && burnin_now() < deadline);
+	} while (left && clock_mono_now() < deadline);
 	return failed ? -EIO : left ? -ETIMEDOUT : 0;
 }
 

@@ -26,14 +26,6 @@ struct mailbox {
 	struct mailbox_msg *head;
 };
 
-double burnin_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void burnin_poll_pause(int *spins)
 {
 	long us = *spins < 10 ? 20 : *spins < 100 ? 200 : 1000;

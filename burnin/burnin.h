@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "burnin/transport.h"
+#include "rdma/transport.h"
 
 /* ---- schedules (schedule.c, schedule_file.c) ---- */
 

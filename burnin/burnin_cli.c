@@ -11,7 +11,7 @@
 
 #include "burnin/bootstrap.h"
 #include "burnin/burnin.h"
-#include "burnin/fake_transport.h"
+#include "rdma/fake_transport.h"
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/subcommands.h"

@@ -67,7 +67,7 @@ void burnin_drop_rank(struct burnin_ctx *ctx, int r, int seq)
 
 	ctx->alive[r] = false;
 	ctx->bs->ops->send(ctx->bs, r, burnin_tag(seq, MSG_CTRL), &c, sizeof(c),
-			   burnin_now() + DROP_SEND_S);
+			   clock_mono_now() + DROP_SEND_S);
 }
 
 void burnin_stop_workers(struct burnin_ctx *ctx)
@@ -84,7 +84,7 @@ void burnin_stop_workers(struct burnin_ctx *ctx)
 		if (ctx->alive && ctx->alive[r])
 			ctx->bs->ops->send(ctx->bs, r, burnin_tag(ctx->seq, MSG_CTRL),
 					   &c, sizeof(c),
-					   burnin_now() + ctx->cfg->timeout_s);
+					   clock_mono_now() + ctx->cfg->timeout_s);
 }
 
 /* Tells every live rank what to do in this step. */
@@ -98,7 +98,7 @@ static void send_ctrl(struct burnin_ctx *ctx, struct step *st)
 		st->ctrl[r].seq = ctx->seq;
 		if (bs->ops->send(bs, r, burnin_tag(ctx->seq, MSG_CTRL),
 				  &st->ctrl[r], sizeof(st->ctrl[r]),
-				  burnin_now() + ctx->cfg->timeout_s)) {
+				  clock_mono_now() + ctx->cfg->timeout_s)) {
 			log_error("rank %d does not take messages; its pairs will be not-tested", r);
 			ctx->alive[r] = false;
 			st->ctrl[r].cmd = CTRL_IDLE;
@@ -134,8 +134,8 @@ static void gather(struct burnin_ctx *ctx, struct step *st, double deadline)
 	for (int r = 1; r < size; r++)
 		if (st->ctrl[r].cmd == CTRL_RUN)
 			peers[n++] = r;
-	if (deadline < burnin_now() + GATHER_GRACE_S) /* our own pair overran */
-		deadline = burnin_now() + GATHER_GRACE_S;
+	if (deadline < clock_mono_now() + GATHER_GRACE_S) /* our own pair overran */
+		deadline = clock_mono_now() + GATHER_GRACE_S;
 	ctx->bs->ops->recv_many(ctx->bs, peers, n, burnin_tag(ctx->seq, MSG_RESULT),
 				buf, sizeof(*buf), got, deadline);
 	for (int i = 0; i < n; i++) {
@@ -256,7 +256,7 @@ static int run_step(struct burnin_ctx *ctx, int round, int test)
 	int size = ctx->bs->size, ok;
 	struct step st = { round, test, ctx->sched.start[round],
 		burnin_schedule_round_size(&ctx->sched, round) };
-	double deadline = burnin_now() + burnin_step_seconds(ctx->cfg);
+	double deadline = clock_mono_now() + burnin_step_seconds(ctx->cfg);
 	struct burnin_endpoint *ep = NULL;
 
 	st.ctrl = calloc((size_t)size, sizeof(*st.ctrl));
@@ -372,7 +372,7 @@ int burnin_coordinate(struct burnin_ctx *ctx)
 					     ctx->inv_rank[i]));
 	}
 	emit(ctx, burnin_run_record(ctx, "start"));
-	ctx->start = burnin_now();
+	ctx->start = clock_mono_now();
 	for (int r = 0; r < ctx->n_main_rounds && !ctx->stopped; r++)
 		if (run_round(ctx, r))
 			goto out;

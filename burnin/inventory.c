@@ -26,7 +26,7 @@ int burnin_inventory_send(struct burnin_ctx *ctx)
 	struct wire_inventory wi = my_inventory(ctx);
 
 	return ctx->bs->ops->send(ctx->bs, 0, BURNIN_TAG_INVENTORY, &wi,
-				  sizeof(wi), burnin_now() + ctx->cfg->timeout_s);
+				  sizeof(wi), clock_mono_now() + ctx->cfg->timeout_s);
 }
 
 static int add_port(struct burnin_ctx *ctx, const struct wire_inventory *wi,
@@ -101,7 +101,7 @@ int burnin_inventory_gather(struct burnin_ctx *ctx)
 		peers[r - 1] = r;
 	ctx->bs->ops->recv_many(ctx->bs, peers, size - 1, BURNIN_TAG_INVENTORY,
 				wi + 1, sizeof(*wi), got + 1,
-				burnin_now() + ctx->cfg->timeout_s);
+				clock_mono_now() + ctx->cfg->timeout_s);
 	wi[0] = my_inventory(ctx);
 	got[0] = true;
 	ret = 0;

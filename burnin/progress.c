@@ -44,7 +44,7 @@ void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,
 			  int test, int ok, int n)
 {
 	bool tty = isatty(STDERR_FILENO);
-	double el = burnin_now() - ctx->start, eta;
+	double el = clock_mono_now() - ctx->start, eta;
 	char eta_s[32];
 	int total = 0, done;
 
@@ -85,7 +85,7 @@ void burnin_progress_done(struct burnin_ctx *ctx)
 		fputc('\n', stderr);
 	for (int i = 0; i < ctx->n_m; i++)
 		n[ctx->m[i].status]++;
-	fmt_duration(burnin_now() - ctx->start, el, sizeof(el));
+	fmt_duration(clock_mono_now() - ctx->start, el, sizeof(el));
 	fprintf(out, "burnin: %d ports, %d rounds, %d pairs: %d ok, %d error, %d not-tested; %s%s; worst %s\n",
 		ctx->n_inv, ctx->sched.n_rounds, ctx->n_m, n[0], n[1], n[2], el,
 		ctx->stopped ? " (interrupted)" : "", ctx->worst[0] ? ctx->worst : "-");

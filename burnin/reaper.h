@@ -2,7 +2,7 @@
 #ifndef IBPROOF_BURNIN_REAPER_H
 #define IBPROOF_BURNIN_REAPER_H
 
-#include "burnin/transport.h"
+#include "rdma/transport.h"
 
 /*
  * Destroys a rank's endpoints on a thread of their own, in order, so that

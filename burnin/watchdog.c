@@ -39,7 +39,7 @@ static void *watch(void *arg)
 
 	pthread_mutex_lock(&wd->lock);
 	while (!wd->quit) {
-		double now = burnin_now(), due = wd->since + wd->budget;
+		double now = clock_mono_now(), due = wd->since + wd->budget;
 
 		if (wd->stage && !wd->warned && now >= due) {
 			log_warn("%s: %s still running after %.0f s (budget %.0f s)",
@@ -88,7 +88,7 @@ void burnin_watchdog_enter(struct burnin_watchdog *wd, const char *stage,
 		return;
 	pthread_mutex_lock(&wd->lock);
 	wd->stage = stage;
-	wd->since = burnin_now();
+	wd->since = clock_mono_now();
 	wd->budget = budget_s;
 	wd->warned = false;
 	pthread_cond_signal(&wd->cond);
@@ -102,7 +102,7 @@ double burnin_watchdog_leave(struct burnin_watchdog *wd)
 	if (!wd)
 		return 0;
 	pthread_mutex_lock(&wd->lock);
-	took = burnin_now() - wd->since;
+	took = clock_mono_now() - wd->since;
 	if (wd->stage && took > wd->budget)
 		log_warn("%s: %s took %.1f s (budget %.0f s)", wd->who,
 			 wd->stage, took, wd->budget);

@@ -103,7 +103,7 @@ static int pair_connect(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 {
 	const struct burnin_transport_ops *ops = ctx->cfg->ops;
 	struct burnin_params params = ctx->cfg->params;
-	double deadline = burnin_now() + ctx->cfg->timeout_s;
+	double deadline = clock_mono_now() + ctx->cfg->timeout_s;
 	struct wire_conn mine = { 0 }, theirs = { 0 };
 	int32_t ready, peer_ready = -1;
 
@@ -200,7 +200,7 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 
 	for (;; seq++) {
 		if (burnin_bootstrap_recv(bs, 0, burnin_tag(seq, MSG_CTRL), &c,
-					  sizeof(c), burnin_now() + wait)) {
+					  sizeof(c), clock_mono_now() + wait)) {
 			log_error("rank %d: no word from rank 0 for %.0f s; giving up",
 				  bs->rank, wait);
 			bs->peers_lost = true;
@@ -226,7 +226,7 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 		 * nothing else can happen before rank 0 has it.
 		 */
 		if (bs->ops->send(bs, 0, burnin_tag(seq, MSG_RESULT), &r,
-				  sizeof(r), burnin_now() + wait))
+				  sizeof(r), clock_mono_now() + wait))
 			log_warn("rank %d: could not send the result of step %d to rank 0",
 				 bs->rank, seq);
 		burnin_worker_teardown(ctx, ep);

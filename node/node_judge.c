@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "burnin/port_sysfs.h"
+#include "rdma/port_sysfs.h"
 #include "common/record.h"
 #include "node/node.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burnin/port_sysfs.h"
+#include "rdma/port_sysfs.h"
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/record.h"

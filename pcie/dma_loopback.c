@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The DMA measurement itself: RDMA WRITE / READ loopback on one port, done
- * by burnin's verbs backend (burnin_loopback_measure(), burnin/loopback.h),
+ * by burnin's verbs backend (burnin_loopback_measure(), rdma/loopback.h),
  * so that every ibv_* call stays in burnin/. Figures come back in Gb/s and
  * leave here in GB/s (10^9 bytes/s).
  */
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burnin/loopback.h"
-#include "burnin/transport.h"
+#include "rdma/loopback.h"
+#include "rdma/transport.h"
 #include "pcie/pcie.h"
 
 /* One sample: 64 KiB RDMA operations on 4 QPs for half a second. */

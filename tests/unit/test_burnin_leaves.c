@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "burnin/fake_transport.h"
+#include "rdma/fake_transport.h"
 #include "burnin/run.h"
 #include "common/cli.h"
 #include "fabric/fabric_spec.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* burnin/verbs_conn.c: connection data encoding, verify pattern, checks. */
+/* rdma/verbs_conn.c: connection data encoding, verify pattern, checks. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "burnin/verbs_conn.h"
-#include "burnin/verbs_internal.h"
+#include "rdma/verbs_conn.h"
+#include "rdma/verbs_internal.h"
 
 static struct burnin_vconn sample(void)
 {

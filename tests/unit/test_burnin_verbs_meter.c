@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* burnin/verbs_meter.c: the per-100 ms window math behind gbps/gbps_min. */
+/* rdma/verbs_meter.c: the per-100 ms window math behind gbps/gbps_min. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "burnin/verbs_meter.h"
+#include "rdma/verbs_meter.h"
 
 #define MS 1000000ll
 

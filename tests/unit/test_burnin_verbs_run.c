@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * burnin/verbs_run.c driven by a scripted device on a virtual clock: every
+ * rdma/verbs_run.c driven by a scripted device on a virtual clock: every
  * work request completes `lat` after it was posted unless the script says
  * the link died, failed or paused. Checks the stall detector, error counts
  * by status, the done handshake and that no role waits past its deadline.
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "burnin/verbs_run.h"
+#include "rdma/verbs_run.h"
 
 #define MS 1000000ll
 #define NEVER INT64_MAX

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* burnin/port_sysfs.c against the fixture trees of tests/fixtures/sysfs-ib. */
+/* rdma/port_sysfs.c against the fixture trees of tests/fixtures/sysfs-ib. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "burnin/cm_addr.h"
-#include "burnin/port_sysfs.h"
+#include "rdma/cm_addr.h"
+#include "rdma/port_sysfs.h"
 
 #define ROOT(name) FIXTURES_DIR "/sysfs-ib/" name
 

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "burnin/loopback.h"
-#include "burnin/transport.h"
+#include "rdma/loopback.h"
+#include "rdma/transport.h"
 
 #define EXCHANGE_TIMEOUT_S 60
 

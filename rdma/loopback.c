@@ -9,8 +9,8 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "burnin/loopback.h"
-#include "burnin/verbs_internal.h"
+#include "rdma/loopback.h"
+#include "rdma/verbs_internal.h"
 #include "common/log.h"
 
 struct side {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_VERBS_RUN_H
-#define IBPROOF_BURNIN_VERBS_RUN_H
+#ifndef IBPROOF_RDMA_VERBS_RUN_H
+#define IBPROOF_RDMA_VERBS_RUN_H
 
 /*
  * The run loop of the verbs backend: post, poll, meter, stall detector, the
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "burnin/transport.h"
+#include "rdma/transport.h"
 
 enum burnin_vcqe_kind {
 	BURNIN_CQE_DATA,      /* one of our RDMA WRITE/READ */

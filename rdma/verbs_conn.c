@@ -5,8 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "burnin/verbs_conn.h"
-#include "burnin/verbs_internal.h"
+#include "rdma/verbs_conn.h"
+#include "rdma/verbs_internal.h"
 #include "common/log.h"
 
 #define VCONN_MAGIC 0x56504249u /* "IBPV" */

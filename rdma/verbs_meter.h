@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_VERBS_METER_H
-#define IBPROOF_BURNIN_VERBS_METER_H
+#ifndef IBPROOF_RDMA_VERBS_METER_H
+#define IBPROOF_RDMA_VERBS_METER_H
 
 /*
  * Bandwidth over a measurement window [start, end) of CLOCK_MONOTONIC

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "burnin/cm_addr.h"
-#include "burnin/port_sysfs.h"
+#include "rdma/cm_addr.h"
+#include "rdma/port_sysfs.h"
 
 static int gid_ipv4(const uint8_t gid[16], struct sockaddr_storage *addr)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_LOOPBACK_H
-#define IBPROOF_BURNIN_LOOPBACK_H
+#ifndef IBPROOF_RDMA_LOOPBACK_H
+#define IBPROOF_RDMA_LOOPBACK_H
 
 /*
  * DMA bandwidth through one HCA port without a partner: two verbs endpoints
@@ -8,7 +8,7 @@
  * PCIe -> HCA -> PCIe -> host memory and never onto the wire. Used by
  * `ibproof pcie` and `ibproof node`.
  */
-#include "burnin/transport.h"
+#include "rdma/transport.h"
 
 /*
  * Measure `samples` runs of params->duration_s each (params->test WRITE or

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_FAKE_TRANSPORT_H
-#define IBPROOF_BURNIN_FAKE_TRANSPORT_H
+#ifndef IBPROOF_RDMA_FAKE_TRANSPORT_H
+#define IBPROOF_RDMA_FAKE_TRANSPORT_H
 
 #include <stddef.h>
 

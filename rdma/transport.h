@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_TRANSPORT_H
-#define IBPROOF_BURNIN_TRANSPORT_H
+#ifndef IBPROOF_RDMA_TRANSPORT_H
+#define IBPROOF_RDMA_TRANSPORT_H
 
 /*
  * The seam between burnin's orchestration (schedules, rounds, MPI, records)
- * and the data path. Two backends implement it: verbs (burnin/verbs_*.c,
- * the only files with ibv_* calls) and fake (burnin/fake_transport.c, for
+ * and the data path. Two backends implement it: verbs (rdma/verbs_*.c,
+ * the only files with ibv_* calls) and fake (rdma/fake_transport.c, for
  * unit and mpi-tier tests, with fault injection). The fio ioengine_ops model.
  */
 #include <stdbool.h>

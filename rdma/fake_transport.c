@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "burnin/fake_transport.h"
-#include "burnin/transport.h"
+#include "rdma/fake_transport.h"
+#include "rdma/transport.h"
 #include "common/log.h"
 #include "common/record.h"
 

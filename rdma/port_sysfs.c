@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burnin/port_sysfs.h"
+#include "rdma/port_sysfs.h"
 #include "common/ibrate.h"
 
 #define GID_TABLE_MAX 4096 /* rxe has 1024 entries, mlx5 255 */

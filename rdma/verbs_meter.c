@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "burnin/verbs_meter.h"
+#include "rdma/verbs_meter.h"
 
 int burnin_meter_init(struct burnin_meter *m, int64_t start_ns, int64_t end_ns,
 		      int64_t window_ns)

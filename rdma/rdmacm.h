@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_RDMACM_H
-#define IBPROOF_BURNIN_RDMACM_H
+#ifndef IBPROOF_RDMA_RDMACM_H
+#define IBPROOF_RDMA_RDMACM_H
 
 /*
  * Connection setup through librdmacm (burnin --cm rdmacm): the peer's IP

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_VERBS_CONN_H
-#define IBPROOF_BURNIN_VERBS_CONN_H
+#ifndef IBPROOF_RDMA_VERBS_CONN_H
+#define IBPROOF_RDMA_VERBS_CONN_H
 
 /*
  * What one verbs endpoint tells its peer (struct burnin_conn_info, encoded
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "burnin/transport.h"
+#include "rdma/transport.h"
 
 struct burnin_vconn {
 	uint16_t lid;

@@ -20,12 +20,12 @@
 
 #include <infiniband/verbs.h>
 
-#include "burnin/cm_addr.h"
-#include "burnin/port_sysfs.h"
-#include "burnin/rdmacm.h"
-#include "burnin/verbs_conn.h"
-#include "burnin/verbs_internal.h"
-#include "burnin/verbs_run.h"
+#include "rdma/cm_addr.h"
+#include "rdma/port_sysfs.h"
+#include "rdma/rdmacm.h"
+#include "rdma/verbs_conn.h"
+#include "rdma/verbs_internal.h"
+#include "rdma/verbs_run.h"
 #include "common/log.h"
 
 #define SYSFS_ROOT "/sys"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_PORT_SYSFS_H
-#define IBPROOF_BURNIN_PORT_SYSFS_H
+#ifndef IBPROOF_RDMA_PORT_SYSFS_H
+#define IBPROOF_RDMA_PORT_SYSFS_H
 
 /*
  * The parts of a port's inventory and its counters that only sysfs knows.
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "burnin/transport.h"
+#include "rdma/transport.h"
 
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_CM_ADDR_H
-#define IBPROOF_BURNIN_CM_ADDR_H
+#ifndef IBPROOF_RDMA_CM_ADDR_H
+#define IBPROOF_RDMA_CM_ADDR_H
 
 /*
  * The IP address a port answers on for the RDMA CM (burnin --cm rdmacm):
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include "burnin/transport.h"
+#include "rdma/transport.h"
 
 /* 0, or -ENOENT / -EADDRNOTAVAIL with the reason in err. */
 int burnin_port_cm_addr(const char *root, const struct burnin_port *p,

@@ -16,10 +16,10 @@
 
 #include <rdma/rdma_cma.h>
 
-#include "burnin/bootstrap.h"
-#include "burnin/cm_addr.h"
-#include "burnin/rdmacm.h"
-#include "burnin/transport.h"
+#include "common/clock.h"
+#include "rdma/cm_addr.h"
+#include "rdma/rdmacm.h"
+#include "rdma/transport.h"
 #include "common/log.h"
 
 #define CM_MAGIC 0x49425043u /* "IBPC" in the private data */
@@ -39,7 +39,7 @@ struct cm_private {
 
 static int ms_left(double deadline)
 {
-	double left = deadline - burnin_now();
+	double left = deadline - clock_mono_now();
 
 	return left <= 0 ? 0 : left > 60 ? 60000 : (int)(left * 1000) + 1;
 }
@@ -335,7 +335,7 @@ int burnin_cm_connect(struct burnin_cm *cm, bool active,
 		      const struct burnin_cm_qp_attr *attr, struct ibv_qp **qps,
 		      double timeout_s, char *err, size_t len)
 {
-	double deadline = burnin_now() + timeout_s;
+	double deadline = clock_mono_now() + timeout_s;
 	char where[64];
 	int ret = 0;
 

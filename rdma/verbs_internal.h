@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IBPROOF_BURNIN_VERBS_INTERNAL_H
-#define IBPROOF_BURNIN_VERBS_INTERNAL_H
+#ifndef IBPROOF_RDMA_VERBS_INTERNAL_H
+#define IBPROOF_RDMA_VERBS_INTERNAL_H
 
 /* Between the verbs backend's files and loopback.c; not for orchestration. */
-#include "burnin/transport.h"
-#include "burnin/verbs_conn.h"
+#include "rdma/transport.h"
+#include "rdma/verbs_conn.h"
 
 /* Parameters a verbs endpoint can run with; 0 or -EINVAL (logged). */
 int burnin_verbs_check_params(const struct burnin_port *port,

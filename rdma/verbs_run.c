@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "burnin/verbs_meter.h"
-#include "burnin/verbs_run.h"
+#include "rdma/verbs_meter.h"
+#include "rdma/verbs_run.h"
 #include "common/log.h"
 
 #define POLL_BATCH 32
