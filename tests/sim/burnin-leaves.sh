@@ -8,9 +8,10 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-sim_require "${IBPROOF:?}" "${GEN_FATTREE:?}" ibnetdiscover awk
+sim_require "${IBPROOF:?}" "${GEN_FATTREE:?}" "${TOPO_PORTS:?}" ibnetdiscover
 IBPROOF=$(realpath "$IBPROOF")
 GEN_FATTREE=$(realpath "$GEN_FATTREE")
+TOPO_PORTS=$(realpath "$TOPO_PORTS")
 sim_setup
 
 "$GEN_FATTREE" --radix 8 --leaves 4 --spines 2 --hosts-per-leaf 3 \
@@ -19,7 +20,8 @@ sim_setup
 sim_start net
 sim_opensm
 sim_client ibnetdiscover >topology.txt 2>/dev/null || sim_fail "ibnetdiscover"
-awk -f "$here/topo2ports.awk" topology.txt >inventory.jsonl
+# the port records the hosts' burnin would write (tests/sim/topo_ports.c)
+"$TOPO_PORTS" topology.txt inventory.jsonl || sim_fail "topo_ports"
 n=$(wc -l <inventory.jsonl)
 [ "$n" = 24 ] || sim_fail "$n CA ports in the ibnetdiscover output, want 24"
 

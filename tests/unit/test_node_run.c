@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * `ibproof node` end to end on a copy of tests/fixtures/sysfs-node/healthy
- * with one file changed per case: exit code, verdict line (in --json),
- * records; the error counters; --drain with scontrol replaced on PATH.
+ * `ibproof node` end to end on a copy of sysfs-node/healthy (written into
+ * the build tree by tests/fixtures/sysfs-node/make-healthy, the CTest
+ * fixture sysfs_trees) with one file changed per case: exit code, verdict
+ * line (in --json), records; the error counters; --drain with scontrol
+ * replaced on PATH.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -72,8 +74,8 @@ static int setup(void **state)
 static int fresh_tree(void **state)
 {
 	(void)state;
-	sh("rm -rf %s && cp -a " FIXTURES_DIR "/sysfs-node/healthy %s", root,
-	   root);
+	sh("rm -rf %s && cp -a " GEN_FIXTURES_DIR "/sysfs-node/healthy %s",
+	   root, root);
 	return 0;
 }
 

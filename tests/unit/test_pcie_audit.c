@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * ibproof pcie on the fixture trees of tests/fixtures/sysfs/ (an 8-GPU,
- * 8-HCA node with four PCIe switches; gen-sysfs.py builds them): each
- * scenario changes one thing and must produce exactly its finding.
+ * ibproof pcie on the fixture trees that tests/fixtures/sysfs/gen-sysfs.py
+ * writes into the build tree (the CTest fixture sysfs_trees; an 8-GPU,
+ * 8-HCA node with four PCIe switches): each scenario changes one thing
+ * and must produce exactly its finding.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,11 +32,11 @@ static void run_tree(struct run *r, const char *tree, const char *baseline,
 	char root[512], base[512], klog[1024];
 	struct pcie_options o = {.samples = 12, .no_dma = true};
 
-	snprintf(root, sizeof(root), "%s/sysfs/%s", FIXTURES_DIR, tree);
+	snprintf(root, sizeof(root), "%s/sysfs/%s", GEN_FIXTURES_DIR, tree);
 	o.sysfs_root = root;
 	if (baseline) {
 		snprintf(base, sizeof(base), "%s%s%s",
-			 baseline[0] == '/' ? "" : FIXTURES_DIR,
+			 baseline[0] == '/' ? "" : GEN_FIXTURES_DIR,
 			 baseline[0] == '/' ? "" : "/sysfs/", baseline);
 		o.baseline = base;
 	}

@@ -45,7 +45,7 @@ static void capture_and_compare(const char *tree, size_t want)
 	char src[512], dst[] = "/tmp/ibproof-test-capture-XXXXXX", cmd[1200];
 	json_t *a, *b;
 
-	snprintf(src, sizeof(src), "%s/sysfs/%s", FIXTURES_DIR, tree);
+	snprintf(src, sizeof(src), "%s/sysfs/%s", GEN_FIXTURES_DIR, tree);
 	assert_non_null(mkdtemp(dst));
 	snprintf(cmd, sizeof(cmd),
 		 "'%s/../../pcie/capture-sysfs' '%s' '%s' "

@@ -24,7 +24,7 @@ static int pcie(const char *tree, const char *records, const char *extra)
 	char *argv[12] = {"pcie", "--sysfs-root", root, "--no-dma"};
 	int argc = 4;
 
-	snprintf(root, sizeof(root), "%s/sysfs/%s", FIXTURES_DIR, tree);
+	snprintf(root, sizeof(root), "%s/sysfs/%s", GEN_FIXTURES_DIR, tree);
 	if (records) {
 		argv[argc++] = "--records";
 		argv[argc++] = (char *)records;

@@ -49,7 +49,7 @@ static int run_dma(const char *tree, struct pcie_audit *a, int samples)
 	struct pcie_topo t;
 	int rc;
 
-	snprintf(root, sizeof(root), "%s/sysfs/%s", FIXTURES_DIR, tree);
+	snprintf(root, sizeof(root), "%s/sysfs/%s", GEN_FIXTURES_DIR, tree);
 	o.sysfs_root = root;
 	calls = 0;
 	assert_int_equal(pcie_audit_init(a), 0);
@@ -66,7 +66,7 @@ static void test_ports_and_floors(void **state)
 	int n;
 
 	(void)state;
-	snprintf(root, sizeof(root), "%s/sysfs/clean", FIXTURES_DIR);
+	snprintf(root, sizeof(root), "%s/sysfs/clean", GEN_FIXTURES_DIR);
 	assert_int_equal(pcie_topo_scan(root, &t), 0);
 	assert_int_equal(pcie_dma_ports(&t, NULL, 0, &p, &n), 0);
 	assert_int_equal(n, 8);
@@ -91,7 +91,7 @@ static void test_gen4_slot_floor(void **state)
 
 	(void)state;
 	snprintf(root, sizeof(root), "%s/sysfs/gen5-hca-in-gen4-slot",
-		 FIXTURES_DIR);
+		 GEN_FIXTURES_DIR);
 	assert_int_equal(pcie_topo_scan(root, &t), 0);
 	assert_int_equal(pcie_dma_ports(&t, "mlx5_6", 0, &p, &n), 0);
 	assert_int_equal(n, 1);

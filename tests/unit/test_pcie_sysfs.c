@@ -131,7 +131,7 @@ static int stop_at_first(void *ctx, const char *ca, int port)
 /* One walk of class/infiniband for node and pcie: order, filter, errors. */
 static void test_ib_ports(void **state)
 {
-	const char *tree = FIXTURES_DIR "/sysfs-node/healthy";
+	const char *tree = GEN_FIXTURES_DIR "/sysfs-node/healthy";
 	char buf[256] = "";
 
 	(void)state;
