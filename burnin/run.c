@@ -15,6 +15,7 @@
 #include "burnin/run.h"
 #include "common/cli.h"
 #include "common/log.h"
+#include "common/sysfs.h"
 
 static void on_signal(int sig)
 {
@@ -48,20 +49,15 @@ void burnin_install_signal_handlers(void)
 
 int burnin_pin_numa(int numa_node, const char *sysfs_root)
 {
-	char path[512], list[4096], *save = NULL, *tok;
+	char rel[64], list[4096], *save = NULL, *tok;
 	cpu_set_t set;
-	FILE *f;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
-		 sysfs_root, numa_node);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	if (!fgets(list, sizeof(list), f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
+	snprintf(rel, sizeof(rel), "devices/system/node/node%d/cpulist",
+		 numa_node);
+	ret = sysfs_read(sysfs_root, rel, list, sizeof(list));
+	if (ret)
+		return ret;
 	CPU_ZERO(&set);
 	for (tok = strtok_r(list, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
 		int lo, hi;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ports of this node as sysfs tells them (pcie's root-relative reader,
- * burnin's GID/GUID reader), their `port` records, and the port records of
- * a reference inventory file.
+ * The ports of this node as sysfs tells them (common/sysfs.h's rooted
+ * reader, rdma's GID/GUID reader), their `port` records, and the port
+ * records of a reference inventory file.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,12 +13,21 @@
 #include "rdma/port_sysfs.h"
 #include "common/log.h"
 #include "common/record.h"
+#include "common/sysfs.h"
 #include "node/node.h"
-#include "pcie/pcie.h"
 
+/* "4: ACTIVE" -> 4; 0 (unknown) when text does not start with a number. */
 int node_parse_state(const char *text)
 {
-	return (int)strtol(text, NULL, 10);
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (end == text || errno || v < 0 || v > INT_MAX ||
+	    (*end && *end != ':'))
+		return 0;
+	return (int)v;
 }
 
 void node_parse_rate(const char *text, struct node_port *p)
@@ -35,27 +44,24 @@ void node_parse_rate(const char *text, struct node_port *p)
 	p->speed = ib_speed_from_name(speed);
 }
 
+/* An attribute of port (0: of the CA itself); "" when unreadable. */
 static void read_attr(const char *root, const char *ca, int port,
 		      const char *name, char *buf, size_t len)
 {
-	char rel[PCIE_PATH_LEN];
+	int ret = port ? sysfs_port_read(root, ca, port, name, buf, len)
+		       : sysfs_ca_read(root, ca, name, buf, len);
 
-	if (port)
-		snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%d/%s",
-			 ca, port, name);
-	else
-		snprintf(rel, sizeof(rel), "class/infiniband/%s/%s", ca, name);
-	if (pcie_sysfs_read(root, rel, buf, len))
+	if (ret)
 		buf[0] = '\0';
 }
 
 static void read_driver(const char *root, struct node_port *p)
 {
-	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN];
+	char rel[PATH_MAX], canon[PATH_MAX];
 	const char *base;
 
 	snprintf(rel, sizeof(rel), "class/infiniband/%s/device/driver", p->ca);
-	if (pcie_sysfs_resolve(root, rel, canon, sizeof(canon)))
+	if (sysfs_resolve(root, rel, canon, sizeof(canon)))
 		return;
 	base = strrchr(canon, '/');
 	snprintf(p->driver, sizeof(p->driver), "%.63s",
@@ -89,6 +95,7 @@ static void read_port(const char *root, struct node_port *p)
 {
 	struct burnin_port bp = { .port = p->port };
 	char text[64];
+	long lid;
 
 	read_attr(root, p->ca, p->port, "state", text, sizeof(text));
 	p->state = node_parse_state(text);
@@ -101,7 +108,9 @@ static void read_port(const char *root, struct node_port *p)
 	if (!p->link_layer[0])
 		snprintf(p->link_layer, sizeof(p->link_layer), "InfiniBand");
 	read_attr(root, p->ca, p->port, "lid", text, sizeof(text));
-	p->lid = (int)strtol(text, NULL, 0);
+	p->lid = sysfs_parse_long(text, 0, &lid) || lid < 0 || lid > INT_MAX
+		     ? 0
+		     : (int)lid;
 	snprintf(bp.ca, sizeof(bp.ca), "%s", p->ca);
 	if (burnin_port_sysfs_fill(root, &bp) == 0) {
 		p->guid = bp.guid;
@@ -144,7 +153,7 @@ int node_ports_scan(const char *root, const char *ca_filter,
 
 	*ports = NULL;
 	*n = 0;
-	ret = pcie_sysfs_ib_ports(root, ca_filter, add_port, &c);
+	ret = sysfs_ib_ports(root, ca_filter, add_port, &c);
 	for (int i = 0; i < *n; i++)
 		(*ports)[i].rail = i;
 	return ret;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/sysfs.h"
 #include "pcie/pcie.h"
 
 #define PCIE_CFG_EXT_START 0x100
@@ -52,7 +53,7 @@ static int files_read_acs(void *ctx, const struct pcie_dev *dev, uint16_t *cap,
 	int pos;
 
 	snprintf(rel, sizeof(rel), "%s/config", dev->path);
-	n = pcie_sysfs_read_bin(root, rel, cfg, sizeof(cfg));
+	n = sysfs_read_bin(root, rel, cfg, sizeof(cfg));
 	if (n < 0)
 		return (int)n;
 	if (n <= PCIE_CFG_EXT_START)

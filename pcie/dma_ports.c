@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/sysfs.h"
 #include "pcie/pcie.h"
 
 /* The PCI device at path canon or above it (virtio: eth1/device is virtio1). */
@@ -33,20 +34,15 @@ static int port_pci_dev(const struct pcie_topo *t, const char *ca)
 	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN], parent[64];
 
 	snprintf(rel, sizeof(rel), "class/infiniband/%s/device", ca);
-	if (pcie_sysfs_resolve(t->root, rel, canon, sizeof(canon))) {
+	if (sysfs_resolve(t->root, rel, canon, sizeof(canon))) {
 		/* rxe: "parent" names the netdev, or GID 0's netdev does */
-		snprintf(rel, sizeof(rel), "class/infiniband/%s/parent", ca);
-		if (pcie_sysfs_read(t->root, rel, parent, sizeof(parent))) {
-			snprintf(rel, sizeof(rel),
-				 "class/infiniband/%s/ports/"
-				 "1/gid_attrs/ndevs/0",
-				 ca);
-			if (pcie_sysfs_read(t->root, rel, parent,
-					    sizeof(parent)))
-				return -1;
-		}
+		if (sysfs_ca_read(t->root, ca, "parent", parent,
+				  sizeof(parent)) &&
+		    sysfs_port_read(t->root, ca, 1, "gid_attrs/ndevs/0",
+				    parent, sizeof(parent)))
+			return -1;
 		snprintf(rel, sizeof(rel), "class/net/%s/device", parent);
-		if (pcie_sysfs_resolve(t->root, rel, canon, sizeof(canon)))
+		if (sysfs_resolve(t->root, rel, canon, sizeof(canon)))
 			return -1;
 	}
 	return dev_at_or_above(t, canon);
@@ -56,14 +52,14 @@ static int port_pci_dev(const struct pcie_topo *t, const char *ca)
 static double port_rate_GBps(const struct pcie_topo *t, const char *ca,
 			     int port)
 {
-	char rel[PCIE_PATH_LEN], buf[64];
+	char buf[64], *end;
 	double gbps;
 
-	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%d/rate", ca,
-		 port);
-	if (pcie_sysfs_read(t->root, rel, buf, sizeof(buf)))
+	if (sysfs_port_read(t->root, ca, port, "rate", buf, sizeof(buf)))
 		return 0;
-	gbps = strtod(buf, NULL);
+	gbps = strtod(buf, &end);
+	if (end == buf)
+		return 0;
 	if (strstr(buf, "SDR") || strstr(buf, "DDR") || strstr(buf, "QDR"))
 		gbps *= 0.8;
 	return gbps > 0 ? gbps / 8.0 : 0;
@@ -103,11 +99,10 @@ static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)
 
 static bool port_active(const struct pcie_topo *t, const char *ca, int port)
 {
-	char rel[PCIE_PATH_LEN], buf[32];
+	char buf[32];
 
-	snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%d/state", ca,
-		 port);
-	return !pcie_sysfs_read(t->root, rel, buf, sizeof(buf)) &&
+	return !sysfs_port_read(t->root, ca, port, "state", buf,
+				sizeof(buf)) &&
 	       strstr(buf, "ACTIVE");
 }
 
@@ -147,5 +142,5 @@ int pcie_dma_ports(const struct pcie_topo *t, const char *ca_filter,
 
 	*ports = NULL;
 	*n = 0;
-	return pcie_sysfs_ib_ports(t->root, ca_filter, add_port, &c);
+	return sysfs_ib_ports(t->root, ca_filter, add_port, &c);
 }

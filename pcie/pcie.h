@@ -21,31 +21,6 @@
 #define PCIE_AER_MAX 24	  /* counters per aer_dev_* file */
 #define PCIE_NOTE_LEN 160
 
-/* ---- sysfs.c: the one reader of /sys, rooted at a directory ---- */
-
-/*
- * Resolves rel ("bus/pci/devices/0000:00:01.0") inside root, following every
- * symlink relative to the root and never above it ("/.." stays at root). out
- * gets the canonical path relative to root, without symlinks. 0 or -errno.
- */
-int pcie_sysfs_resolve(const char *root, const char *rel, char *out,
-		       size_t len);
-/* Reads a small attribute file (trailing newline dropped). 0 or -errno. */
-int pcie_sysfs_read(const char *root, const char *rel, char *buf, size_t len);
-/* Reads a whole file (config space) up to len bytes; returns bytes or -errno.
- */
-long pcie_sysfs_read_bin(const char *root, const char *rel, void *buf,
-			 size_t len);
-/*
- * Calls fn(ctx, ca, port) for every port of root/class/infiniband/CA/ports
- * (every CA, or only ca_filter), in CA name then port number order. Stops
- * at fn's first non-zero return and returns it; -errno when
- * class/infiniband cannot be read. CAs without a ports folder are skipped.
- */
-int pcie_sysfs_ib_ports(const char *root, const char *ca_filter,
-			int (*fn)(void *ctx, const char *ca, int port),
-			void *ctx);
-
 /* ---- topo.c: the devices that matter and their bridges ---- */
 
 enum pcie_role {

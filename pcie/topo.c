@@ -5,13 +5,14 @@
  * the devices that matter (HCAs, GPUs, NVMe) and every bridge above them.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "common/sysfs.h"
 #include "pcie/pcie.h"
 
 static const char *const aer_files[PCIE_AER_KINDS] = {
@@ -76,7 +77,7 @@ static int dev_attr(const struct pcie_topo *t, struct pcie_dev *d,
 	int ret;
 
 	snprintf(rel, sizeof(rel), "bus/pci/devices/%s/%s", d->bdf, attr);
-	ret = pcie_sysfs_read(t->root, rel, buf, len);
+	ret = sysfs_read(t->root, rel, buf, len);
 	if (ret && ret != -ENOENT) {
 		log_warn("%s/%s: cannot read: %s", t->root, rel,
 			 strerror(-ret));
@@ -112,13 +113,12 @@ static int dev_hex(const struct pcie_topo *t, struct pcie_dev *d,
 static int dev_int(const struct pcie_topo *t, struct pcie_dev *d,
 		   const char *attr, int *out)
 {
-	char buf[32], *end;
+	char buf[32];
 	long v;
 
 	if (dev_attr(t, d, attr, buf, sizeof(buf)))
 		return -EIO;
-	v = strtol(buf, &end, 10);
-	if (end == buf || *end)
+	if (sysfs_parse_long(buf, 10, &v) || v < INT_MIN || v > INT_MAX)
 		return -EINVAL;
 	*out = (int)v;
 	return 0;
@@ -164,7 +164,7 @@ static void parse_aer(const char *text, struct pcie_aer_file *f)
 		if (!have_total)
 			f->total += v;
 		if (f->n < PCIE_AER_MAX) {
-			strcpy(f->names[f->n], name);
+			memcpy(f->names[f->n], name, strlen(name) + 1);
 			f->values[f->n++] = v;
 		}
 	}
@@ -186,7 +186,7 @@ static int read_dev(struct pcie_topo *t, struct pcie_dev *d)
 	int ret;
 
 	snprintf(rel, sizeof(rel), "bus/pci/devices/%s", d->bdf);
-	ret = pcie_sysfs_resolve(t->root, rel, d->path, sizeof(d->path));
+	ret = sysfs_resolve(t->root, rel, d->path, sizeof(d->path));
 	if (ret) {
 		log_warn("%s/%s: cannot resolve the link: %s", t->root, rel,
 			 strerror(-ret));
@@ -210,10 +210,21 @@ static int read_dev(struct pcie_topo *t, struct pcie_dev *d)
 	return 0;
 }
 
-static int add_dev(struct pcie_topo *t, const char *bdf, int *cap)
+struct scan_ctx {
+	struct pcie_topo *t;
+	int cap;
+};
+
+/* A PCI function of bus/pci/devices; other names are passed over. */
+static int add_dev(void *ctx, const char *bdf)
 {
+	struct scan_ctx *c = ctx;
+	struct pcie_topo *t = c->t;
+	int *cap = &c->cap;
 	struct pcie_dev *d;
 
+	if (!is_bdf(bdf))
+		return 0;
 	if (t->n == *cap) {
 		int ncap = *cap ? *cap * 2 : 64;
 		void *p = realloc(t->devs, (size_t)ncap * sizeof(*t->devs));
@@ -240,24 +251,12 @@ static int bdf_cmp(const void *a, const void *b)
 
 static int scan_devices(struct pcie_topo *t)
 {
-	char dir[PCIE_PATH_LEN * 2];
-	struct dirent *e;
-	int cap = 0, ret = 0;
-	DIR *dp;
+	struct scan_ctx c = { t, 0 };
+	int ret = sysfs_list(t->root, "bus/pci/devices", strcmp, add_dev, &c);
 
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices", t->root);
-	dp = opendir(dir);
-	if (!dp) {
-		ret = -errno;
-		log_error("%s: cannot list PCI devices: %m", dir);
-		return ret;
-	}
-	while (!ret && (e = readdir(dp)))
-		if (is_bdf(e->d_name))
-			ret = add_dev(t, e->d_name, &cap);
-	closedir(dp);
 	if (ret)
-		log_error("%s: %s", dir, strerror(-ret));
+		log_error("%s/bus/pci/devices: cannot list PCI devices: %s",
+			  t->root, strerror(-ret));
 	else if (t->n)
 		qsort(t->devs, (size_t)t->n, sizeof(*t->devs), bdf_cmp);
 	return ret;
@@ -314,29 +313,26 @@ static void mark_relevant(struct pcie_topo *t)
 }
 
 /* class/infiniband/NAME/device -> the HCA it sits on. */
+static int map_ibdev(void *ctx, const char *name)
+{
+	struct pcie_topo *t = ctx;
+	char rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN];
+
+	if (strlen(name) >= PCIE_NAME_LEN)
+		return 0;
+	snprintf(rel, sizeof(rel), "class/infiniband/%s/device", name);
+	if (sysfs_resolve(t->root, rel, canon, sizeof(canon)))
+		return 0;
+	for (int i = 0; i < t->n; i++)
+		if (strcmp(t->devs[i].path, canon) == 0)
+			memcpy(t->devs[i].ibdev, name, strlen(name) + 1);
+	return 0;
+}
+
+/* No class/infiniband (no RDMA devices, or no driver): HCAs stay unnamed. */
 static void map_ibdevs(struct pcie_topo *t)
 {
-	char dir[PCIE_PATH_LEN * 2], rel[PCIE_PATH_LEN], canon[PCIE_PATH_LEN];
-	struct dirent *e;
-	DIR *dp;
-
-	snprintf(dir, sizeof(dir), "%s/class/infiniband", t->root);
-	dp = opendir(dir);
-	if (!dp)
-		return; /* no RDMA devices, or no driver: HCAs stay unnamed */
-	while ((e = readdir(dp))) {
-		if (e->d_name[0] == '.' || strlen(e->d_name) >= PCIE_NAME_LEN)
-			continue;
-		snprintf(rel, sizeof(rel), "class/infiniband/%s/device",
-			 e->d_name);
-		if (pcie_sysfs_resolve(t->root, rel, canon, sizeof(canon)))
-			continue;
-		for (int i = 0; i < t->n; i++)
-			if (strcmp(t->devs[i].path, canon) == 0)
-				memcpy(t->devs[i].ibdev, e->d_name,
-				       strlen(e->d_name) + 1);
-	}
-	closedir(dp);
+	sysfs_list(t->root, "class/infiniband", NULL, map_ibdev, t);
 }
 
 int pcie_topo_scan(const char *root, struct pcie_topo *t)

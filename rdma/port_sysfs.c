@@ -4,7 +4,6 @@
  * tests point it at a fixture tree (tests/fixtures/sysfs-ib/).
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -15,38 +14,9 @@
 
 #include "rdma/port_sysfs.h"
 #include "common/ibrate.h"
+#include "common/sysfs.h"
 
 #define GID_TABLE_MAX 4096 /* rxe has 1024 entries, mlx5 255 */
-
-/* First line of ROOT/REL without its newline; 0 or -errno. */
-static int sysfs_read(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		ret = ferror(f) ? -EIO : -ENODATA;
-	else
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return ret;
-}
-
-static int port_read(const char *root, const char *ca, int port,
-		     const char *what, char *buf, size_t len)
-{
-	char rel[PATH_MAX];
-
-	if (snprintf(rel, sizeof(rel), "class/infiniband/%s/ports/%d/%s", ca,
-		     port, what) >= (int)sizeof(rel))
-		return -ENAMETOOLONG;
-	return sysfs_read(root, rel, buf, len);
-}
 
 /* Copy with truncation, always terminated. */
 static void str_copy(char *dst, size_t size, const char *src)
@@ -90,13 +60,13 @@ int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
 
 	for (int i = 0; i < GID_TABLE_MAX; i++) {
 		snprintf(rel, sizeof(rel), "gids/%d", i);
-		ret = port_read(root, ca, port, rel, text, sizeof(text));
+		ret = sysfs_port_read(root, ca, port, rel, text, sizeof(text));
 		if (ret == -ENOENT)
 			break;
 		if (ret || burnin_gid_parse(text, g) || !burnin_gid_is_ipv4_mapped(g))
 			continue;
 		snprintf(rel, sizeof(rel), "gid_attrs/types/%d", i);
-		if (port_read(root, ca, port, rel, text, sizeof(text)) ||
+		if (sysfs_port_read(root, ca, port, rel, text, sizeof(text)) ||
 		    strcmp(text, "RoCE v2"))
 			continue;
 		memcpy(gid, g, 16);
@@ -127,20 +97,20 @@ static uint64_t guid_parse(const char *text)
 
 static void fill_gid_guid(const char *root, struct burnin_port *p)
 {
-	char text[64], rel[PATH_MAX];
+	char text[64];
 	int idx;
 
 	if (p->ethernet) {
 		idx = burnin_port_sysfs_roce_gid(root, p->ca, p->port, p->gid);
 		p->gid_index = idx >= 0 ? idx : -1;
-		snprintf(rel, sizeof(rel), "class/infiniband/%s/node_guid",
-			 p->ca);
-		if (!sysfs_read(root, rel, text, sizeof(text)))
+		if (!sysfs_ca_read(root, p->ca, "node_guid", text,
+				   sizeof(text)))
 			p->guid = guid_parse(text);
 		return;
 	}
 	p->gid_index = -1;
-	if (!port_read(root, p->ca, p->port, "gids/0", text, sizeof(text)) &&
+	if (!sysfs_port_read(root, p->ca, p->port, "gids/0", text,
+			     sizeof(text)) &&
 	    !burnin_gid_parse(text, p->gid))
 		p->guid = bytes_be64(p->gid + 8);
 }
@@ -156,30 +126,36 @@ static int is_pci_addr(const char *s, size_t len)
 }
 
 /*
- * The deepest PCI function on the resolved path of ROOT/REL (a device link):
- * its address into p->pci_addr and its numa_node. 0 or -ENOENT.
+ * The deepest PCI function on the resolved path of ROOT/REL (a device link,
+ * resolved inside the root): its address into p->pci_addr and its
+ * numa_node. 0 or -ENOENT.
  */
 static int fill_pci_from_link(const char *root, const char *rel,
 			      struct burnin_port *p)
 {
-	char path[PATH_MAX], real[PATH_MAX], text[32];
+	char canon[PATH_MAX], rel_numa[PATH_MAX + 16], text[32];
 	char *comp, *best = NULL;
+	long numa;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	if (!realpath(path, real))
+	if (sysfs_resolve(root, rel, canon, sizeof(canon)))
 		return -ENOENT;
-	for (comp = real; (comp = strchr(comp, '/')); comp++) {
-		size_t len = strcspn(comp + 1, "/");
+	for (comp = canon; comp; comp = strchr(comp, '/')) {
+		size_t len;
 
-		if (is_pci_addr(comp + 1, len))
-			best = comp + 1;
+		comp += *comp == '/';
+		len = strcspn(comp, "/");
+		if (is_pci_addr(comp, len))
+			best = comp;
 	}
 	if (!best)
 		return -ENOENT;
-	best[12] = '\0';
-	snprintf(p->pci_addr, sizeof(p->pci_addr), "%s", best);
-	if (!sysfs_read(real, "numa_node", text, sizeof(text)))
-		p->numa_node = atoi(text) < 0 ? -1 : atoi(text);
+	memcpy(p->pci_addr, best, 12);
+	p->pci_addr[12] = '\0';
+	snprintf(rel_numa, sizeof(rel_numa), "%.*s/numa_node",
+		 (int)(best + 12 - canon), canon);
+	if (!sysfs_read(root, rel_numa, text, sizeof(text)) &&
+	    !sysfs_parse_long(text, 10, &numa))
+		p->numa_node = numa < 0 || numa > INT_MAX ? -1 : (int)numa;
 	return 0;
 }
 
@@ -201,14 +177,15 @@ int burnin_port_sysfs_fill(const char *root, struct burnin_port *p)
 	char rel[PATH_MAX];
 	char text[64];
 
-	if (port_read(root, p->ca, p->port, "state", text, sizeof(text)) ==
-	    -ENOENT)
+	if (sysfs_port_read(root, p->ca, p->port, "state", text,
+			    sizeof(text)) == -ENOENT)
 		return -ENOENT;
 	fill_gid_guid(root, p);
 	p->netdev[0] = '\0';
 	snprintf(rel, sizeof(rel), "gid_attrs/ndevs/%d",
 		 p->gid_index >= 0 ? p->gid_index : 0);
-	if (port_read(root, p->ca, p->port, rel, text, sizeof(text)) == 0)
+	if (!sysfs_port_read(root, p->ca, p->port, rel, text,
+			     sizeof(text)))
 		str_copy(p->netdev, sizeof(p->netdev), text);
 	fill_location(root, p);
 	return 0;
@@ -238,36 +215,44 @@ static bool ipoib_netdev_has_gid(const char *root, const char *name,
 {
 	char rel[PATH_MAX], text[80];
 	uint8_t addr[20];
+	long type;
 
 	snprintf(rel, sizeof(rel), "class/net/%s/type", name);
-	if (sysfs_read(root, rel, text, sizeof(text)) || atoi(text) != 32)
+	if (sysfs_read(root, rel, text, sizeof(text)) ||
+	    sysfs_parse_long(text, 10, &type) || type != 32)
 		return false;
 	snprintf(rel, sizeof(rel), "class/net/%s/address", name);
 	return !sysfs_read(root, rel, text, sizeof(text)) &&
 	       !ipoib_hwaddr_parse(text, addr) && !memcmp(addr + 4, gid, 16);
 }
 
+struct ipoib_search {
+	const char *root;
+	const uint8_t *gid;
+	char *netdev;
+	size_t len;
+};
+
+/* 1 (found: stop the listing) when name carries the GID. */
+static int ipoib_match(void *ctx, const char *name)
+{
+	struct ipoib_search *s = ctx;
+
+	if (!ipoib_netdev_has_gid(s->root, name, s->gid))
+		return 0;
+	str_copy(s->netdev, s->len, name);
+	return 1;
+}
+
 int burnin_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
 				   char *netdev, size_t len)
 {
-	char path[PATH_MAX];
-	struct dirent **names = NULL;
-	int n, ret = -ENOENT;
+	struct ipoib_search s = { root, gid, netdev, len };
 
-	snprintf(path, sizeof(path), "%s/class/net", root);
-	n = scandir(path, &names, NULL, versionsort); /* ib0 before ib10 */
-	if (n < 0)
-		return -ENOENT;
-	for (int i = 0; i < n; i++) {
-		if (ret && names[i]->d_name[0] != '.' &&
-		    ipoib_netdev_has_gid(root, names[i]->d_name, gid)) {
-			str_copy(netdev, len, names[i]->d_name);
-			ret = 0;
-		}
-		free(names[i]);
-	}
-	free(names);
-	return ret;
+	/* version order: ib0 before ib10 */
+	return sysfs_list(root, "class/net", strverscmp, ipoib_match, &s) == 1
+		   ? 0
+		   : -ENOENT;
 }
 
 long burnin_netdev_speed_mbps(const char *root, const char *netdev)
@@ -278,9 +263,9 @@ long burnin_netdev_speed_mbps(const char *root, const char *netdev)
 	if (!netdev || !netdev[0])
 		return 0;
 	snprintf(rel, sizeof(rel), "class/net/%s/speed", netdev);
-	if (sysfs_read(root, rel, text, sizeof(text)))
+	if (sysfs_read(root, rel, text, sizeof(text)) ||
+	    sysfs_parse_long(text, 10, &v))
 		return 0;
-	v = strtol(text, NULL, 10);
 	return v > 0 ? v : 0;
 }
 
@@ -327,6 +312,19 @@ const char *burnin_phys_state_name(int phys_state)
 	return phys_state > 0 && phys_state <= 7 ? names[phys_state] : names[0];
 }
 
+/* Whether s[0..len) is all digits and spells port. */
+static bool port_token_is(const char *s, size_t len, int port)
+{
+	char *end;
+	long v;
+
+	if (!len || strspn(s, "0123456789") != len)
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return !errno && end == s + len && v == port;
+}
+
 int burnin_port_filter_match(const char *filter, const char *ca, int port)
 {
 	size_t calen = strlen(ca);
@@ -339,9 +337,8 @@ int burnin_port_filter_match(const char *filter, const char *ca, int port)
 
 		if (len >= calen && !strncmp(tok, ca, calen) &&
 		    (len == calen ||
-		     (tok[calen] == ':' && atoi(tok + calen + 1) == port &&
-		      strspn(tok + calen + 1, "0123456789") ==
-			  len - calen - 1)))
+		     (tok[calen] == ':' &&
+		      port_token_is(tok + calen + 1, len - calen - 1, port))))
 			return 1;
 		tok = tok[len] ? tok + len + 1 : NULL;
 	}
@@ -357,64 +354,78 @@ static int counter_index(char (*names)[BURNIN_COUNTER_NAME_MAX], int n,
 	return -1;
 }
 
-static int name_cmp(const struct dirent **a, const struct dirent **b)
+/* A counter file's text as a number: digits only ("N/A" is not one). */
+static int counter_parse(const char *text, uint64_t *v)
 {
-	return strcmp((*a)->d_name, (*b)->d_name);
+	char *end;
+
+	if (!isdigit((unsigned char)text[0]))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(text, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+struct counter_dir {
+	const char *root;
+	const char *dir; /* resolved inside root */
+	int hw;
+	char (*names)[BURNIN_COUNTER_NAME_MAX];
+	uint64_t *values;
+	int max;
+	int *n;
+};
+
+/* Appends one counter file; unreadable or non-numeric ones are skipped. */
+static int add_counter(void *ctx, const char *nm)
+{
+	struct counter_dir *c = ctx;
+	char rel[PATH_MAX], text[32], *name;
+	uint64_t v;
+
+	if (*c->n >= c->max ||
+	    snprintf(rel, sizeof(rel), "%s/%s", c->dir, nm) >=
+		(int)sizeof(rel) ||
+	    sysfs_read(c->root, rel, text, sizeof(text)) ||
+	    counter_parse(text, &v))
+		return 0;
+	name = c->names[*c->n];
+	if (c->hw && counter_index(c->names, *c->n, nm) >= 0) {
+		str_copy(name, BURNIN_COUNTER_NAME_MAX, "hw_");
+		str_copy(name + 3, BURNIN_COUNTER_NAME_MAX - 3, nm);
+	} else {
+		str_copy(name, BURNIN_COUNTER_NAME_MAX, nm);
+	}
+	c->values[(*c->n)++] = v;
+	return 0;
 }
 
 /* Append the counters of one directory; -ENOENT if it does not exist. */
-static int read_counter_dir(const char *root, const char *dir, int hw,
-			    char (*names)[BURNIN_COUNTER_NAME_MAX],
-			    uint64_t *values, int max, int *n)
+static int read_counter_dir(struct counter_dir *c, const char *ca, int port,
+			    const char *what)
 {
-	struct dirent **ents;
-	char path[PATH_MAX], text[32];
-	int count;
+	char rel[PATH_MAX], canon[PATH_MAX];
+	int ret = sysfs_port_rel(rel, sizeof(rel), ca, port, what);
 
-	snprintf(path, sizeof(path), "%s/%s", root, dir);
-	count = scandir(path, &ents, NULL, name_cmp);
-	if (count < 0)
-		return -errno;
-	for (int i = 0; i < count; i++) {
-		const char *nm = ents[i]->d_name;
-		char *end;
-		uint64_t v;
-
-		if (nm[0] != '.' && *n < max &&
-		    !sysfs_read(path, nm, text, sizeof(text)) &&
-		    isdigit((unsigned char)text[0])) {
-			v = strtoull(text, &end, 10);
-			if (hw && counter_index(names, *n, nm) >= 0) {
-				str_copy(names[*n], BURNIN_COUNTER_NAME_MAX,
-					 "hw_");
-				str_copy(names[*n] + 3,
-					 BURNIN_COUNTER_NAME_MAX - 3, nm);
-			} else {
-				str_copy(names[*n], BURNIN_COUNTER_NAME_MAX,
-					 nm);
-			}
-			values[(*n)++] = v;
-		}
-		free(ents[i]);
-	}
-	free(ents);
-	return 0;
+	if (!ret)
+		ret = sysfs_resolve(c->root, rel, canon, sizeof(canon));
+	if (ret)
+		return ret;
+	c->dir = canon;
+	return sysfs_list(c->root, canon, strcmp, add_counter, c);
 }
 
 int burnin_port_sysfs_counters(const char *root, const char *ca, int port,
 			       char (*names)[BURNIN_COUNTER_NAME_MAX],
 			       uint64_t *values, int max, int *n)
 {
-	char dir[PATH_MAX];
+	struct counter_dir c = { root, NULL, 0, names, values, max, n };
 	int found = 0;
 
 	*n = 0;
-	snprintf(dir, sizeof(dir), "class/infiniband/%s/ports/%d/counters", ca,
-		 port);
-	found += !read_counter_dir(root, dir, 0, names, values, max, n);
-	snprintf(dir, sizeof(dir), "class/infiniband/%s/ports/%d/hw_counters",
-		 ca, port);
-	found += !read_counter_dir(root, dir, 1, names, values, max, n);
+	found += !read_counter_dir(&c, ca, port, "counters");
+	c.hw = 1;
+	found += !read_counter_dir(&c, ca, port, "hw_counters");
 	return found ? 0 : -ENOENT;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The pieces under ibproof pcie: the rooted sysfs reader (links resolved
- * inside the root, loops caught), attribute parsing, the extended
- * capability walk, kernel "limited by" lines and the bandwidth floors.
+ * The pieces under ibproof pcie: attribute parsing, the extended capability
+ * walk, kernel "limited by" lines and the bandwidth floors. The rooted sysfs
+ * reader under it is tested in test_sysfs.c.
  */
 #include <setjmp.h>
 #include <errno.h>
@@ -18,132 +18,6 @@
 #include <cmocka.h>
 
 #include "pcie/pcie.h"
-
-static char root[64];
-
-static void put(const char *rel, const char *text)
-{
-	char p[256];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void dir(const char *rel)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	assert_int_equal(mkdir(p, 0755), 0);
-}
-
-static void lnk(const char *target, const char *rel)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	assert_int_equal(symlink(target, p), 0);
-}
-
-static int setup_root(void **state)
-{
-	(void)state;
-	snprintf(root, sizeof(root), "/tmp/ibproof-test-sysfs-XXXXXX");
-	assert_non_null(mkdtemp(root));
-	dir("devices");
-	dir("devices/pci0000:00");
-	dir("devices/pci0000:00/0000:00:01.0");
-	put("devices/pci0000:00/0000:00:01.0/vendor", "0x15b3\n");
-	dir("etc");
-	put("etc/secret", "inside the root\n");
-	dir("bus");
-	lnk("../devices/pci0000:00/0000:00:01.0", "bus/dev");
-	lnk("../../../../../../../../etc", "bus/up");
-	lnk("/sys/devices/pci0000:00", "bus/abs");
-	lnk("loop2", "bus/loop1");
-	lnk("loop1", "bus/loop2");
-	return 0;
-}
-
-static int teardown_root(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static void test_resolve(void **state)
-{
-	char out[256], buf[64];
-
-	(void)state;
-	assert_int_equal(
-	    pcie_sysfs_resolve(root, "bus/dev/vendor", out, sizeof(out)), 0);
-	assert_string_equal(out, "devices/pci0000:00/0000:00:01.0/vendor");
-	assert_int_equal(
-	    pcie_sysfs_read(root, "bus/dev/vendor", buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "0x15b3");
-	/* ".." above the root stays at the root: this is root's etc */
-	assert_int_equal(
-	    pcie_sysfs_resolve(root, "bus/up/secret", out, sizeof(out)), 0);
-	assert_string_equal(out, "etc/secret");
-	assert_int_equal(
-	    pcie_sysfs_resolve(root, "../../../etc/secret", out, sizeof(out)),
-	    0);
-	assert_string_equal(out, "etc/secret");
-	/* absolute "/sys/..." targets mean the root's */
-	assert_int_equal(
-	    pcie_sysfs_resolve(root, "bus/abs/0000:00:01.0", out, sizeof(out)),
-	    0);
-	assert_string_equal(out, "devices/pci0000:00/0000:00:01.0");
-	assert_int_equal(
-	    pcie_sysfs_resolve(root, "bus/loop1/x", out, sizeof(out)), -ELOOP);
-	assert_int_equal(
-	    pcie_sysfs_read(root, "bus/dev/nothing", buf, sizeof(buf)),
-	    -ENOENT);
-	assert_int_equal(pcie_sysfs_read(root, "bus/dev", buf, sizeof(buf)),
-			 -EISDIR);
-}
-
-static int collect_port(void *ctx, const char *ca, int port)
-{
-	char *buf = ctx;
-	size_t len = strlen(buf);
-
-	snprintf(buf + len, 256 - len, "%s:%d ", ca, port);
-	return 0;
-}
-
-static int stop_at_first(void *ctx, const char *ca, int port)
-{
-	(void)ctx;
-	(void)ca;
-	(void)port;
-	return -EINTR;
-}
-
-/* One walk of class/infiniband for node and pcie: order, filter, errors. */
-static void test_ib_ports(void **state)
-{
-	const char *tree = GEN_FIXTURES_DIR "/sysfs-node/healthy";
-	char buf[256] = "";
-
-	(void)state;
-	assert_int_equal(0, pcie_sysfs_ib_ports(tree, NULL, collect_port, buf));
-	assert_string_equal("mlx5_0:1 mlx5_1:1 ", buf);
-	buf[0] = '\0';
-	assert_int_equal(0, pcie_sysfs_ib_ports(tree, "mlx5_1", collect_port, buf));
-	assert_string_equal("mlx5_1:1 ", buf);
-	assert_int_equal(-EINTR, pcie_sysfs_ib_ports(tree, NULL, stop_at_first, NULL));
-	assert_int_equal(-ENOENT, pcie_sysfs_ib_ports("/nonexistent", NULL,
-						      collect_port, buf));
-}
 
 static void test_parse_gts(void **state)
 {
@@ -238,9 +112,6 @@ static void test_stats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ib_ports),
-	    cmocka_unit_test_setup_teardown(test_resolve, setup_root,
-					    teardown_root),
 	    cmocka_unit_test(test_parse_gts),
 	    cmocka_unit_test(test_ext_cap_walk),
 	    cmocka_unit_test(test_acs_names),

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -164,6 +167,54 @@ static void test_missing_port(void **state)
 	assert_int_equal(0, burnin_netdev_speed_mbps(ROOT("ib-node"), "ib0"));
 }
 
+static void mkfile(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * A CA link that leaves the root (here absolute, to a port tree that
+ * exists) is not followed out of it: the port and its counters are missing.
+ * (rdma's own fopen() reader followed it.)
+ */
+static void test_root_confined(void **state)
+{
+	static const char *const dirs[] = {
+	    "out", "out/mlx5_0", "out/mlx5_0/ports", "out/mlx5_0/ports/1",
+	    "out/mlx5_0/ports/1/counters", "root", "root/class",
+	    "root/class/infiniband"};
+	char top[] = "/tmp/ibproof-test-port-XXXXXX", p[256], t[256];
+	char names[8][BURNIN_COUNTER_NAME_MAX];
+	struct burnin_port bp = port_of("mlx5_0", 1, false);
+	uint64_t v[8];
+	int n;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", top, dirs[i]);
+		assert_int_equal(0, mkdir(p, 0755));
+	}
+	snprintf(p, sizeof(p), "%s/out/mlx5_0/ports/1/state", top);
+	mkfile(p, "4: ACTIVE\n");
+	snprintf(p, sizeof(p), "%s/out/mlx5_0/ports/1/counters/symbol_error",
+		 top);
+	mkfile(p, "3\n");
+	snprintf(t, sizeof(t), "%s/out/mlx5_0", top);
+	snprintf(p, sizeof(p), "%s/root/class/infiniband/mlx5_0", top);
+	assert_int_equal(0, symlink(t, p));
+	snprintf(p, sizeof(p), "%s/root", top);
+	assert_int_equal(-ENOENT, burnin_port_sysfs_fill(p, &bp));
+	assert_int_equal(-ENOENT, burnin_port_sysfs_counters(p, "mlx5_0", 1,
+							     names, v, 8, &n));
+	snprintf(p, sizeof(p), "rm -rf '%s'", top);
+	assert_int_equal(0, system(p));
+}
+
 static int find(char (*names)[BURNIN_COUNTER_NAME_MAX], int n, const char *name)
 {
 	for (int i = 0; i < n; i++)
@@ -257,6 +308,7 @@ int main(void)
 	    cmocka_unit_test(test_cm_addr),
 	    cmocka_unit_test(test_rxe_port),
 	    cmocka_unit_test(test_missing_port),
+	    cmocka_unit_test(test_root_confined),
 	    cmocka_unit_test(test_counters),
 	    cmocka_unit_test(test_counter_deltas),
 	    cmocka_unit_test(test_filter_and_names),
