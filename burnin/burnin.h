@@ -212,8 +212,13 @@ struct burnin_config {
 /* The defaults of every option (burnin_cli.c). */
 void burnin_config_defaults(struct burnin_config *cfg);
 
-/* Set by the SIGINT/SIGTERM handler; checked between rounds. */
-extern volatile int burnin_stop_requested;
+/*
+ * The stop flag (stop.c): set by the SIGINT/SIGTERM/SIGUSR1 handler, read
+ * by every rank thread after its step and by rank 0 between steps.
+ * burnin_stop_set() asks for (or clears) the stop as the handler does.
+ */
+bool burnin_stop_requested(void);
+void burnin_stop_set(bool stop);
 void burnin_install_signal_handlers(void);
 
 struct burnin_bootstrap;

@@ -278,7 +278,7 @@ static int run_step(struct burnin_ctx *ctx, int round, int test)
 	burnin_worker_teardown(ctx, ep); /* after the gather, as the others do */
 	ok = record_step(ctx, &st);
 	ctx->seq++;
-	if (burnin_stop_requested)
+	if (burnin_stop_requested())
 		ctx->stopped = true;
 	burnin_progress_step(ctx, round, ctx->sched.n_rounds, test, ok, st.n);
 out:

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,36 +14,6 @@
 #include "burnin/run.h"
 #include "common/cli.h"
 #include "common/log.h"
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	burnin_stop_requested = 1;
-}
-
-void burnin_install_signal_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/*
-	 * Open MPI's mpirun kills its ranks 1 s after passing on SIGINT or
-	 * SIGTERM (odls_base_sigkill_timeout), before a step can finish; it
-	 * forwards SIGUSR1 and nothing else: the way to stop a run under it.
-	 */
-	sigaction(SIGUSR1, &sa, NULL);
-	/*
-	 * A rank whose stdout or stderr went away with its MPI daemon must
-	 * not die of SIGPIPE on a last message: a failed write is harmless,
-	 * a rank killed at exit turns a finished run into "could not test".
-	 */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-}
 
 int burnin_pin_numa(int numa_node, const char *sysfs_root)
 {
