@@ -17,7 +17,7 @@
 
 #include "rdma/transport.h"
 
-/* ---- schedules (schedule.c, schedule_file.c) ---- */
+/* ---- schedules (schedule_spec.c, schedule.c, schedule_file.c) ---- */
 
 struct burnin_pair {
 	int a, b; /* inventory indices; a initiates a unidirectional test */
@@ -48,6 +48,20 @@ int burnin_schedule_round_size(const struct burnin_schedule *s, int round);
 /* Helpers the builders share (schedule.c). */
 int burnin_schedule_new_round(struct burnin_schedule *s);
 int burnin_schedule_add(struct burnin_schedule *s, int a, int b);
+/*
+ * The builders burnin_schedule_build() (schedule_spec.c) picks from; s
+ * starts zeroed. 0 or -ENOMEM; _pairs_file and _node (schedule_file.c)
+ * also -EINVAL with a message in err.
+ */
+int burnin_schedule_all_pairs(const struct burnin_port *ports, int n,
+			      uint64_t seed, struct burnin_schedule *s);
+int burnin_schedule_rail(const struct burnin_port *ports, int n,
+			 uint64_t seed, struct burnin_schedule *s);
+int burnin_schedule_intra(const struct burnin_port *ports, int n,
+			  uint64_t seed, struct burnin_schedule *s);
+int burnin_schedule_shift(int n, struct burnin_schedule *s);
+int burnin_schedule_random(int n, long rounds, uint64_t seed,
+			   struct burnin_schedule *s);
 int burnin_schedule_pairs_file(const char *path,
 			       const struct burnin_port *ports, int n,
 			       struct burnin_schedule *s, char *err,
@@ -198,8 +212,13 @@ struct burnin_config {
 /* The defaults of every option (burnin_cli.c). */
 void burnin_config_defaults(struct burnin_config *cfg);
 
-/* Set by the SIGINT/SIGTERM handler; checked between rounds. */
-extern volatile int burnin_stop_requested;
+/*
+ * The stop flag (stop.c): set by the SIGINT/SIGTERM/SIGUSR1 handler, read
+ * by every rank thread after its step and by rank 0 between steps.
+ * burnin_stop_set() asks for (or clears) the stop as the handler does.
+ */
+bool burnin_stop_requested(void);
+void burnin_stop_set(bool stop);
 void burnin_install_signal_handlers(void);
 
 struct burnin_bootstrap;

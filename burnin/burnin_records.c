@@ -128,12 +128,12 @@ static json_t *errors_by_status(const struct wire_result *ra,
 	return o;
 }
 
-json_t *burnin_pair_record(const struct burnin_ctx *ctx,
+json_t *burnin_pair_record(const struct burnin_coord *co,
 			   const struct burnin_measure *m, const char *error,
 			   const struct wire_result *ra,
 			   const struct wire_result *rb)
 {
-	const struct burnin_config *cfg = ctx->cfg;
+	const struct burnin_config *cfg = co->ctx->cfg;
 	json_t *rec = record_new("pair");
 
 	if (!rec)
@@ -142,11 +142,11 @@ json_t *burnin_pair_record(const struct burnin_ctx *ctx,
 		    "{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s,s:b,s:I,s:f,s:I,s:i,s:I,s:f,s:s,s:o,s:o}",
 		    "round", m->round + 1, "test", burnin_test_name(m->test),
 		    "dir", m->bidir ? "bi" : "uni",
-		    "a", port_ref(&ctx->inv[m->a]), "b", port_ref(&ctx->inv[m->b]),
+		    "a", port_ref(&co->inv[m->a]), "b", port_ref(&co->inv[m->b]),
 		    "gbps", m->gbps, "gbps_min", m->gbps_min,
 		    "expected_gbps", m->expected_gbps,
 		    "status", status_names[m->status],
-		    "retest", m->round >= ctx->n_main_rounds,
+		    "retest", m->round >= co->n_main_rounds,
 		    "bytes", (json_int_t)ra->res.bytes, "seconds", ra->res.seconds,
 		    "error_completions", (json_int_t)m->error_completions,
 		    "qps", cfg->params.qps, "msg_size", (json_int_t)cfg->params.msg_size,
@@ -168,9 +168,9 @@ const char *burnin_cm_name(int cm)
 	return cm == BURNIN_CM_RDMACM ? "rdmacm" : "mpi";
 }
 
-json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event)
+json_t *burnin_run_record(const struct burnin_coord *co, const char *event)
 {
-	const struct burnin_config *cfg = ctx->cfg;
+	const struct burnin_config *cfg = co->ctx->cfg;
 	json_t *rec = record_new("run"), *tests = json_array();
 
 	if (!rec || !tests)
@@ -189,8 +189,8 @@ json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event)
 		    "cm", burnin_cm_name(cfg->params.cm),
 		    "command", cfg->argv_line,
 		    "topology", cfg->topology,
-		    "ranks", ctx->bs ? ctx->bs->size : 0, "ports", ctx->n_inv,
-		    "rounds", ctx->n_main_rounds)))
+		    "ranks", co->ctx->bs ? co->ctx->bs->size : 0, "ports", co->n_inv,
+		    "rounds", co->n_main_rounds)))
 		goto fail_rec;
 	return rec;
 fail:

@@ -11,7 +11,7 @@
 #include "burnin/run.h"
 
 struct finding_ctx {
-	struct burnin_ctx *ctx;
+	struct burnin_coord *co;
 	FILE *summary;
 	int n_fail, n_emitted;
 };
@@ -28,8 +28,8 @@ static int put(struct finding_ctx *fc, json_t *f)
 		json_string_value(json_object_get(f, "message")));
 	fc->n_fail += !strcmp(json_string_value(json_object_get(f, "severity")), "fail");
 	fc->n_emitted++;
-	if (fc->ctx->w)
-		ret = record_writer_emit(fc->ctx->w, f);
+	if (fc->co->w)
+		ret = record_writer_emit(fc->co->w, f);
 	json_decref(f);
 	return ret;
 }
@@ -40,20 +40,20 @@ static json_t *subject(const struct burnin_port *p)
 }
 
 /* The worst pair of port p that is bad in the given way, for evidence. */
-static json_t *evidence(struct burnin_ctx *ctx, int p,
+static json_t *evidence(struct burnin_coord *co, int p,
 			const struct burnin_port_verdict *v, int partners)
 {
 	json_t *bad = json_array();
 	char name[2 * BURNIN_NAME_MAX + 16];
 
-	for (int i = 0; bad && i < ctx->n_m; i++) {
-		const struct burnin_measure *m = &ctx->m[i];
+	for (int i = 0; bad && i < co->n_m; i++) {
+		const struct burnin_measure *m = &co->m[i];
 		int q = m->a == p ? m->b : m->b == p ? m->a : -1;
 
 		if (q < 0 || !(m->low || m->dip || m->error_completions ||
 			       m->status == BURNIN_PAIR_ERROR))
 			continue;
-		burnin_port_name(&ctx->inv[q], name, sizeof(name));
+		burnin_port_name(&co->inv[q], name, sizeof(name));
 		json_array_append_new(bad, json_pack("{s:i,s:s,s:s,s:f,s:f,s:f,s:I}",
 			"round", m->round + 1, "partner", name,
 			"test", burnin_test_name(m->test), "gbps", m->gbps,
@@ -68,26 +68,26 @@ static json_t *evidence(struct burnin_ctx *ctx, int p,
 
 static int blamed(struct finding_ctx *fc, int p, const struct burnin_port_verdict *v)
 {
-	struct burnin_ctx *ctx = fc->ctx;
+	struct burnin_coord *co = fc->co;
 	char name[2 * BURNIN_NAME_MAX + 16];
 	int ret = 0;
 
-	burnin_port_name(&ctx->inv[p], name, sizeof(name));
+	burnin_port_name(&co->inv[p], name, sizeof(name));
 	if (v->blame & BURNIN_BLAME_LOW)
 		ret |= put(fc, record_finding("fail", "low-bandwidth",
-			subject(&ctx->inv[p]), evidence(ctx, p, v, v->low_partners),
+			subject(&co->inv[p]), evidence(co, p, v, v->low_partners),
 			"disable-port",
 			"%s was slow with %d partners that were fine elsewhere (worst %.1f Gb/s): disable the port and check its cable and HCA",
 			name, v->low_partners, v->worst_gbps));
 	if (v->blame & BURNIN_BLAME_DIP)
 		ret |= put(fc, record_finding("fail", "intermittent",
-			subject(&ctx->inv[p]), evidence(ctx, p, v, v->dip_partners),
+			subject(&co->inv[p]), evidence(co, p, v, v->dip_partners),
 			"reseat",
 			"%s dropped far below its rate in some 100 ms windows with %d partners: reseat the cable, then run burnin node:%s",
-			name, v->dip_partners, ctx->inv[p].host));
+			name, v->dip_partners, co->inv[p].host));
 	if (v->blame & BURNIN_BLAME_ERRORS)
 		ret |= put(fc, record_finding("fail", "completion-errors",
-			subject(&ctx->inv[p]), evidence(ctx, p, v, v->err_partners),
+			subject(&co->inv[p]), evidence(co, p, v, v->err_partners),
 			"disable-port",
 			"%s had errors with %d partners that were fine elsewhere: disable the port and check its cable",
 			name, v->err_partners));
@@ -97,14 +97,14 @@ static int blamed(struct finding_ctx *fc, int p, const struct burnin_port_verdic
 static int unresolved(struct finding_ctx *fc, int p,
 		      const struct burnin_port_verdict *v)
 {
-	struct burnin_ctx *ctx = fc->ctx;
+	struct burnin_coord *co = fc->co;
 	char name[2 * BURNIN_NAME_MAX + 16];
 
-	burnin_port_name(&ctx->inv[p], name, sizeof(name));
+	burnin_port_name(&co->inv[p], name, sizeof(name));
 	return put(fc, record_finding("warn", v->n_err ? "completion-errors" : "low-bandwidth",
-		subject(&ctx->inv[p]), evidence(ctx, p, v, 0), "none",
+		subject(&co->inv[p]), evidence(co, p, v, 0), "none",
 		"%s was in a bad pair, but no second partner confirmed it: run more rounds (--retests) or burnin node:%s",
-		name, ctx->inv[p].host));
+		name, co->inv[p].host));
 }
 
 /* "4x EDR (100 Gb/s)", or as much of it as is known. */
@@ -125,18 +125,18 @@ static const char *link_str(const struct burnin_port *p, char *buf, size_t len)
  */
 static int rate_finding(struct finding_ctx *fc, int p)
 {
-	struct burnin_ctx *ctx = fc->ctx;
-	const struct burnin_judge_params *jp = &ctx->cfg->judge;
-	const struct burnin_port *me = &ctx->inv[p], *ref;
+	struct burnin_coord *co = fc->co;
+	const struct burnin_judge_params *jp = &co->ctx->cfg->judge;
+	const struct burnin_port *me = &co->inv[p], *ref;
 	char name[2 * BURNIN_NAME_MAX + 16], have[64], want[64];
-	int n_peers, n_at, r = burnin_link_rate_reference(jp, ctx->inv,
-						ctx->n_inv, p, &n_peers, &n_at);
+	int n_peers, n_at, r = burnin_link_rate_reference(jp, co->inv,
+						co->n_inv, p, &n_peers, &n_at);
 	bool given = r == p;
 	json_t *ev;
 
 	if (r < 0)
 		return 0;
-	ref = &ctx->inv[r];
+	ref = &co->inv[r];
 	burnin_port_name(me, name, sizeof(name));
 	link_str(me, have, sizeof(have));
 	ev = json_pack("{s:f,s:f,s:i,s:s,s:i,s:s,s:i,s:i}", "rate_gbps",
@@ -166,7 +166,7 @@ static int rate_finding(struct finding_ctx *fc, int p)
 static int counter_finding(struct finding_ctx *fc, int p, json_t *counters,
 			   json_t *sat)
 {
-	const struct burnin_port *port = &fc->ctx->inv[p];
+	const struct burnin_port *port = &fc->co->inv[p];
 	bool grew = counters && json_object_size(counters);
 	char name[2 * BURNIN_NAME_MAX + 16];
 	json_t *ev = json_object();
@@ -190,10 +190,10 @@ static int counter_finding(struct finding_ctx *fc, int p, json_t *counters,
 }
 
 /* Was port p given any pair? node:HOST leaves most references out. */
-static bool in_schedule(const struct burnin_ctx *ctx, int p)
+static bool in_schedule(const struct burnin_coord *co, int p)
 {
-	for (int i = 0; i < ctx->sched.n_pairs; i++)
-		if (ctx->sched.pairs[i].a == p || ctx->sched.pairs[i].b == p)
+	for (int i = 0; i < co->sched.n_pairs; i++)
+		if (co->sched.pairs[i].a == p || co->sched.pairs[i].b == p)
 			return true;
 	return false;
 }
@@ -201,26 +201,26 @@ static bool in_schedule(const struct burnin_ctx *ctx, int p)
 static int port_findings(struct finding_ctx *fc, int p,
 			 const struct burnin_port_verdict *v)
 {
-	struct burnin_ctx *ctx = fc->ctx;
+	struct burnin_coord *co = fc->co;
 	char name[2 * BURNIN_NAME_MAX + 16];
-	json_t *counters = ctx->port_counters ? ctx->port_counters[p] : NULL;
-	json_t *sat = ctx->port_saturated ? ctx->port_saturated[p] : NULL;
+	json_t *counters = co->port_counters ? co->port_counters[p] : NULL;
+	json_t *sat = co->port_saturated ? co->port_saturated[p] : NULL;
 	int ret = 0;
 
-	burnin_port_name(&ctx->inv[p], name, sizeof(name));
-	if (!v->tested && in_schedule(ctx, p))
+	burnin_port_name(&co->inv[p], name, sizeof(name));
+	if (!v->tested && in_schedule(co, p))
 		ret |= put(fc, record_finding("fail", "not-tested",
-			subject(&ctx->inv[p]), json_pack("{s:i}", "rank", ctx->inv_rank[p]),
+			subject(&co->inv[p]), json_pack("{s:i}", "rank", co->inv_rank[p]),
 			"none",
 			"%s was never measured (its rank or its partners failed): see the pair records' errors and run burnin again",
 			name));
-	else if (!ctx->alive[ctx->inv_rank[p]])
+	else if (!co->alive[co->inv_rank[p]])
 		ret |= put(fc, record_finding("fail", "not-tested",
-			subject(&ctx->inv[p]), json_pack("{s:i,s:i}", "rank",
-				ctx->inv_rank[p], "pairs_ok", v->n_ok),
+			subject(&co->inv[p]), json_pack("{s:i,s:i}", "rank",
+				co->inv_rank[p], "pairs_ok", v->n_ok),
 			"none",
 			"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
-			name, ctx->inv_rank[p], ctx->inv[p].host));
+			name, co->inv_rank[p], co->inv[p].host));
 	ret |= rate_finding(fc, p);
 	if (v->blame)
 		ret |= blamed(fc, p, v);
@@ -232,15 +232,15 @@ static int port_findings(struct finding_ctx *fc, int p,
 	return ret;
 }
 
-int burnin_emit_findings(struct burnin_ctx *ctx,
+int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v, int *n_fail)
 {
-	struct finding_ctx fc = { ctx,
-		ctx->cfg->records && !strcmp(ctx->cfg->records, "-") ? stderr : stdout };
+	struct finding_ctx fc = { co,
+		co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-") ? stderr : stdout };
 	int ret = 0;
 
 	fprintf(fc.summary, "findings:\n");
-	for (int p = 0; p < ctx->n_inv; p++)
+	for (int p = 0; p < co->n_inv; p++)
 		ret |= port_findings(&fc, p, &v[p]);
 	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");

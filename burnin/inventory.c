@@ -29,7 +29,7 @@ int burnin_inventory_send(struct burnin_ctx *ctx)
 				  sizeof(wi), clock_mono_now() + ctx->cfg->timeout_s);
 }
 
-static int add_port(struct burnin_ctx *ctx, const struct wire_inventory *wi,
+static int add_port(struct burnin_coord *co, const struct wire_inventory *wi,
 		    int rank)
 {
 	char name[2 * BURNIN_NAME_MAX + 16];
@@ -37,33 +37,33 @@ static int add_port(struct burnin_ctx *ctx, const struct wire_inventory *wi,
 	if (!wi->has_port)
 		return 0;
 	burnin_port_name(&wi->port, name, sizeof(name));
-	if (burnin_inventory_find(ctx->inv, ctx->n_inv, name) >= 0) {
+	if (burnin_inventory_find(co->inv, co->n_inv, name) >= 0) {
 		log_error("rank %d: port %s is already driven by another rank",
 			  rank, name);
 		return -EEXIST;
 	}
-	ctx->inv[ctx->n_inv] = wi->port;
-	ctx->inv_rank[ctx->n_inv++] = rank;
+	co->inv[co->n_inv] = wi->port;
+	co->inv_rank[co->n_inv++] = rank;
 	return 0;
 }
 
 /* Sorts the inventory and the rank map together. */
-static void sort_inventory(struct burnin_ctx *ctx)
+static void sort_inventory(struct burnin_coord *co)
 {
 	char name[2 * BURNIN_NAME_MAX + 16];
-	struct burnin_port *copy = malloc((size_t)(ctx->n_inv + 1) * sizeof(*copy));
-	int *ranks = malloc((size_t)(ctx->n_inv + 1) * sizeof(*ranks));
+	struct burnin_port *copy = malloc((size_t)(co->n_inv + 1) * sizeof(*copy));
+	int *ranks = malloc((size_t)(co->n_inv + 1) * sizeof(*ranks));
 
 	if (!copy || !ranks)
 		goto out;
-	memcpy(copy, ctx->inv, (size_t)ctx->n_inv * sizeof(*copy));
-	burnin_inventory_sort(ctx->inv, ctx->n_inv);
-	for (int i = 0; i < ctx->n_inv; i++) {
+	memcpy(copy, co->inv, (size_t)co->n_inv * sizeof(*copy));
+	burnin_inventory_sort(co->inv, co->n_inv);
+	for (int i = 0; i < co->n_inv; i++) {
 		burnin_port_name(&copy[i], name, sizeof(name));
-		ranks[burnin_inventory_find(ctx->inv, ctx->n_inv, name)] =
-			ctx->inv_rank[i];
+		ranks[burnin_inventory_find(co->inv, co->n_inv, name)] =
+			co->inv_rank[i];
 	}
-	memcpy(ctx->inv_rank, ranks, (size_t)ctx->n_inv * sizeof(*ranks));
+	memcpy(co->inv_rank, ranks, (size_t)co->n_inv * sizeof(*ranks));
 out:
 	free(copy);
 	free(ranks);
@@ -85,39 +85,40 @@ static int check_undriven(const struct wire_inventory *wi, int rank)
 	return -EINVAL;
 }
 
-int burnin_inventory_gather(struct burnin_ctx *ctx)
+int burnin_inventory_gather(struct burnin_coord *co)
 {
-	int size = ctx->bs->size, ret = -ENOMEM;
+	struct burnin_bootstrap *bs = co->ctx->bs;
+	int size = bs->size, ret = -ENOMEM;
 	struct wire_inventory *wi = calloc((size_t)size, sizeof(*wi));
 	int *peers = calloc((size_t)size, sizeof(*peers));
 	bool *got = calloc((size_t)size, sizeof(*got));
 
-	ctx->inv = calloc((size_t)size, sizeof(*ctx->inv));
-	ctx->inv_rank = calloc((size_t)size, sizeof(*ctx->inv_rank));
-	ctx->alive = calloc((size_t)size, sizeof(*ctx->alive));
-	if (!wi || !peers || !got || !ctx->inv || !ctx->inv_rank || !ctx->alive)
+	co->inv = calloc((size_t)size, sizeof(*co->inv));
+	co->inv_rank = calloc((size_t)size, sizeof(*co->inv_rank));
+	co->alive = calloc((size_t)size, sizeof(*co->alive));
+	if (!wi || !peers || !got || !co->inv || !co->inv_rank || !co->alive)
 		goto out;
 	for (int r = 1; r < size; r++)
 		peers[r - 1] = r;
-	ctx->bs->ops->recv_many(ctx->bs, peers, size - 1, BURNIN_TAG_INVENTORY,
-				wi + 1, sizeof(*wi), got + 1,
-				clock_mono_now() + ctx->cfg->timeout_s);
-	wi[0] = my_inventory(ctx);
+	bs->ops->recv_many(bs, peers, size - 1, BURNIN_TAG_INVENTORY,
+			   wi + 1, sizeof(*wi), got + 1,
+			   clock_mono_now() + co->ctx->cfg->timeout_s);
+	wi[0] = my_inventory(co->ctx);
 	got[0] = true;
 	ret = 0;
 	for (int r = 0; r < size && !ret; r++) {
-		ctx->alive[r] = got[r];
+		co->alive[r] = got[r];
 		if (!got[r]) {
 			log_error("rank %d did not report its port within %.0f s; it is left out",
-				  r, ctx->cfg->timeout_s);
-			burnin_drop_rank(ctx, r, 0);
+				  r, co->ctx->cfg->timeout_s);
+			burnin_drop_rank(co, r, 0);
 		} else {
-			ret = add_port(ctx, &wi[r], r);
+			ret = add_port(co, &wi[r], r);
 		}
 	}
 	for (int r = 0; r < size && !ret; r++)
 		ret = check_undriven(&wi[r], r);
-	sort_inventory(ctx);
+	sort_inventory(co);
 out:
 	free(wi);
 	free(peers);

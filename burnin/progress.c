@@ -20,43 +20,43 @@ static void fmt_duration(double s, char *buf, size_t len)
 		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
 }
 
-static void track_worst(struct burnin_ctx *ctx, int from)
+static void track_worst(struct burnin_coord *co, int from)
 {
 	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16];
 
-	for (int i = from; i < ctx->n_m; i++) {
-		const struct burnin_measure *m = &ctx->m[i];
+	for (int i = from; i < co->n_m; i++) {
+		const struct burnin_measure *m = &co->m[i];
 		/* Soft-RoCE over a netdev of unknown speed: no expected rate */
 		double ratio = m->expected_gbps > 0 ? m->gbps / m->expected_gbps
 						    : m->gbps;
 
-		if (m->status != BURNIN_PAIR_OK || (ctx->worst[0] && ratio >= ctx->worst_ratio))
+		if (m->status != BURNIN_PAIR_OK || (co->worst[0] && ratio >= co->worst_ratio))
 			continue;
-		ctx->worst_ratio = ratio;
-		burnin_port_name(&ctx->inv[m->a], a, sizeof(a));
-		burnin_port_name(&ctx->inv[m->b], b, sizeof(b));
-		snprintf(ctx->worst, sizeof(ctx->worst), "%s<->%s %.1f/%.0f Gb/s",
+		co->worst_ratio = ratio;
+		burnin_port_name(&co->inv[m->a], a, sizeof(a));
+		burnin_port_name(&co->inv[m->b], b, sizeof(b));
+		snprintf(co->worst, sizeof(co->worst), "%s<->%s %.1f/%.0f Gb/s",
 			 a, b, m->gbps, m->expected_gbps);
 	}
 }
 
-void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,
+void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,
 			  int test, int ok, int n)
 {
 	bool tty = isatty(STDERR_FILENO);
-	double el = clock_mono_now() - ctx->start, eta;
+	double el = clock_mono_now() - co->start, eta;
 	char eta_s[32];
 	int total = 0, done;
 
-	track_worst(ctx, ctx->n_m - n);
-	ctx->pairs_done += n;
-	done = ctx->pairs_done + ctx->pairs_resumed;
-	for (int r = 0; r < ctx->sched.n_rounds; r++)
-		total += burnin_schedule_round_size(&ctx->sched, r) * ctx->cfg->n_tests;
+	track_worst(co, co->n_m - n);
+	co->pairs_done += n;
+	done = co->pairs_done + co->pairs_resumed;
+	for (int r = 0; r < co->sched.n_rounds; r++)
+		total += burnin_schedule_round_size(&co->sched, r) * co->ctx->cfg->n_tests;
 	/* the pace of this run's pairs, over what is left */
-	eta = ctx->pairs_done ? el * (total - done) / ctx->pairs_done : 0;
+	eta = co->pairs_done ? el * (total - done) / co->pairs_done : 0;
 	fmt_duration(eta > 0 ? eta : 0, eta_s, sizeof(eta_s));
-	if (!ctx->cfg->progress)
+	if (!co->ctx->cfg->progress)
 		return;
 	if (tty) {
 		char bar[21];
@@ -67,28 +67,28 @@ void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,
 		bar[20] = '\0';
 		fprintf(stderr, "\r[%s] round %d/%d %s: %d/%d ok, %d/%d pairs, ETA %s, worst %s\033[K",
 			bar, round + 1, n_rounds, burnin_test_name(test), ok, n,
-			done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
+			done, total, eta_s, co->worst[0] ? co->worst : "-");
 	} else {
 		fprintf(stderr, "burnin: round %d/%d %s: %d/%d pairs ok, %d/%d pairs done, ETA %s, worst %s\n",
 			round + 1, n_rounds, burnin_test_name(test), ok, n,
-			done, total, eta_s, ctx->worst[0] ? ctx->worst : "-");
+			done, total, eta_s, co->worst[0] ? co->worst : "-");
 	}
 }
 
-void burnin_progress_done(struct burnin_ctx *ctx)
+void burnin_progress_done(struct burnin_coord *co)
 {
-	FILE *out = ctx->cfg->records && !strcmp(ctx->cfg->records, "-") ? stderr : stdout;
+	FILE *out = co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-") ? stderr : stdout;
 	int n[3] = { 0 };
 	char el[32];
 
-	if (ctx->cfg->progress && isatty(STDERR_FILENO))
+	if (co->ctx->cfg->progress && isatty(STDERR_FILENO))
 		fputc('\n', stderr);
-	for (int i = 0; i < ctx->n_m; i++)
-		n[ctx->m[i].status]++;
-	fmt_duration(clock_mono_now() - ctx->start, el, sizeof(el));
+	for (int i = 0; i < co->n_m; i++)
+		n[co->m[i].status]++;
+	fmt_duration(clock_mono_now() - co->start, el, sizeof(el));
 	fprintf(out, "burnin: %d ports, %d rounds, %d pairs: %d ok, %d error, %d not-tested; %s%s; worst %s\n",
-		ctx->n_inv, ctx->sched.n_rounds, ctx->n_m, n[0], n[1], n[2], el,
-		ctx->stopped ? " (interrupted)" : "", ctx->worst[0] ? ctx->worst : "-");
+		co->n_inv, co->sched.n_rounds, co->n_m, n[0], n[1], n[2], el,
+		co->stopped ? " (interrupted)" : "", co->worst[0] ? co->worst : "-");
 }
 
 double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds)

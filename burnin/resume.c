@@ -13,7 +13,7 @@
 #include "burnin/run.h"
 #include "common/log.h"
 
-static int ref_index(const struct burnin_ctx *ctx, const json_t *ref)
+static int ref_index(const struct burnin_coord *co, const json_t *ref)
 {
 	char name[3 * BURNIN_NAME_MAX];
 
@@ -21,22 +21,22 @@ static int ref_index(const struct burnin_ctx *ctx, const json_t *ref)
 		 json_string_value(json_object_get(ref, "host")),
 		 json_string_value(json_object_get(ref, "ca")),
 		 (int)json_integer_value(json_object_get(ref, "port")));
-	return burnin_inventory_find(ctx->inv, ctx->n_inv, name);
+	return burnin_inventory_find(co->inv, co->n_inv, name);
 }
 
-static int check_start(const struct burnin_ctx *ctx, const json_t *rec,
+static int check_start(const struct burnin_coord *co, const json_t *rec,
 		       const char *where)
 {
 	const json_t *params = json_object_get(rec, "params");
 	const char *sched = json_string_value(json_object_get(params, "schedule"));
 	json_int_t seed = json_integer_value(json_object_get(params, "seed"));
 
-	if (sched && !strcmp(sched, ctx->cfg->schedule) &&
-	    seed == (json_int_t)ctx->cfg->seed)
+	if (sched && !strcmp(sched, co->ctx->cfg->schedule) &&
+	    seed == (json_int_t)co->ctx->cfg->seed)
 		return 0;
 	log_error("%s: the run to resume used schedule '%s' seed %lld; this one uses '%s' seed %llu",
-		  where, sched ? sched : "?", (long long)seed, ctx->cfg->schedule,
-		  (unsigned long long)ctx->cfg->seed);
+		  where, sched ? sched : "?", (long long)seed, co->ctx->cfg->schedule,
+		  (unsigned long long)co->ctx->cfg->seed);
 	return -EINVAL;
 }
 
@@ -44,24 +44,24 @@ static int check_start(const struct burnin_ctx *ctx, const json_t *rec,
  * node:HOST spreads partners over leaves: a port whose leaf differs from
  * the run to resume (another --topology, or none) makes another schedule.
  */
-static int check_leaf(const struct burnin_ctx *ctx, const json_t *rec,
+static int check_leaf(const struct burnin_coord *co, const json_t *rec,
 		      const char *where)
 {
 	const char *s = json_string_value(json_object_get(
 		json_object_get(rec, "leaf"), "guid"));
 	uint64_t was = 0;
-	int i = ref_index(ctx, rec);
+	int i = ref_index(co, rec);
 
-	if (i < 0 || strncmp(ctx->cfg->schedule, "node:", 5))
+	if (i < 0 || strncmp(co->ctx->cfg->schedule, "node:", 5))
 		return 0;
 	if (s && record_guid_parse(s, &was))
 		was = 0;
-	if (was == ctx->inv[i].leaf_guid)
+	if (was == co->inv[i].leaf_guid)
 		return 0;
 	log_error("%s: the run to resume had port %s:%s:%d on leaf 0x%016llx, this one on 0x%016llx (0: unknown); resume with the same --topology",
-		  where, ctx->inv[i].host, ctx->inv[i].ca, ctx->inv[i].port,
+		  where, co->inv[i].host, co->inv[i].ca, co->inv[i].port,
 		  (unsigned long long)was,
-		  (unsigned long long)ctx->inv[i].leaf_guid);
+		  (unsigned long long)co->inv[i].leaf_guid);
 	return -EINVAL;
 }
 
@@ -88,7 +88,7 @@ static int scheduled_pair(const struct burnin_schedule *s, int r, int a, int b)
  * pair of its step is done, if this schedule has it in that round (another
  * inventory makes another schedule). not-tested pairs run again.
  */
-static int take_pair(struct burnin_ctx *ctx, const json_t *rec, bool *seen,
+static int take_pair(struct burnin_coord *co, const json_t *rec, bool *seen,
 		     const char *where)
 {
 	struct burnin_measure m = { 0 };
@@ -96,17 +96,17 @@ static int take_pair(struct burnin_ctx *ctx, const json_t *rec, bool *seen,
 	int round, t, i;
 
 	json_int_t rec_round = json_integer_value(json_object_get(rec, "round"));
-	int last = ctx->sched.n_rounds + ctx->cfg->retest_rounds;
+	int last = co->sched.n_rounds + co->ctx->cfg->retest_rounds;
 
 	if (rec_round < 1 || rec_round > last) {
 		log_error("%s: round %lld: expected 1 to %d (this schedule's %d rounds and %d retests)",
-			  where, (long long)rec_round, last, ctx->sched.n_rounds,
-			  ctx->cfg->retest_rounds);
+			  where, (long long)rec_round, last, co->sched.n_rounds,
+			  co->ctx->cfg->retest_rounds);
 		return -EINVAL;
 	}
 	round = (int)rec_round - 1;
-	m.a = ref_index(ctx, json_object_get(rec, "a"));
-	m.b = ref_index(ctx, json_object_get(rec, "b"));
+	m.a = ref_index(co, json_object_get(rec, "a"));
+	m.b = ref_index(co, json_object_get(rec, "b"));
 	m.status = status_of(json_string_value(json_object_get(rec, "status")));
 	if (m.a < 0 || m.b < 0 || m.status == BURNIN_PAIR_NOT_TESTED)
 		return 0;
@@ -118,54 +118,54 @@ static int take_pair(struct burnin_ctx *ctx, const json_t *rec, bool *seen,
 	m.expected_gbps = json_number_value(json_object_get(rec, "expected_gbps"));
 	m.error_completions = (uint64_t)json_integer_value(
 		json_object_get(rec, "error_completions"));
-	for (t = 0; t < ctx->cfg->n_tests; t++)
-		if ((int)ctx->cfg->tests[t] == m.test)
+	for (t = 0; t < co->ctx->cfg->n_tests; t++)
+		if ((int)co->ctx->cfg->tests[t] == m.test)
 			break;
-	if (t == ctx->cfg->n_tests)
+	if (t == co->ctx->cfg->n_tests)
 		return 0;
-	i = scheduled_pair(&ctx->sched, round, m.a, m.b);
+	i = scheduled_pair(&co->sched, round, m.a, m.b);
 	if (i >= 0)
-		seen[i * ctx->cfg->n_tests + t] = true;
-	return burnin_ctx_add_measure(ctx, &m);
+		seen[i * co->ctx->cfg->n_tests + t] = true;
+	return burnin_coord_add_measure(co, &m);
 }
 
 /* A step is done when every pair of its round was measured in that test. */
-static void mark_done(struct burnin_ctx *ctx, const bool *seen)
+static void mark_done(struct burnin_coord *co, const bool *seen)
 {
-	for (int step = 0; step < ctx->n_done_steps; step++) {
-		int round = step / ctx->cfg->n_tests, t = step % ctx->cfg->n_tests;
-		const struct burnin_schedule *s = &ctx->sched;
+	for (int step = 0; step < co->n_done_steps; step++) {
+		int round = step / co->ctx->cfg->n_tests, t = step % co->ctx->cfg->n_tests;
+		const struct burnin_schedule *s = &co->sched;
 		bool done = round < s->n_rounds;
 
 		for (int i = 0; done && i < burnin_schedule_round_size(s, round); i++)
-			done = seen[(s->start[round] + i) * ctx->cfg->n_tests + t];
-		ctx->done_steps[step] = done;
+			done = seen[(s->start[round] + i) * co->ctx->cfg->n_tests + t];
+		co->done_steps[step] = done;
 		if (!done)
 			continue;
-		ctx->pairs_resumed += burnin_schedule_round_size(s, round);
+		co->pairs_resumed += burnin_schedule_round_size(s, round);
 		log_debug("resume: round %d %s already recorded", round + 1,
-			  burnin_test_name(ctx->cfg->tests[t]));
+			  burnin_test_name(co->ctx->cfg->tests[t]));
 	}
 }
 
-int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
+int burnin_resume_load(struct burnin_coord *co, const char *path)
 {
-	int n = (ctx->sched.n_rounds + ctx->cfg->retest_rounds) * ctx->cfg->n_tests;
-	size_t n_seen = (size_t)ctx->sched.n_pairs * (size_t)ctx->cfg->n_tests;
+	int n = (co->sched.n_rounds + co->ctx->cfg->retest_rounds) * co->ctx->cfg->n_tests;
+	size_t n_seen = (size_t)co->sched.n_pairs * (size_t)co->ctx->cfg->n_tests;
 	struct record_reader *r = record_reader_open(path);
 	bool *seen = calloc(n_seen ? n_seen : 1, sizeof(*seen));
 	char where[4200];
 	json_t *rec;
 	int ret = -ENOMEM;
 
-	ctx->done_steps = calloc((size_t)(n ? n : 1), sizeof(bool));
-	ctx->n_done_steps = n;
+	co->done_steps = calloc((size_t)(n ? n : 1), sizeof(bool));
+	co->n_done_steps = n;
 	if (!r) {
 		log_error("--resume %s: %m", path);
 		ret = -errno == -ENOENT ? -EINVAL : -errno;
 		goto out;
 	}
-	if (!seen || !ctx->done_steps)
+	if (!seen || !co->done_steps)
 		goto out;
 	while ((ret = record_reader_next(r, &rec)) == 1) {
 		const char *kind = json_string_value(json_object_get(rec, "kind"));
@@ -176,11 +176,11 @@ int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
 		ret = 0;
 		if (!strcmp(kind, "run") && ev && !strcmp(ev, "start") && tool &&
 		    !strcmp(tool, "burnin"))
-			ret = check_start(ctx, rec, where);
+			ret = check_start(co, rec, where);
 		else if (!strcmp(kind, "pair"))
-			ret = take_pair(ctx, rec, seen, where);
+			ret = take_pair(co, rec, seen, where);
 		else if (!strcmp(kind, "port"))
-			ret = check_leaf(ctx, rec, where);
+			ret = check_leaf(co, rec, where);
 		json_decref(rec);
 		if (ret)
 			goto out;
@@ -188,7 +188,7 @@ int burnin_resume_load(struct burnin_ctx *ctx, const char *path)
 	if (ret == -EINVAL)
 		log_error("%s", record_reader_error(r));
 	else if (!ret)
-		mark_done(ctx, seen);
+		mark_done(co, seen);
 out:
 	if (r)
 		record_reader_close(r);

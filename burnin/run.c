@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,36 +15,6 @@
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/sysfs.h"
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	burnin_stop_requested = 1;
-}
-
-void burnin_install_signal_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/*
-	 * Open MPI's mpirun kills its ranks 1 s after passing on SIGINT or
-	 * SIGTERM (odls_base_sigkill_timeout), before a step can finish; it
-	 * forwards SIGUSR1 and nothing else: the way to stop a run under it.
-	 */
-	sigaction(SIGUSR1, &sa, NULL);
-	/*
-	 * A rank whose stdout or stderr went away with its MPI daemon must
-	 * not die of SIGPIPE on a last message: a failed write is harmless,
-	 * a rank killed at exit turns a finished run into "could not test".
-	 */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-}
 
 int burnin_pin_numa(int numa_node, const char *sysfs_root)
 {
@@ -146,57 +115,57 @@ int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 	return IBP_EXIT_PASS;
 }
 
-static int plan(struct burnin_ctx *ctx)
+static int plan(struct burnin_coord *co)
 {
 	int code;
 
-	if (ctx->n_inv < 2) {
+	if (co->n_inv < 2) {
 		log_error("%d port(s) in the inventory: burnin needs at least 2 (one MPI rank per port)",
-			  ctx->n_inv);
+			  co->n_inv);
 		return IBP_EXIT_RUNTIME;
 	}
-	code = burnin_plan(ctx->cfg, ctx->inv, ctx->n_inv, &ctx->sched);
-	ctx->n_main_rounds = ctx->sched.n_rounds;
+	code = burnin_plan(co->ctx->cfg, co->inv, co->n_inv, &co->sched);
+	co->n_main_rounds = co->sched.n_rounds;
 	return code;
 }
 
-static int open_records(struct burnin_ctx *ctx)
+static int open_records(struct burnin_coord *co)
 {
-	const struct burnin_config *cfg = ctx->cfg;
+	const struct burnin_config *cfg = co->ctx->cfg;
 	int ret;
 
 	if (cfg->resume) {
-		ret = burnin_resume_load(ctx, cfg->resume);
+		ret = burnin_resume_load(co, cfg->resume);
 		if (ret)
 			return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
 	}
 	if (!cfg->records)
 		return IBP_EXIT_PASS;
 	/* never truncate during a resume: --records may name FILE otherwise */
-	ctx->w = record_writer_open(cfg->records, cfg->resume != NULL);
-	if (!ctx->w) {
+	co->w = record_writer_open(cfg->records, cfg->resume != NULL);
+	if (!co->w) {
 		log_error("%s: %m", cfg->records);
 		return IBP_EXIT_RUNTIME;
 	}
 	return IBP_EXIT_PASS;
 }
 
-static int lead(struct burnin_ctx *ctx)
+static int lead(struct burnin_coord *co)
 {
 	int code;
 
-	code = burnin_inventory_gather(ctx);
+	code = burnin_inventory_gather(co);
 	if (code)
 		return code == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
-	code = plan(ctx);
-	if (code == IBP_EXIT_PASS && ctx->cfg->dry_run) {
-		burnin_print_plan(ctx->cfg, ctx->inv, ctx->n_inv, &ctx->sched);
+	code = plan(co);
+	if (code == IBP_EXIT_PASS && co->ctx->cfg->dry_run) {
+		burnin_print_plan(co->ctx->cfg, co->inv, co->n_inv, &co->sched);
 		return IBP_EXIT_PASS;
 	}
 	if (code == IBP_EXIT_PASS)
-		code = open_records(ctx);
+		code = open_records(co);
 	if (code == IBP_EXIT_PASS)
-		return burnin_coordinate(ctx);
+		return burnin_coordinate(co);
 	return code;
 }
 
@@ -223,6 +192,7 @@ static void stop_helpers(struct burnin_ctx *ctx)
 int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 {
 	struct burnin_ctx ctx = { .cfg = cfg, .bs = bs };
+	struct burnin_coord co;
 	int code;
 
 	if (pick_port(&ctx))
@@ -236,19 +206,14 @@ int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 		stop_helpers(&ctx);
 		return code;
 	}
-	code = lead(&ctx);
-	burnin_stop_workers(&ctx);
+	burnin_coord_init(&co, &ctx);
+	code = lead(&co);
+	burnin_stop_workers(&co);
 	stop_helpers(&ctx);
-	if (ctx.w && record_writer_close(ctx.w))
+	if (burnin_coord_release(&co))
 		code = IBP_EXIT_RUNTIME;
 	bs->end_job = bs->peers_lost; /* after the last record */
 	bs->exit_code = code;
-	burnin_schedule_free(&ctx.sched);
-	free(ctx.inv);
-	free(ctx.inv_rank);
-	free(ctx.alive);
-	free(ctx.m);
-	free(ctx.done_steps);
 	return code;
 }
 

@@ -5,7 +5,10 @@
 /*
  * Internals of the round loop, shared by worker.c (every rank), coord.c
  * (rank 0), burnin_records.c and progress.c. Wire structs travel as bytes
- * between ranks of the same binary.
+ * between ranks of the same binary. struct burnin_ctx is what every rank
+ * has; struct burnin_coord is rank 0's alone, owned by coord.c and taken
+ * by the files that serve rank 0 (inventory gathering, resume, findings,
+ * progress, records).
  */
 #include <jansson.h>
 
@@ -66,6 +69,7 @@ struct wire_result {
 	struct wire_counter counters[BURNIN_MAX_COUNTERS];
 };
 
+/* One rank: its configuration, bootstrap, port and helper threads. */
 struct burnin_ctx {
 	const struct burnin_config *cfg;
 	struct burnin_bootstrap *bs;
@@ -74,7 +78,11 @@ struct burnin_ctx {
 	struct wire_inventory undriven;	/* node_ports, node_ranks, untested */
 	struct burnin_watchdog *wd; /* names a stage that overruns */
 	struct burnin_reaper *reaper; /* destroys endpoints off the step's path */
-	/* rank 0 only */
+};
+
+/* Rank 0: the inventory, the plan, the results, the records, progress. */
+struct burnin_coord {
+	struct burnin_ctx *ctx;	/* rank 0's own: it runs pairs as well */
 	struct burnin_port *inv;
 	int n_inv;
 	int *inv_rank;		/* inventory index -> rank */
@@ -94,7 +102,7 @@ struct burnin_ctx {
 	/* progress */
 	double start, worst_ratio;
 	char worst[400];
-	int pairs_done, pairs_total;
+	int pairs_done;
 	int pairs_resumed;	/* pairs of the steps --resume skips */
 };
 
@@ -109,34 +117,37 @@ int burnin_worker_loop(struct burnin_ctx *ctx);
 double burnin_step_seconds(const struct burnin_config *cfg);
 
 /* coord.c */
-int burnin_coordinate(struct burnin_ctx *ctx);
+/* Rank 0's state for ctx, empty; released by burnin_coord_release(). */
+void burnin_coord_init(struct burnin_coord *co, struct burnin_ctx *ctx);
+/* Closes the records and frees the state; -EIO if the close failed. */
+int burnin_coord_release(struct burnin_coord *co);
+int burnin_coordinate(struct burnin_coord *co);
 /* Rank 0 gives up on rank r (late, silent): it is told to leave quietly
  * (CTRL_STOP, round 1, tagged seq: the instruction it waits for next). */
-void burnin_drop_rank(struct burnin_ctx *ctx, int r, int seq);
+void burnin_drop_rank(struct burnin_coord *co, int r, int seq);
 /* CTRL_STOP to every live rank, once: nothing is left for them to do. */
-void burnin_stop_workers(struct burnin_ctx *ctx);
+void burnin_stop_workers(struct burnin_coord *co);
+/* Appends m to co->m (growing it), -ENOMEM. */
+int burnin_coord_add_measure(struct burnin_coord *co,
+			     const struct burnin_measure *m);
 
 /* inventory.c */
-int burnin_inventory_gather(struct burnin_ctx *ctx);
+int burnin_inventory_gather(struct burnin_coord *co);
 int burnin_inventory_send(struct burnin_ctx *ctx);
 
 /* resume.c */
-int burnin_resume_load(struct burnin_ctx *ctx, const char *path);
-
-/* coord.c: appends m to ctx->m (growing it), -ENOMEM. */
-int burnin_ctx_add_measure(struct burnin_ctx *ctx,
-			   const struct burnin_measure *m);
+int burnin_resume_load(struct burnin_coord *co, const char *path);
 
 /* burnin_records.c */
 json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
 			   int rank);
-json_t *burnin_pair_record(const struct burnin_ctx *ctx,
+json_t *burnin_pair_record(const struct burnin_coord *co,
 			   const struct burnin_measure *m, const char *error,
 			   const struct wire_result *ra,
 			   const struct wire_result *rb);
-int burnin_emit_findings(struct burnin_ctx *ctx,
+int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v, int *n_fail);
-json_t *burnin_run_record(const struct burnin_ctx *ctx, const char *event);
+json_t *burnin_run_record(const struct burnin_coord *co, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);
 bool burnin_counter_is_error(const char *name);
@@ -146,8 +157,8 @@ int burnin_counter_bits(const char *name);
 bool burnin_counter_saturated(const char *name, uint64_t value);
 
 /* progress.c */
-void burnin_progress_step(struct burnin_ctx *ctx, int round, int n_rounds,
+void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,
 			  int test, int ok, int n);
-void burnin_progress_done(struct burnin_ctx *ctx);
+void burnin_progress_done(struct burnin_coord *co);
 
 #endif

@@ -230,6 +230,25 @@ static int build_grouped(const struct burnin_port *ports, int n, uint64_t seed,
 	return ret;
 }
 
+int burnin_schedule_all_pairs(const struct burnin_port *ports, int n,
+			      uint64_t seed, struct burnin_schedule *s)
+{
+	return build_grouped(ports, n, seed, s, 0);
+}
+
+int burnin_schedule_rail(const struct burnin_port *ports, int n,
+			 uint64_t seed, struct burnin_schedule *s)
+{
+	s->rail_bound = true;
+	return build_grouped(ports, n, seed, s, 1);
+}
+
+int burnin_schedule_intra(const struct burnin_port *ports, int n,
+			  uint64_t seed, struct burnin_schedule *s)
+{
+	return build_grouped(ports, n, seed, s, 2);
+}
+
 /* Adds the edges of one cycle of shift k that have the given color. */
 static int shift_cycle(struct burnin_schedule *s, int n, int k, int start,
 		       int color, bool *seen)
@@ -266,7 +285,7 @@ static int shift_rounds(struct burnin_schedule *s, int n, int k, bool *seen)
 	return 0;
 }
 
-static int build_shift(int n, struct burnin_schedule *s)
+int burnin_schedule_shift(int n, struct burnin_schedule *s)
 {
 	bool *seen = calloc((size_t)(n ? n : 1), sizeof(*seen));
 	int ret = 0;
@@ -279,8 +298,8 @@ static int build_shift(int n, struct burnin_schedule *s)
 	return ret;
 }
 
-static int build_random(int n, long rounds, uint64_t seed,
-			struct burnin_schedule *s)
+int burnin_schedule_random(int n, long rounds, uint64_t seed,
+			   struct burnin_schedule *s)
 {
 	int *idx = malloc((size_t)(n ? n : 1) * sizeof(*idx));
 	uint64_t state = seed;
@@ -303,42 +322,4 @@ static int build_random(int n, long rounds, uint64_t seed,
 nomem:
 	free(idx);
 	return -ENOMEM;
-}
-
-int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
-			  int n, uint64_t seed, struct burnin_schedule *s,
-			  char *err, size_t err_len)
-{
-	char *end;
-	long r;
-
-	memset(s, 0, sizeof(*s));
-	snprintf(err, err_len, "out of memory");
-	if (!strcmp(spec, "all-pairs"))
-		return build_grouped(ports, n, seed, s, 0);
-	if (!strcmp(spec, "rail")) {
-		s->rail_bound = true;
-		return build_grouped(ports, n, seed, s, 1);
-	}
-	if (!strcmp(spec, "intra"))
-		return build_grouped(ports, n, seed, s, 2);
-	if (!strcmp(spec, "shift"))
-		return build_shift(n, s);
-	if (!strncmp(spec, "random:", 7)) {
-		r = strtol(spec + 7, &end, 10);
-		if (end != spec + 7 && !*end && r > 0 && r <= 100000)
-			return build_random(n, r, seed, s);
-		snprintf(err, err_len, "random:R expects R from 1 to 100000, got '%s'",
-			 spec + 7);
-		return -EINVAL;
-	}
-	if (!strncmp(spec, "node:", 5))
-		return burnin_schedule_node(spec + 5, ports, n, s, err, err_len);
-	if (!strncmp(spec, "pairs:", 6))
-		return burnin_schedule_pairs_file(spec + 6, ports, n, s, err,
-						  err_len);
-	snprintf(err, err_len,
-		 "unknown schedule '%s' (expected all-pairs, rail, shift, random:R, node:HOST[,HOST...], intra or pairs:FILE)",
-		 spec);
-	return -EINVAL;
 }

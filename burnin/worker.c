@@ -17,8 +17,6 @@
 
 #define COUNTERS_MAX 64
 
-volatile int burnin_stop_requested;
-
 /* The longest a step may take before its pairs are given up. */
 double burnin_step_seconds(const struct burnin_config *cfg)
 {
@@ -172,7 +170,7 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	}
 	read_counters(ctx, &after);
 	counter_deltas(&before, &after, out);
-	out->stop = burnin_stop_requested;
+	out->stop = burnin_stop_requested();
 	*epp = ep;
 	return out->rc;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * fabric_cli.c: `ibproof fabric discover|check|counters`.
- * Input -> plain model -> pure checks -> findings -> records / summary.
+ * fabric_cli.c: `ibproof fabric discover|check|counters`: the option
+ * tables and the dispatch; the runs are in fabric_run.c and
+ * fabric_counters_run.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,15 +10,8 @@
 
 #include "common/cli.h"
 #include "common/log.h"
-#include "common/record.h"
 #include "common/subcommands.h"
-#include "fabric_cli.h"
-#include "fabric_diff.h"
-#include "fabric_report.h"
-#include "fabric_topo.h"
-
-const struct fabric_disc_ops *fabric_disc = &fabric_ibnd_ops;
-const struct fabric_pma_ops *fabric_pma = &fabric_mad_pma_ops;
+#include "fabric_run.h"
 
 enum fabric_key {
 	KEY_SPEC = CLI_KEY_COMMAND_FIRST,
@@ -115,207 +109,6 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 	return 0;
 }
 
-/* Loads the model from the chosen input; returns an exit code. */
-int fabric_load_model(const struct fabric_args *a, struct fabric **out)
-{
-	struct fabric_disc_params p = {
-		.ca = a->common.ca, .port = a->common.port,
-		.timeout_ms = (unsigned)(a->common.timeout_s * 1000),
-		.cache_out = a->cache_out,
-	};
-	char err[FABRIC_ERR_LEN];
-	int rc;
-
-	if (a->topology) {
-		rc = fabric_topo_load(a->topology, out, err, sizeof(err));
-		if (rc)
-			log_error("%s", err);
-		return rc ? IBP_EXIT_USAGE : IBP_EXIT_PASS;
-	}
-	if (a->load_cache)
-		rc = fabric_disc->load_cache(a->load_cache, out);
-	else
-		rc = fabric_disc->discover(&p, out);
-	if (rc)
-		return a->load_cache && rc == -EINVAL ? IBP_EXIT_USAGE
-						      : IBP_EXIT_RUNTIME;
-	return IBP_EXIT_PASS;
-}
-
-int fabric_apply_map_file(const struct fabric_args *a, struct fabric *m)
-{
-	struct fabric_namemap *map;
-	char err[FABRIC_ERR_LEN];
-	int rc;
-
-	if (!a->common.node_name_map)
-		return IBP_EXIT_PASS;
-	rc = fabric_namemap_load(a->common.node_name_map, &map, err,
-				 sizeof(err));
-	if (rc) {
-		log_error("%s", err);
-		return IBP_EXIT_USAGE;
-	}
-	rc = fabric_apply_namemap(m, map);
-	fabric_namemap_free(map);
-	return rc ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
-}
-
-static json_t *run_record(const struct fabric_args *a, const char *event)
-{
-	json_t *rec = record_new("run");
-
-	json_object_set_new(rec, "tool",
-			    json_string(a->tool ? a->tool : "fabric"));
-	json_object_set_new(rec, "event", json_string(event));
-	return rec;
-}
-
-static json_t *run_params(const struct fabric_args *a)
-{
-	json_t *p = json_object();
-	const char *const keys[] = { "spec", "load_cache", "topology",
-				     "baseline", "thresholds",
-				     "node_name_map", "ca" };
-	const char *vals[] = { a->spec, a->load_cache, a->topology,
-			       a->baseline, a->thresholds,
-			       a->common.node_name_map, a->common.ca };
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (vals[i])
-			json_object_set_new(p, keys[i], json_string(vals[i]));
-	if (a->common.port)
-		json_object_set_new(p, "port", json_integer(a->common.port));
-	if (a->reset)
-		json_object_set_new(p, "reset", json_true());
-	return p;
-}
-
-/* Opens --records and writes the `run` start record. */
-int fabric_open_records(const struct fabric_args *a,
-			struct record_writer **w)
-{
-	json_t *rec;
-
-	*w = NULL;
-	if (!a->common.records)
-		return IBP_EXIT_PASS;
-	*w = record_writer_open(a->common.records, false);
-	if (!*w) {
-		log_error("%s: cannot write records: %m", a->common.records);
-		return IBP_EXIT_USAGE;
-	}
-	rec = run_record(a, "start");
-	json_object_set_new(rec, "params", run_params(a));
-	if (record_writer_emit_steal(*w, rec)) {
-		log_error("%s: writing records failed", a->common.records);
-		return IBP_EXIT_RUNTIME;
-	}
-	return IBP_EXIT_PASS;
-}
-
-static int emit_run_end(const struct fabric_args *a, struct record_writer *w,
-			int code)
-{
-	static const char *const outcome[] = { "pass", "fail", "error",
-					       "error" };
-	json_t *rec = run_record(a, "end");
-
-	json_object_set_new(rec, "outcome", json_string(outcome[code]));
-	json_object_set_new(rec, "exit_code", json_integer(code));
-	return record_writer_emit_steal(w, rec);
-}
-
-/* Emits findings as records; prints the summary unless records go to
- * stdout. Returns the exit code the findings call for. */
-int fabric_finish(const struct fabric_args *a, struct record_writer *w,
-		  const char *what, const struct fabric *m,
-		  const struct fabric_findings *fs)
-{
-	int code = fabric_findings_count(fs, "fail") ? IBP_EXIT_FAIL
-						     : IBP_EXIT_PASS;
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; w && i < fs->n && !rc; i++)
-		rc = record_writer_emit_steal(w,
-					fabric_finding_record(&fs->v[i]));
-	if (w && !rc)
-		rc = emit_run_end(a, w, code);
-	if (!a->common.records || strcmp(a->common.records, "-"))
-		fabric_print_summary(stdout, what, m, fs);
-	if (rc || (w && record_writer_close(w))) {
-		log_error("%s: writing records failed", a->common.records);
-		return IBP_EXIT_RUNTIME;
-	}
-	return code;
-}
-
-static int emit_links(struct record_writer *w, const struct fabric *m)
-{
-	const struct fabric_port *p;
-	size_t i;
-	int j, rc = 0;
-
-	for (i = 0; w && i < m->nnodes && !rc; i++) {
-		for (j = 1; j <= m->nodes[i]->nports && !rc; j++) {
-			p = &m->nodes[i]->ports[j];
-			if (p->remote && p->id < p->remote->id)
-				rc = record_writer_emit_steal(
-					w, fabric_link_record(p));
-		}
-	}
-	return rc;
-}
-
-static int load_spec(const struct fabric_args *a, struct fabric_spec **s)
-{
-	char err[FABRIC_ERR_LEN];
-
-	if (!a->spec) {
-		cli_usage_error(&check_cmd, "--spec FILE is required");
-		return IBP_EXIT_USAGE;
-	}
-	if (fabric_spec_load(a->spec, s, err, sizeof(err))) {
-		log_error("%s", err);
-		return IBP_EXIT_USAGE;
-	}
-	return IBP_EXIT_PASS;
-}
-
-static int run_model_cmd(const struct fabric_args *a, bool check)
-{
-	struct fabric_findings fs = { 0 };
-	struct fabric_spec *spec = NULL;
-	struct record_writer *w = NULL;
-	struct fabric *m = NULL;
-	int rc;
-
-	if ((check && (rc = load_spec(a, &spec))) ||
-	    (rc = fabric_load_model(a, &m)) ||
-	    (rc = fabric_apply_map_file(a, m)) ||
-	    (rc = fabric_open_records(a, &w)))
-		goto out;
-	rc = check ? cabling_diff(m, spec, &fs) : fabric_model_check(m, &fs);
-	if (!rc && !check)
-		rc = emit_links(w, m);
-	if (rc) {
-		log_error("fabric %s failed: %s", check ? "check" : "discover",
-			  strerror(-rc));
-		record_writer_close(w);
-		rc = IBP_EXIT_RUNTIME;
-		goto out;
-	}
-	rc = fabric_finish(a, w, check ? "fabric check" : "fabric discover",
-			   m, &fs);
-out:
-	fabric_findings_free(&fs);
-	fabric_spec_free(spec);
-	fabric_free(m);
-	return rc;
-}
-
 static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
 		     struct fabric_args *a)
 {
@@ -349,12 +142,16 @@ int fabric_main(int argc, char **argv)
 	if (sub && !strcmp(sub, "discover")) {
 		if ((rc = parse_sub(&discover_cmd, argc - 1, argv + 1, &a)) >= 0)
 			return rc;
-		return run_model_cmd(&a, false);
+		return fabric_discover_run(&a);
 	}
 	if (sub && !strcmp(sub, "check")) {
 		if ((rc = parse_sub(&check_cmd, argc - 1, argv + 1, &a)) >= 0)
 			return rc;
-		return run_model_cmd(&a, true);
+		if (!a.spec) {
+			cli_usage_error(&check_cmd, "--spec FILE is required");
+			return IBP_EXIT_USAGE;
+		}
+		return fabric_check_run(&a);
 	}
 	if (sub && !strcmp(sub, "counters")) {
 		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, &a)) >= 0)

@@ -10,8 +10,8 @@
 
 #include "common/log.h"
 #include "common/record.h"
-#include "fabric_cli.h"
 #include "fabric_report.h"
+#include "fabric_run.h"
 #include "fabric_spec.h"
 #include "fabric_util.h"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The end of a node run: the verdict line first on stdout, then the detail
- * (findings by severity, the ports, what was skipped), the run end record,
- * the --json document, and --drain/--resume through Slurm.
+ * The report of a node run: the verdict line first on stdout, then the
+ * detail (findings by severity, the ports, what was skipped), and the --json
+ * document. node_run.c writes the run end record and drives Slurm.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,6 @@
 #include "common/record.h"
 #include "node/node.h"
 #include "node/node_run.h"
-#include "node/slurm.h"
-
-#define NODE_SCONTROL_TIMEOUT_S 15.0
 
 static void print_findings(FILE *f, const json_t *findings, const char *sev)
 {
@@ -62,7 +60,7 @@ static void print_list(FILE *f, const char *title, const json_t *arr)
 		fprintf(f, "  %s: %s\n", title, json_string_value(v));
 }
 
-static int write_json(const struct node_ctx *c, const char *verdict, int rc)
+int node_report_json(const struct node_ctx *c, const char *verdict, int rc)
 {
 	json_t *ports = json_array(), *doc;
 	int ret = 0;
@@ -82,48 +80,35 @@ static int write_json(const struct node_ctx *c, const char *verdict, int rc)
 	return ret;
 }
 
-/* The Slurm node name: the host name up to its first dot. */
-static void slurm_name(const char *host, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.*s", (int)strcspn(host, "."), host);
-}
-
-static void run_slurm(const struct node_ctx *c, const char *verdict, int rc)
-{
-	double t = c->o->timeout_s > 0 ? c->o->timeout_s :
-		   NODE_SCONTROL_TIMEOUT_S;
-	const char *why = strstr(verdict, ": FAIL");
-	bool resumed = false;
-	char name[256];
-
-	slurm_name(c->o->host, name, sizeof(name));
-	if (rc == IBP_EXIT_FAIL && c->o->drain) {
-		if (slurm_drain(name, why ? why + 2 : verdict, t) == 0)
-			printf("  slurm: drained %s\n", name);
-	} else if (rc == IBP_EXIT_PASS && c->o->resume) {
-		if (slurm_resume_if_ours(name, t, &resumed) == 0 && resumed)
-			printf("  slurm: resumed %s (ibproof had drained "
-			       "it)\n", name);
-	}
-}
-
-int node_report(struct node_ctx *c)
+/* The exit code the findings call for and the verdict line that says it. */
+static int decide(const struct node_ctx *c, char **verdict)
 {
 	int n_fail = node_count_severity(c->findings, "fail");
 	int rc = n_fail ? IBP_EXIT_FAIL :
 		 c->no_test ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
-	char *verdict = node_verdict_line(c->o->host, c->findings);
 
-	if (!verdict)
-		return IBP_EXIT_RUNTIME;
+	*verdict = node_verdict_line(c->o->host, c->findings);
+	if (!*verdict)
+		return -ENOMEM;
 	if (rc == IBP_EXIT_RUNTIME) { /* never PASS what was not tested */
-		free(verdict);
-		verdict = NULL;
-		if (asprintf(&verdict, "node %s: COULD NOT TEST",
-			     c->o->host) < 0)
-			return IBP_EXIT_RUNTIME;
+		free(*verdict);
+		*verdict = NULL;
+		if (asprintf(verdict, "node %s: COULD NOT TEST",
+			     c->o->host) < 0) {
+			*verdict = NULL;
+			return -ENOMEM;
+		}
 	}
-	printf("%s\n", verdict);
+	return rc;
+}
+
+int node_report(const struct node_ctx *c, char **verdict)
+{
+	int rc = decide(c, verdict);
+
+	if (rc < 0)
+		return IBP_EXIT_RUNTIME;
+	printf("%s\n", *verdict);
 	print_findings(stdout, c->findings, "fail");
 	print_findings(stdout, c->findings, "warn");
 	print_findings(stdout, c->findings, "info");
@@ -131,10 +116,5 @@ int node_report(struct node_ctx *c)
 	print_list(stdout, "skipped", c->skipped);
 	print_list(stdout, "note", c->notes);
 	fflush(stdout);
-	node_run_record(c, "end", rc, verdict);
-	if (c->o->json && write_json(c, verdict, rc) && rc == IBP_EXIT_PASS)
-		rc = IBP_EXIT_RUNTIME;
-	run_slurm(c, verdict, rc);
-	free(verdict);
 	return rc;
 }

@@ -15,10 +15,12 @@
 #include "common/record.h"
 #include "node/node.h"
 #include "node/node_run.h"
+#include "node/slurm.h"
 #include "pcie/pcie.h"
 
-
-void node_emit(struct node_ctx *c, const json_t *rec)
+#define NODE_SCONTROL_TIMEOUT_S 15.0
+/* Writes rec to --records (not stolen); a failed write means exit 3. */
+static void node_emit(struct node_ctx *c, const json_t *rec)
 {
 	if (c->w && record_writer_emit(c->w, rec)) {
 		log_error("--records %s: write failed: %m", c->o->records);
@@ -39,8 +41,9 @@ static void took_findings(struct node_ctx *c)
 	c->written = json_array_size(c->findings);
 }
 
-void node_run_record(struct node_ctx *c, const char *event, int rc,
-		       const char *verdict)
+/* The run start (verdict NULL) or end record. */
+static void node_run_record(struct node_ctx *c, const char *event, int rc,
+			    const char *verdict)
 {
 	static const char *const outcome[] = { "pass", "fail", "error",
 					       "error" };
@@ -243,6 +246,51 @@ static void run_checks(struct node_ctx *c)
 	node_counters_free(after);
 }
 
+/* The Slurm node name: the host name up to its first dot. */
+static void slurm_name(const char *host, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(host, "."), host);
+}
+
+static void run_slurm(const struct node_ctx *c, const char *verdict, int rc)
+{
+	double t = c->o->timeout_s > 0 ? c->o->timeout_s :
+		   NODE_SCONTROL_TIMEOUT_S;
+	const char *why = strstr(verdict, ": FAIL");
+	bool resumed = false;
+	char name[256];
+
+	slurm_name(c->o->host, name, sizeof(name));
+	if (rc == IBP_EXIT_FAIL && c->o->drain) {
+		if (slurm_drain(name, why ? why + 2 : verdict, t) == 0)
+			printf("  slurm: drained %s\n", name);
+	} else if (rc == IBP_EXIT_PASS && c->o->resume) {
+		if (slurm_resume_if_ours(name, t, &resumed) == 0 && resumed)
+			printf("  slurm: resumed %s (ibproof had drained "
+			       "it)\n", name);
+	}
+}
+
+/*
+ * The end of the run: the verdict and the detail on stdout (node_report),
+ * the run end record, --json, then --drain/--resume through Slurm.
+ */
+static int finish(struct node_ctx *c)
+{
+	char *verdict = NULL;
+	int rc = node_report(c, &verdict);
+
+	if (!verdict)
+		return rc;
+	node_run_record(c, "end", rc, verdict);
+	if (c->o->json && node_report_json(c, verdict, rc) &&
+	    rc == IBP_EXIT_PASS)
+		rc = IBP_EXIT_RUNTIME;
+	run_slurm(c, verdict, rc);
+	free(verdict);
+	return rc;
+}
+
 int node_run(struct node_run_opts *o)
 {
 	struct node_ctx c = { .o = o };
@@ -265,7 +313,7 @@ int node_run(struct node_run_opts *o)
 	rc = scan_ports(&c);
 	if (rc == IBP_EXIT_PASS) {
 		run_checks(&c);
-		rc = node_report(&c);
+		rc = finish(&c);
 	}
 	if (c.w && record_writer_close(c.w) && rc == IBP_EXIT_PASS)
 		rc = IBP_EXIT_RUNTIME;

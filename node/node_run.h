@@ -43,13 +43,14 @@ struct node_ctx {
 	bool no_test;		/* a check could not run: exit 3 */
 };
 
-/* Writes rec to --records (not stolen); a failed write means exit 3. */
-void node_emit(struct node_ctx *c, const json_t *rec);
-/* The run start (verdict NULL) or end record. */
-void node_run_record(struct node_ctx *c, const char *event, int rc,
-		     const char *verdict);
-/* The verdict line, the detail, the run end record, --json, Slurm. */
-int node_report(struct node_ctx *c);
+/*
+ * node_report.c: prints the verdict line and the detail on stdout and sets
+ * *verdict (the caller frees it; NULL when out of memory). Returns the exit
+ * code the findings call for.
+ */
+int node_report(const struct node_ctx *c, char **verdict);
+/* Writes the --json document; -1 if it cannot be written. */
+int node_report_json(const struct node_ctx *c, const char *verdict, int rc);
 
 /* Runs every check, prints the verdict and the detail; an exit code. */
 int node_run(struct node_run_opts *o);

@@ -3,7 +3,9 @@
  * bootstrap: a planted slow port, a failing endpoint_create, a hung peer,
  * an interrupted run and its --resume, the leaves of --topology in the
  * port records. Run under ASan by make check. */
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -272,9 +274,9 @@ static void test_interrupt_then_resume(void **state)
 	(void)state;
 	configure("ports=4");
 	run_config(&cfg, path);
-	burnin_stop_requested = 1; /* as the SIGINT handler does */
+	burnin_stop_set(true); /* as the SIGINT handler does */
 	assert_int_equal(IBP_EXIT_RUNTIME, burnin_run_local(&cfg));
-	burnin_stop_requested = 0;
+	burnin_stop_set(false);
 	tally(path, &t);
 	assert_int_equal(2, t.pairs); /* round 1 finished and recorded */
 	assert_int_equal(IBP_EXIT_RUNTIME, t.exit_code);
@@ -370,9 +372,9 @@ static void test_resume_skips_only_measured_pairs(void **state)
 	/* round 1 of 6 ports: 0-5 4-1 2-3; without fake2, round 1 is 5-1 3-4 */
 	configure("ports=6");
 	run_config(&cfg, path);
-	burnin_stop_requested = 1;
+	burnin_stop_set(true);
 	assert_int_equal(IBP_EXIT_RUNTIME, burnin_run_local(&cfg));
-	burnin_stop_requested = 0;
+	burnin_stop_set(false);
 	cfg.resume = path;
 	cfg.ports_filter = "fake0:1,fake1:1,fake3:1,fake4:1,fake5:1";
 	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
@@ -539,6 +541,34 @@ static void test_run_records_leaves(void **state)
 	free(records);
 }
 
+static void *read_stop(void *arg)
+{
+	*(bool *)arg = burnin_stop_requested();
+	return NULL;
+}
+
+/* The handler sets the flag; another thread reads it. */
+static void test_signal_sets_stop_flag(void **state)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	bool seen = false;
+	pthread_t t;
+
+	(void)state;
+	burnin_install_signal_handlers();
+	assert_false(burnin_stop_requested());
+	assert_int_equal(0, raise(SIGUSR1));
+	assert_int_equal(0, pthread_create(&t, NULL, read_stop, &seen));
+	assert_int_equal(0, pthread_join(t, NULL));
+	assert_true(seen);
+	burnin_stop_set(false);
+	assert_false(burnin_stop_requested());
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGUSR1, &dfl, NULL);
+	sigaction(SIGPIPE, &dfl, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_run_finds_planted_slow_port),
 		cmocka_unit_test(test_run_survives_failed_create),
 		cmocka_unit_test(test_run_hung_peer_is_not_tested),
+		cmocka_unit_test(test_signal_sets_stop_flag),
 		cmocka_unit_test(test_interrupt_then_resume),
 		cmocka_unit_test(test_resume_skips_only_measured_pairs),
 		cmocka_unit_test(test_counter_reset_mid_step),

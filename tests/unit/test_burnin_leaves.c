@@ -156,35 +156,42 @@ static void test_port_record_leaf_round_trip(void **state)
 	free(path);
 }
 
+/* Rank 0 of a run that never started: its ctx and its state. */
+struct rank0 {
+	struct burnin_ctx ctx;
+	struct burnin_coord co;
+};
+
 /* Rank 0's view after a plan: enough for burnin_resume_load(). */
-static void resume_ctx(struct burnin_ctx *ctx, struct burnin_config *cfg,
+static void resume_ctx(struct rank0 *r0, struct burnin_config *cfg,
 		       struct burnin_port *inv, int n)
 {
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->cfg = cfg;
-	ctx->inv = inv;
-	ctx->n_inv = n;
-	assert_int_equal(IBP_EXIT_PASS, burnin_plan(cfg, inv, n, &ctx->sched));
-	ctx->n_main_rounds = ctx->sched.n_rounds;
+	memset(&r0->ctx, 0, sizeof(r0->ctx));
+	r0->ctx.cfg = cfg;
+	burnin_coord_init(&r0->co, &r0->ctx);
+	r0->co.inv = inv;
+	r0->co.n_inv = n;
+	assert_int_equal(IBP_EXIT_PASS, burnin_plan(cfg, inv, n, &r0->co.sched));
+	r0->co.n_main_rounds = r0->co.sched.n_rounds;
 }
 
-static void resume_ctx_free(struct burnin_ctx *ctx)
+static void resume_ctx_free(struct rank0 *r0)
 {
-	burnin_schedule_free(&ctx->sched);
-	free(ctx->done_steps);
-	free(ctx->m);
+	burnin_schedule_free(&r0->co.sched);
+	free(r0->co.done_steps);
+	free(r0->co.m);
 }
 
-/* The records a run over ctx starts with: its ports, then the start. */
-static char *write_run_start(struct burnin_ctx *ctx)
+/* The records a run over co starts with: its ports, then the start. */
+static char *write_run_start(const struct burnin_coord *co)
 {
 	char *path = temp_path();
 	struct record_writer *w = record_writer_open(path, false);
 
 	assert_non_null(w);
-	for (int i = 0; i < ctx->n_inv; i++)
-		record_writer_emit_steal(w, burnin_port_record(&ctx->inv[i], "fake", i));
-	record_writer_emit_steal(w, burnin_run_record(ctx, "start"));
+	for (int i = 0; i < co->n_inv; i++)
+		record_writer_emit_steal(w, burnin_port_record(&co->inv[i], "fake", i));
+	record_writer_emit_steal(w, burnin_run_record(co, "start"));
 	assert_int_equal(0, record_writer_close(w));
 	return path;
 }
@@ -193,14 +200,14 @@ static char *write_run_start(struct burnin_ctx *ctx)
 static int resume_with(struct burnin_config *cfg, const char *path)
 {
 	struct burnin_port *inv;
-	struct burnin_ctx ctx;
+	struct rank0 r0;
 	int n, ret;
 
 	assert_int_equal(0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
 						  &inv, &n));
-	resume_ctx(&ctx, cfg, inv, n);
-	ret = burnin_resume_load(&ctx, path);
-	resume_ctx_free(&ctx);
+	resume_ctx(&r0, cfg, inv, n);
+	ret = burnin_resume_load(&r0.co, path);
+	resume_ctx_free(&r0);
 	free(inv);
 	return ret;
 }
@@ -210,7 +217,7 @@ static void test_resume_needs_same_leaves(void **state)
 {
 	struct burnin_config cfg;
 	struct burnin_port *inv;
-	struct burnin_ctx ctx;
+	struct rank0 r0;
 	char *node_run, *pairs_run;
 	int n;
 
@@ -221,13 +228,13 @@ static void test_resume_needs_same_leaves(void **state)
 	cfg.ops = &burnin_fake_ops;
 	cfg.topology = FX "fabric/leaves.topo";
 	cfg.schedule = "node:node001";
-	resume_ctx(&ctx, &cfg, inv, n);
-	node_run = write_run_start(&ctx);
-	resume_ctx_free(&ctx);
+	resume_ctx(&r0, &cfg, inv, n);
+	node_run = write_run_start(&r0.co);
+	resume_ctx_free(&r0);
 	cfg.schedule = "all-pairs";
-	resume_ctx(&ctx, &cfg, inv, n);
-	pairs_run = write_run_start(&ctx);
-	resume_ctx_free(&ctx);
+	resume_ctx(&r0, &cfg, inv, n);
+	pairs_run = write_run_start(&r0.co);
+	resume_ctx_free(&r0);
 
 	cfg.schedule = "node:node001";
 	assert_int_equal(0, resume_with(&cfg, node_run));
@@ -243,14 +250,14 @@ static void test_resume_needs_same_leaves(void **state)
 }
 
 /* Appends m's pair record (no counters) to the records at path. */
-static void append_pair(const char *path, const struct burnin_ctx *ctx,
+static void append_pair(const char *path, const struct burnin_coord *co,
 			const struct burnin_measure *m)
 {
 	struct wire_result none = { 0 };
 	struct record_writer *w = record_writer_open(path, true);
 
 	assert_non_null(w);
-	record_writer_emit_steal(w, burnin_pair_record(ctx, m, NULL, &none, &none));
+	record_writer_emit_steal(w, burnin_pair_record(co, m, NULL, &none, &none));
 	assert_int_equal(0, record_writer_close(w));
 }
 
@@ -261,7 +268,7 @@ static void test_resume_round_out_of_range(void **state)
 	struct burnin_measure m = { .a = 0, .b = 1, .status = BURNIN_PAIR_OK };
 	struct burnin_config cfg;
 	struct burnin_port *inv;
-	struct burnin_ctx ctx;
+	struct rank0 r0;
 	char *run;
 	int n;
 
@@ -272,15 +279,15 @@ static void test_resume_round_out_of_range(void **state)
 	cfg.ops = &burnin_fake_ops;
 	cfg.n_tests = 2; /* write,read: round x tests overflowed an int */
 	cfg.tests[1] = BURNIN_TEST_READ;
-	resume_ctx(&ctx, &cfg, inv, n);
-	run = write_run_start(&ctx);
-	m.round = ctx.sched.n_rounds - 1; /* the last main round: fine */
-	append_pair(run, &ctx, &m);
+	resume_ctx(&r0, &cfg, inv, n);
+	run = write_run_start(&r0.co);
+	m.round = r0.co.sched.n_rounds - 1; /* the last main round: fine */
+	append_pair(run, &r0.co, &m);
 	assert_int_equal(0, resume_with(&cfg, run));
 	m.round = 1500000000;
-	append_pair(run, &ctx, &m);
+	append_pair(run, &r0.co, &m);
 	assert_int_equal(-EINVAL, resume_with(&cfg, run));
-	resume_ctx_free(&ctx);
+	resume_ctx_free(&r0);
 	free(inv);
 	unlink(run);
 	free(run);

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "fabric/fabric_cli.h"
 #include "fabric/fabric_counters.h"
+#include "fabric/fabric_run.h"
 #include "fabric/fabric_spec.h"
 #include "fabric/fabric_topo.h"
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* fabric_cli.h: what the fabric subcommands share. */
-#ifndef IBPROOF_FABRIC_CLI_H
-#define IBPROOF_FABRIC_CLI_H
+/*
+ * fabric_run.h: the parsed options of a fabric subcommand and the runs
+ * fabric_cli.c calls (fabric_run.c, fabric_counters_run.c).
+ */
+#ifndef IBPROOF_FABRIC_RUN_H
+#define IBPROOF_FABRIC_RUN_H
 
 #include <stdbool.h>
 
@@ -31,6 +34,9 @@ int fabric_open_records(const struct fabric_args *a,
 int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 		  const char *what, const struct fabric *m,
 		  const struct fabric_findings *fs);
+/* The subcommands: `discover`, `check` (a->spec set), `counters`. */
+int fabric_discover_run(const struct fabric_args *a);
+int fabric_check_run(const struct fabric_args *a);
 int fabric_counters_run(const struct fabric_args *a);
 
 #endif
