@@ -313,6 +313,57 @@ void fabric_spec_free(struct fabric_spec *s)
 	free(s);
 }
 
+static int spec_end_set(struct fabric_spec_end *e, const struct fabric_port *p)
+{
+	e->node = strdup(p->node->name);
+	e->guid = p->node->guid;
+	e->port = p->num;
+	return e->node ? 0 : -ENOMEM;
+}
+
+static int spec_add_link(struct fabric_spec *s, const struct fabric_port *p)
+{
+	struct fabric_cable *cb = fabric_spec_add(s);
+
+	if (!cb)
+		return -ENOMEM;
+	cb->speed = p->speed;
+	cb->width = p->width;
+	cb->label = strdup("");
+	cb->rack = strdup("");
+	if (!cb->label || !cb->rack || spec_end_set(&cb->a, p) ||
+	    spec_end_set(&cb->z, p->remote))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Every link of a known-good model becomes a cable (ends keep GUIDs). */
+int fabric_spec_from_model(const struct fabric *f, const char *path,
+			   struct fabric_spec **out)
+{
+	struct fabric_spec *s = calloc(1, sizeof(*s));
+	const struct fabric_port *p;
+	size_t i;
+	int n;
+
+	if (!s || !(s->path = strdup(path)))
+		goto fail;
+	for (i = 0; i < f->nnodes; i++) {
+		for (n = 1; n <= f->nodes[i]->nports; n++) {
+			p = &f->nodes[i]->ports[n];
+			if (!p->remote || p->remote->id < p->id)
+				continue;
+			if (spec_add_link(s, p))
+				goto fail;
+		}
+	}
+	*out = s;
+	return 0;
+fail:
+	fabric_spec_free(s);
+	return -ENOMEM;
+}
+
 /* A spec file is either a CSV cable list or ibnetdiscover topology text. */
 int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
 		     size_t errlen)
