@@ -111,6 +111,19 @@ int lines_next(struct lines *in, char **line)
 	return rc;
 }
 
+int lines_each(struct lines *in, lines_fn fn, void *arg)
+{
+	char *line;
+	int rc;
+
+	while ((rc = lines_next(in, &line)) > 0) {
+		rc = fn(arg, line);
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
 void lines_close(struct lines *in)
 {
 	if (in->f)

@@ -11,6 +11,8 @@
  *		rc = parse(line) ? lines_error(&in, "expected ...") : 0;
  *	lines_close(&in);
  *
+ * or lines_each(&in, parse_line, arg) for a parser called once per line.
+ *
  * Lines may be of any length. Comment lines (first non-blank '#') and blank
  * lines are skipped; they are still counted.
  */
@@ -49,6 +51,13 @@ void lines_open_text(struct lines *in, const char *path, const char *text,
  * set to "path:line: read error: why" or "path: out of memory").
  */
 int lines_next(struct lines *in, char **line);
+
+typedef int (*lines_fn)(void *arg, char *line);
+/*
+ * Calls fn on each line lines_next() returns (in->line is its number) until
+ * fn returns non-zero: that value, 0 at the end, or lines_next()'s -errno.
+ */
+int lines_each(struct lines *in, lines_fn fn, void *arg);
 
 /*
  * Closes the file and frees the buffer; safe after a failed lines_open()

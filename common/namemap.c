@@ -99,8 +99,15 @@ static int parse_bare(struct lines *in, char *p, char **name, size_t *len)
 	return 0;
 }
 
-static int parse_line(struct lines *in, struct namemap *m, char *line)
+struct map_parse {
+	struct lines *in;
+	struct namemap *m;
+};
+
+static int parse_line(void *arg, char *line)
 {
+	struct map_parse *mp = arg;
+	struct lines *in = mp->in;
 	uint64_t guid;
 	char *name = NULL;
 	size_t len = 0;
@@ -115,7 +122,7 @@ static int parse_line(struct lines *in, struct namemap *m, char *line)
 		rc = parse_bare(in, line, &name, &len);
 	if (rc)
 		return rc;
-	rc = map_add(m, guid, name, len);
+	rc = map_add(mp->m, guid, name, len);
 	if (rc)
 		snprintf(in->err, in->errlen, "%s: out of memory", in->path);
 	return rc;
@@ -147,25 +154,21 @@ static void map_finish(struct namemap *m)
 
 static int map_read(struct lines *in, struct namemap **out)
 {
-	struct namemap *m = calloc(1, sizeof(*m));
-	char *line;
+	struct map_parse mp = { .in = in };
 	int rc;
 
-	if (!m) {
+	mp.m = calloc(1, sizeof(*mp.m));
+	if (!mp.m) {
 		snprintf(in->err, in->errlen, "%s: out of memory", in->path);
 		return -ENOMEM;
 	}
-	while ((rc = lines_next(in, &line)) > 0) {
-		rc = parse_line(in, m, line);
-		if (rc)
-			break;
-	}
+	rc = lines_each(in, parse_line, &mp);
 	if (rc) {
-		namemap_free(m);
+		namemap_free(mp.m);
 		return rc;
 	}
-	map_finish(m);
-	*out = m;
+	map_finish(mp.m);
+	*out = mp.m;
 	return 0;
 }
 
