@@ -4,9 +4,12 @@
  * share.
  *
  *	# comment                       skipped, as are blank lines
- *	0x0008f10300000144 "leaf01"     quoted: the name is what the quotes hold
+ *	0x0008f10300000144 "leaf #1"    quoted: the name is what the quotes hold
  *	0x0008f10300000145 leaf 02      unquoted: to '#' or the line end,
  *	                                trailing blanks dropped
+ *
+ * rdma-core keeps trailing blanks and cuts a quoted name at '#'; here a name
+ * never ends in blanks and a quoted name is all the quotes hold.
  *
  * The GUID is hex with 0x (rdma-core reads it with strtoull base 0, where a
  * leading 0 means octal and no prefix decimal: a GUID without 0x is refused
