@@ -142,6 +142,8 @@ static void map_finish(struct namemap *m)
 {
 	size_t i, n = 0;
 
+	if (!m->n)
+		return;
 	qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
 	for (i = 0; i < m->n; i++) {
 		if (n && m->v[n - 1].guid == m->v[i].guid)
