@@ -66,6 +66,7 @@ static ssize_t text_getline(struct lines *in)
 static int read_raw(struct lines *in, size_t *len)
 {
 	ssize_t n;
+	int e;
 
 	errno = 0;
 	if (in->f)
@@ -82,9 +83,10 @@ static int read_raw(struct lines *in, size_t *len)
 		return -ENOMEM;
 	}
 	if (in->f && ferror(in->f)) {
-		snprintf(in->err, in->errlen, "%s:%d: read error: %s",
-			 in->path, in->line + 1, strerror(errno ? errno : EIO));
-		return errno ? -errno : -EIO;
+		e = errno ? errno : EIO;
+		in->line++;
+		lines_error(in, "read error: %s", strerror(e));
+		return -e;
 	}
 	return 0;
 }

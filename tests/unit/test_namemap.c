@@ -170,7 +170,7 @@ static void test_files(void **state)
 static void test_lines(void **state)
 {
 	size_t n = 100000;
-	char *text = malloc(n + 32), *line, err[64];
+	char *text = malloc(n + 32), *line, err[256];
 	struct lines in;
 
 	(void)state;
@@ -192,6 +192,12 @@ static void test_lines(void **state)
 	lines_close(&in);
 	lines_close(&in);
 	free(text);
+
+	/* fopen() takes a directory; the first read fails and says so. */
+	assert_int_equal(0, lines_open(&in, FX, err, sizeof(err)));
+	assert_int_equal(-EISDIR, lines_next(&in, &line));
+	assert_string_equal(FX ":1: read error: Is a directory", err);
+	lines_close(&in);
 }
 
 static const char *report_name(const char *map)
