@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lines.h"
 #include "fabric_counters.h"
-#include "fabric_util.h"
 
 #define E(n, c, s, a, b, t) { n, c, s, a, b, t }
 const struct fabric_pc_def fabric_pc_defs[FABRIC_PC_COUNT] = {
@@ -82,33 +82,34 @@ static int threshold_line(struct fabric_thresholds *t, char *p)
 
 struct thresholds_parse {
 	struct fabric_thresholds *t;
-	const char *path;
-	char *err;
-	size_t errlen;
+	struct lines in;
 };
 
-static int thresholds_parse_line(void *arg, char *line, int lineno)
+static int thresholds_parse_line(void *arg, char *line)
 {
 	struct thresholds_parse *tp = arg;
 	int rc = threshold_line(tp->t, line);
 
 	if (rc == -ENOENT)
-		snprintf(tp->err, tp->errlen, "%s:%d: unknown counter \"%s\" "
-			 "(expected e.g. SymbolErrorCounter=10)",
-			 tp->path, lineno, line);
-	else if (rc)
-		snprintf(tp->err, tp->errlen, "%s:%d: expected CounterName="
-			 "number", tp->path, lineno);
-	return rc ? -EINVAL : 0;
+		return lines_error(&tp->in, "unknown counter \"%s\" "
+				   "(expected e.g. SymbolErrorCounter=10)",
+				   line);
+	if (rc)
+		return lines_error(&tp->in, "expected CounterName=number");
+	return 0;
 }
 
 int fabric_thresholds_parse(const char *path, const char *text,
 			    struct fabric_thresholds *t, char *err,
 			    size_t errlen)
 {
-	struct thresholds_parse tp = { t, path, err, errlen };
+	struct thresholds_parse tp = { .t = t };
+	int rc;
 
-	return fabric_each_line(text, thresholds_parse_line, &tp);
+	lines_open_text(&tp.in, path, text, err, errlen);
+	rc = lines_each(&tp.in, thresholds_parse_line, &tp);
+	lines_close(&tp.in);
+	return rc;
 }
 
 uint64_t fabric_pc_max(int id, bool ext)

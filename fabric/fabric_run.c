@@ -11,8 +11,10 @@
 
 #include "common/cli.h"
 #include "common/log.h"
+#include "common/namemap.h"
 #include "common/record.h"
 #include "fabric_diff.h"
+#include "fabric_namemap.h"
 #include "fabric_report.h"
 #include "fabric_run.h"
 #include "fabric_topo.h"
@@ -49,20 +51,19 @@ int fabric_load_model(const struct fabric_args *a, struct fabric **out)
 
 int fabric_apply_map_file(const struct fabric_args *a, struct fabric *m)
 {
-	struct fabric_namemap *map;
+	struct namemap *map;
 	char err[FABRIC_ERR_LEN];
 	int rc;
 
 	if (!a->common.node_name_map)
 		return IBP_EXIT_PASS;
-	rc = fabric_namemap_load(a->common.node_name_map, &map, err,
-				 sizeof(err));
+	rc = namemap_load(a->common.node_name_map, &map, err, sizeof(err));
 	if (rc) {
 		log_error("%s", err);
 		return IBP_EXIT_USAGE;
 	}
 	rc = fabric_apply_namemap(m, map);
-	fabric_namemap_free(map);
+	namemap_free(map);
 	return rc ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
 }
 

@@ -12,12 +12,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "common/lines.h"
 #include "fabric_spec.h"
 #include "fabric_strtab.h"
 #include "fabric_topo.h"
@@ -34,26 +34,12 @@ static const char *const col_names[COL_COUNT] = {
 #define MAX_FIELDS 16
 
 struct csv_ctx {
-	const char *path;
-	int line;
+	struct lines in;	/* path, line number, err */
 	int col_of[COL_COUNT];	/* field index per column, -1 = absent */
 	int nfields;
 	struct fabric_strtab ends;	/* "node\nport" -> line */
 	struct fabric_spec *spec;
-	char *err;
-	size_t errlen;
 };
-
-static int csv_error(struct csv_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = fabric_verr(c->err, c->errlen, c->path, c->line, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 static char *trim_left(char *s)
 {
@@ -155,16 +141,18 @@ static int parse_header(struct csv_ctx *c, char **f, int n)
 			if (!strcasecmp(f[i], col_names[k]))
 				break;
 		if (k == COL_COUNT || c->col_of[k] >= 0)
-			return csv_error(c, "expected a header of columns "
-				"a_node,a_port,z_node,z_port[,speed,width,"
-				"label,rack], got \"%s\"", f[i]);
+			return lines_error(&c->in, "expected a header of "
+					   "columns a_node,a_port,z_node,"
+					   "z_port[,speed,width,label,rack], "
+					   "got \"%s\"", f[i]);
 		c->col_of[k] = i;
 	}
 	for (k = 0; k <= COL_Z_PORT; k++)
 		if (c->col_of[k] < 0)
-			return csv_error(c, "header lacks column %s (expected "
-				"a_node,a_port,z_node,z_port[,speed,width,"
-				"label,rack])", col_names[k]);
+			return lines_error(&c->in, "header lacks column %s "
+					   "(expected a_node,a_port,z_node,"
+					   "z_port[,speed,width,label,rack])",
+					   col_names[k]);
 	c->nfields = n;
 	return 0;
 }
@@ -180,13 +168,13 @@ static int parse_end(struct csv_ctx *c, char **f, int ncol, int pcol,
 	const char *node = field(c, f, ncol), *port = field(c, f, pcol);
 
 	if (!*node)
-		return csv_error(c, "%s: expected a node name, got nothing",
-				 col_names[ncol]);
+		return lines_error(&c->in, "%s: expected a node name, got "
+				   "nothing", col_names[ncol]);
 	e->port = fabric_port_parse(port);
 	if (e->port < 0)
-		return csv_error(c, "%s: expected a port number (1-255) or "
-				 "cage/lane like 17/1, got \"%s\"",
-				 col_names[pcol], port);
+		return lines_error(&c->in, "%s: expected a port number "
+				   "(1-255) or cage/lane like 17/1, got \"%s\"",
+				   col_names[pcol], port);
 	e->node = strdup(node);
 	return e->node ? 0 : -ENOMEM;
 }
@@ -196,11 +184,12 @@ static int parse_rate(struct csv_ctx *c, char **f, struct fabric_cable *cb)
 	const char *s = field(c, f, COL_SPEED), *w = field(c, f, COL_WIDTH);
 
 	if (*s && !(cb->speed = ib_speed_from_name(s)))
-		return csv_error(c, "speed: expected SDR, DDR, QDR, FDR10, "
-				 "FDR, EDR, HDR, NDR or XDR, got \"%s\"", s);
+		return lines_error(&c->in, "speed: expected SDR, DDR, QDR, "
+				   "FDR10, FDR, EDR, HDR, NDR or XDR, "
+				   "got \"%s\"", s);
 	if (*w && !(cb->width = ib_width_from_name(w)))
-		return csv_error(c, "width: expected 1x, 2x, 4x, 8x or 12x, "
-				 "got \"%s\"", w);
+		return lines_error(&c->in, "width: expected 1x, 2x, 4x, 8x or "
+				   "12x, got \"%s\"", w);
 	return 0;
 }
 
@@ -210,12 +199,12 @@ static int claim_end(struct csv_ctx *c, const struct fabric_spec_end *e)
 	int prev;
 
 	snprintf(key, sizeof(key), "%s\n%d", e->node, e->port);
-	prev = fabric_strtab_put(&c->ends, key, c->line);
+	prev = fabric_strtab_put(&c->ends, key, c->in.line);
 	if (prev == -ENOMEM)
 		return prev;
 	if (prev > 0)
-		return csv_error(c, "%s port %d is already in the cable at "
-				 "line %d", e->node, e->port, prev);
+		return lines_error(&c->in, "%s port %d is already in the "
+				   "cable at line %d", e->node, e->port, prev);
 	return 0;
 }
 
@@ -234,14 +223,14 @@ static int parse_row(struct csv_ctx *c, char **f, struct fabric_spec *s)
 
 	if (!(cb = fabric_spec_add(s)))
 		return -ENOMEM;
-	cb->line = c->line;
+	cb->line = c->in.line;
 	if ((rc = parse_end(c, f, COL_A_NODE, COL_A_PORT, &cb->a)) ||
 	    (rc = parse_end(c, f, COL_Z_NODE, COL_Z_PORT, &cb->z)) ||
 	    (rc = parse_rate(c, f, cb)))
 		return rc;
 	if (!strcmp(cb->a.node, cb->z.node) && cb->a.port == cb->z.port)
-		return csv_error(c, "cable from %s port %d to itself",
-				 cb->a.node, cb->a.port);
+		return lines_error(&c->in, "cable from %s port %d to itself",
+				   cb->a.node, cb->a.port);
 	if ((rc = claim_end(c, &cb->a)) || (rc = claim_end(c, &cb->z)))
 		return rc;
 	cb->label = strdup(field(c, f, COL_LABEL));
@@ -249,41 +238,40 @@ static int parse_row(struct csv_ctx *c, char **f, struct fabric_spec *s)
 	return cb->label && cb->rack ? 0 : -ENOMEM;
 }
 
-static int parse_line(void *arg, char *line, int lineno)
+static int parse_line(void *arg, char *line)
 {
 	struct csv_ctx *c = arg;
 	char *f[MAX_FIELDS];
 	int n;
 
-	c->line = lineno;
 	n = split_fields(line, f, MAX_FIELDS);
 	if (n < 0)
-		return csv_error(c, "unbalanced double quote");
+		return lines_error(&c->in, "unbalanced double quote");
 	if (!c->nfields)
 		return parse_header(c, f, n);
 	if (n != c->nfields)
-		return csv_error(c, "expected %d columns as in the header, "
-				 "got %d", c->nfields, n);
+		return lines_error(&c->in, "expected %d columns as in the "
+				   "header, got %d", c->nfields, n);
 	return parse_row(c, f, c->spec);
 }
 
 int fabric_spec_parse_csv(const char *path, const char *text,
 			  struct fabric_spec **out, char *err, size_t errlen)
 {
-	struct csv_ctx c = { .path = path, .err = err, .errlen = errlen };
-	struct fabric_spec *s = calloc(1, sizeof(*s));
+	struct csv_ctx c = { .spec = calloc(1, sizeof(*c.spec)) };
+	struct fabric_spec *s = c.spec;
 	int rc = -ENOMEM;
 
+	lines_open_text(&c.in, path, text, err, errlen);
 	if (!s || !(s->path = strdup(path)))
 		goto fail;
-	c.spec = s;
-	rc = fabric_each_line(text, parse_line, &c);
+	rc = lines_each(&c.in, parse_line, &c);
 	if (rc)
 		goto fail;
 	if (!c.nfields) {
-		c.line = 1;
-		rc = csv_error(&c, "expected a header line "
-			       "a_node,a_port,z_node,z_port[,...], got none");
+		c.in.line = 1;
+		rc = lines_error(&c.in, "expected a header line a_node,"
+				 "a_port,z_node,z_port[,...], got none");
 		goto fail;
 	}
 	*out = s;
@@ -291,6 +279,7 @@ int fabric_spec_parse_csv(const char *path, const char *text,
 fail:
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
+	lines_close(&c.in);
 	fabric_strtab_free(&c.ends);
 	fabric_spec_free(s);
 	return rc;
@@ -311,6 +300,57 @@ void fabric_spec_free(struct fabric_spec *s)
 	free(s->cables);
 	free(s->path);
 	free(s);
+}
+
+static int spec_end_set(struct fabric_spec_end *e, const struct fabric_port *p)
+{
+	e->node = strdup(p->node->name);
+	e->guid = p->node->guid;
+	e->port = p->num;
+	return e->node ? 0 : -ENOMEM;
+}
+
+static int spec_add_link(struct fabric_spec *s, const struct fabric_port *p)
+{
+	struct fabric_cable *cb = fabric_spec_add(s);
+
+	if (!cb)
+		return -ENOMEM;
+	cb->speed = p->speed;
+	cb->width = p->width;
+	cb->label = strdup("");
+	cb->rack = strdup("");
+	if (!cb->label || !cb->rack || spec_end_set(&cb->a, p) ||
+	    spec_end_set(&cb->z, p->remote))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Every link of a known-good model becomes a cable (ends keep GUIDs). */
+int fabric_spec_from_model(const struct fabric *f, const char *path,
+			   struct fabric_spec **out)
+{
+	struct fabric_spec *s = calloc(1, sizeof(*s));
+	const struct fabric_port *p;
+	size_t i;
+	int n;
+
+	if (!s || !(s->path = strdup(path)))
+		goto fail;
+	for (i = 0; i < f->nnodes; i++) {
+		for (n = 1; n <= f->nodes[i]->nports; n++) {
+			p = &f->nodes[i]->ports[n];
+			if (!p->remote || p->remote->id < p->id)
+				continue;
+			if (spec_add_link(s, p))
+				goto fail;
+		}
+	}
+	*out = s;
+	return 0;
+fail:
+	fabric_spec_free(s);
+	return -ENOMEM;
 }
 
 /* A spec file is either a CSV cable list or ibnetdiscover topology text. */

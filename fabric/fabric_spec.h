@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fabric_spec.h: the expected cabling (spec) and the node-name-map.
+ * fabric_spec.h: the expected cabling (spec).
  *
  * A spec is a list of cables between (node name, port) ends. It is read from
  * a CSV cable list or from an ibnetdiscover topology file (then every end
@@ -36,34 +36,15 @@ struct fabric_spec {
 	size_t ncables, cap;
 };
 
-struct fabric_namemap_entry {
-	uint64_t guid;
-	char *name;
-};
-
-struct fabric_namemap {
-	struct fabric_namemap_entry *entries;	/* sorted by guid */
-	size_t n, cap;
-};
-
 int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
 		     size_t errlen);
 int fabric_spec_parse_csv(const char *path, const char *text,
 			  struct fabric_spec **out, char *err, size_t errlen);
+/* Every link of a known-good model becomes a cable (ends keep GUIDs). */
 int fabric_spec_from_model(const struct fabric *f, const char *path,
 			   struct fabric_spec **out);
 void fabric_spec_free(struct fabric_spec *s);
 int fabric_port_parse(const char *s);
-
-int fabric_namemap_load(const char *path, struct fabric_namemap **out,
-			char *err, size_t errlen);
-int fabric_namemap_parse(const char *path, const char *text,
-			 struct fabric_namemap **out, char *err,
-			 size_t errlen);
-const char *fabric_namemap_lookup(const struct fabric_namemap *m,
-				  uint64_t guid);
-void fabric_namemap_free(struct fabric_namemap *m);
-int fabric_apply_namemap(struct fabric *f, const struct fabric_namemap *m);
 
 /* Appends a zeroed cable; NULL when out of memory. */
 struct fabric_cable *fabric_spec_add(struct fabric_spec *s);

@@ -16,11 +16,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lines.h"
 #include "fabric_spec.h"
 #include "fabric_strtab.h"
 #include "fabric_topo.h"
@@ -33,28 +33,14 @@ struct topo_link {
 };
 
 struct topo_ctx {
-	const char *path;
-	int line;
+	struct lines in;	/* path, line number, err */
 	struct fabric *f;
 	struct fabric_node *cur;
 	uint64_t next_guid;
 	struct fabric_strtab ids;	/* node id -> node idx + 1 */
 	struct topo_link *links;
 	size_t nlinks, cap;
-	char *err;
-	size_t errlen;
 };
-
-static int topo_error(struct topo_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = fabric_verr(c->err, c->errlen, c->path, c->line, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 static const char *const topo_keys[] = {
 	"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=",
@@ -95,7 +81,9 @@ static int parse_guid_line(struct topo_ctx *c, const char *line)
 	const char *eq = strchr(line, '=');
 
 	c->next_guid = strtoull(eq + 1, NULL, 16);
-	return c->next_guid ? 0 : topo_error(c, "expected a GUID after '='");
+	if (!c->next_guid)
+		return lines_error(&c->in, "expected a GUID after '='");
+	return 0;
 }
 
 static int parse_node(struct topo_ctx *c, const char *line,
@@ -108,24 +96,25 @@ static int parse_node(struct topo_ctx *c, const char *line,
 
 	rest = quoted(line, id, sizeof(id));
 	if (!rest || nports < 1)
-		return topo_error(c, "expected Switch|Ca|Rt N \"id\" # \"desc\"");
+		return lines_error(&c->in,
+				   "expected Switch|Ca|Rt N \"id\" # \"desc\"");
 	hash = strchr(rest, '#');
 	if (hash)
 		quoted(hash, desc, sizeof(desc));
 	if (!guid && strlen(id) > 2 && id[1] == '-')
 		guid = strtoull(id + 2, NULL, 16);
 	if (!guid)
-		return topo_error(c, "no GUID for node \"%s\"", id);
+		return lines_error(&c->in, "no GUID for node \"%s\"", id);
 	c->next_guid = 0;
 	c->cur = fabric_add_node(c->f, guid, type, desc, nports);
 	if (!c->cur)
-		return errno == EEXIST ? topo_error(c, "node GUID repeated")
-				       : -errno;
+		return errno == EEXIST ?
+			lines_error(&c->in, "node GUID repeated") : -errno;
 	lid = hash ? strstr(hash, " lid ") : NULL;
 	if (type == FABRIC_NODE_SWITCH && lid)
 		c->cur->lid = (uint16_t)atoi(lid + 5);
 	if (fabric_strtab_put(&c->ids, id, c->cur->idx + 1))
-		return topo_error(c, "node id \"%s\" repeated", id);
+		return lines_error(&c->in, "node id \"%s\" repeated", id);
 	return 0;
 }
 
@@ -162,7 +151,7 @@ static int add_link(struct topo_ctx *c, struct fabric_port *p, const char *id,
 	l->port = p;
 	l->remote_id = strdup(id);
 	l->remote_port = rport;
-	l->line = c->line;
+	l->line = c->in.line;
 	return l->remote_id ? 0 : -ENOMEM;
 }
 
@@ -186,9 +175,9 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 	p = fabric_port(c->cur, num);
 	rest = quoted(line, id, sizeof(id));
 	if (!p || !num || !rest || *rest != '[')
-		return topo_error(c, "expected a port line like "
-				  "[1] \"S-guid\"[2] (node has %d ports)",
-				  c->cur ? c->cur->nports : 0);
+		return lines_error(&c->in, "expected a port line like "
+				   "[1] \"S-guid\"[2] (node has %d ports)",
+				   c->cur ? c->cur->nports : 0);
 	rport = atoi(rest + 1);
 	p->guid = port_guid(line);
 	p->valid = true;
@@ -204,14 +193,13 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 	return add_link(c, p, id, rport);
 }
 
-static int parse_topo_line(void *arg, char *line, int lineno)
+static int parse_topo_line(void *arg, char *line)
 {
 	static const char *const guid_keys[] = { "switchguid=", "caguid=",
 						 "rtguid=" };
 	struct topo_ctx *c = arg;
 	size_t i;
 
-	c->line = lineno;
 	for (i = 0; i < 3; i++)
 		if (!strncmp(line, guid_keys[i], strlen(guid_keys[i])))
 			return parse_guid_line(c, line);
@@ -223,12 +211,12 @@ static int parse_topo_line(void *arg, char *line, int lineno)
 		return parse_node(c, line, FABRIC_NODE_ROUTER);
 	if (*line == '[') {
 		if (!c->cur)
-			return topo_error(c, "port line before any node");
+			return lines_error(&c->in, "port line before any node");
 		return parse_port_line(c, line);
 	}
 	if (strchr(line, '='))	/* vendid=, devid=, sysimgguid= */
 		return 0;
-	return topo_error(c, "expected a node, port or key=value line");
+	return lines_error(&c->in, "expected a node, port or key=value line");
 }
 
 static int resolve_links(struct topo_ctx *c)
@@ -240,17 +228,17 @@ static int resolve_links(struct topo_ctx *c)
 
 	for (i = 0; i < c->nlinks; i++) {
 		l = &c->links[i];
-		c->line = l->line;
+		c->in.line = l->line;
 		idx = fabric_strtab_get(&c->ids, l->remote_id);
 		r = idx ? fabric_port(c->f->nodes[*idx - 1], l->remote_port)
 			: NULL;
 		if (!r || !l->remote_port)
-			return topo_error(c, "link to unknown node or port "
-					  "\"%s\"[%d]", l->remote_id,
-					  l->remote_port);
+			return lines_error(&c->in, "link to unknown node or "
+					   "port \"%s\"[%d]", l->remote_id,
+					   l->remote_port);
 		if (fabric_connect(l->port, r))
-			return topo_error(c, "port %d linked twice",
-					  l->port->num);
+			return lines_error(&c->in, "port %d linked twice",
+					   l->port->num);
 	}
 	return 0;
 }
@@ -265,38 +253,44 @@ static void topo_ctx_free(struct topo_ctx *c)
 	fabric_strtab_free(&c->ids);
 }
 
+/* Reads the topology from c->in (opened by the caller); closes it. */
+static int topo_read(struct topo_ctx *c, struct fabric **out)
+{
+	int rc = -ENOMEM;
+
+	c->f = fabric_new();
+	if (c->f)
+		rc = lines_each(&c->in, parse_topo_line, c);
+	if (!rc)
+		rc = resolve_links(c);
+	if (!rc) {
+		snprintf(c->f->source, sizeof(c->f->source), "topology");
+		*out = c->f;
+		c->f = NULL;
+	}
+	if (rc == -ENOMEM)
+		snprintf(c->in.err, c->in.errlen, "%s: out of memory",
+			 c->in.path);
+	lines_close(&c->in);
+	topo_ctx_free(c);
+	fabric_free(c->f);
+	return rc;
+}
+
 int fabric_topo_parse(const char *path, const char *text, struct fabric **out,
 		      char *err, size_t errlen)
 {
-	struct topo_ctx c = { .path = path, .err = err, .errlen = errlen };
-	int rc = -ENOMEM;
+	struct topo_ctx c = { 0 };
 
-	c.f = fabric_new();
-	if (c.f)
-		rc = fabric_each_line(text, parse_topo_line, &c);
-	if (!rc)
-		rc = resolve_links(&c);
-	if (!rc) {
-		snprintf(c.f->source, sizeof(c.f->source), "topology");
-		*out = c.f;
-		c.f = NULL;
-	}
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", path);
-	topo_ctx_free(&c);
-	fabric_free(c.f);
-	return rc;
+	lines_open_text(&c.in, path, text, err, errlen);
+	return topo_read(&c, out);
 }
 
 int fabric_topo_load(const char *path, struct fabric **out, char *err,
 		     size_t errlen)
 {
-	char *text;
-	int rc = fabric_read_text(path, &text, err, errlen);
+	struct topo_ctx c = { 0 };
+	int rc = lines_open(&c.in, path, err, errlen);
 
-	if (rc)
-		return rc;
-	rc = fabric_topo_parse(path, text, out, err, errlen);
-	free(text);
-	return rc;
+	return rc ? rc : topo_read(&c, out);
 }

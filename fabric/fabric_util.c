@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* fabric_util.c: growth of arrays, file:line errors, reading files. */
-#include <ctype.h>
+/* fabric_util.c: growth of arrays, reading files. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +21,6 @@ int fabric_reserve(void *arr, size_t *cap, size_t n, size_t size)
 	*p = v;
 	*cap = c;
 	return 0;
-}
-
-int fabric_verr(char *err, size_t errlen, const char *path, int line,
-		const char *fmt, va_list ap)
-{
-	int n = snprintf(err, errlen, "%s:%d: ", path, line);
-
-	if (n >= 0 && (size_t)n < errlen)
-		vsnprintf(err + n, errlen - n, fmt, ap);
-	return -EINVAL;
 }
 
 char *fabric_read_file(const char *path, size_t *len)
@@ -65,27 +54,6 @@ fail:
 	fclose(f);
 	errno = errno ? errno : EIO;
 	return NULL;
-}
-
-int fabric_each_line(const char *text, fabric_line_fn fn, void *arg)
-{
-	char *copy = strdup(text), *line, *next;
-	int lineno = 0, rc = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (line = copy; line && !rc; line = next) {
-		lineno++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		while (isspace((unsigned char)*line))
-			line++;
-		if (*line && *line != '#')
-			rc = fn(arg, line, lineno);
-	}
-	free(copy);
-	return rc;
 }
 
 int fabric_read_text(const char *path, char **text, char *err,

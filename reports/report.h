@@ -131,9 +131,7 @@ struct report {
 	struct report_link *links;
 	size_t n_links, cap_links;
 	struct report_map link_by_end;	/* hash of (node guid, port) */
-	struct report_map node_names;	/* --node-name-map: guid -> strs idx */
-	const char **name_list;
-	size_t n_names;
+	struct namemap *node_names;	/* --node-name-map, or NULL */
 	struct attr_pair *pairs;
 	struct report_meas *meas;
 	size_t n_pairs, cap_pairs;

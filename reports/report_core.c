@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/namemap.h"
 #include "reports/report.h"
 
 int report_init(struct report *r)
@@ -44,11 +45,10 @@ void report_fini(struct report *r)
 	free(r->pairs);
 	free(r->meas);
 	free(r->attr);
-	free(r->name_list);
 	report_map_free(&r->hport_by_guid);
 	report_map_free(&r->hport_by_name);
 	report_map_free(&r->link_by_end);
-	report_map_free(&r->node_names);
+	namemap_free(r->node_names);
 	json_decref(r->finding_keys);
 	json_decref(r->twin_switches);
 	json_decref(r->pcie);

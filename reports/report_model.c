@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/namemap.h"
 #include "common/record.h"
 #include "reports/report.h"
 
@@ -390,80 +391,14 @@ out:
 const char *report_node_name(struct report *r, uint64_t guid,
 			     const char *fallback)
 {
-	uint32_t idx;
+	const char *name = guid ? namemap_lookup(r->node_names, guid) : NULL;
 
-	if (guid && report_map_get(&r->node_names, guid, &idx))
-		return r->name_list[idx];
-	return fallback;
-}
-
-/* One node-name-map line: 0xGUID "name" (or a bare name); 1 if it held one. */
-static int parse_name_line(char *line, uint64_t *guid, char **name)
-{
-	char *s = line + strspn(line, " \t"), *end;
-
-	if (!*s || *s == '#' || *s == '\n')
-		return 0;
-	end = s + strcspn(s, " \t");
-	if (!*end)
-		return -EINVAL;
-	*end++ = '\0';
-	if (record_guid_parse(s, guid))
-		return -EINVAL;
-	end += strspn(end, " \t");
-	if (*end == '"') {
-		*name = ++end;
-		end = strchr(end, '"');
-	} else {
-		*name = end;
-		end = end + strcspn(end, " \t\r\n#");
-	}
-	if (!end || end == *name)
-		return -EINVAL;
-	*end = '\0';
-	return 1;
-}
-
-static int add_node_name(struct report *r, uint64_t guid, const char *name)
-{
-	const char **list;
-
-	list = realloc(r->name_list, (r->n_names + 1) * sizeof(*list));
-	if (!list)
-		return -ENOMEM;
-	r->name_list = list;
-	list[r->n_names] = report_intern(r->strs, name);
-	if (!list[r->n_names])
-		return -ENOMEM;
-	return report_map_put(&r->node_names, guid, (uint32_t)r->n_names++);
+	return name ? name : fallback;
 }
 
 int report_load_node_name_map(struct report *r, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL, *name;
-	size_t cap = 0;
-	unsigned long lineno = 0;
-	uint64_t guid;
-	int ret = 0, got;
-
-	if (!f) {
-		ret = -errno;
-		snprintf(r->error, sizeof(r->error), "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	while (!ret && getline(&line, &cap, f) >= 0) {
-		lineno++;
-		got = parse_name_line(line, &guid, &name);
-		if (got < 0) {
-			snprintf(r->error, sizeof(r->error),
-				 "%s:%lu: expected 0xGUID \"name\"", path, lineno);
-			ret = -EINVAL;
-		} else if (got) {
-			ret = add_node_name(r, guid, name);
-		}
-	}
-	free(line);
-	fclose(f);
-	return ret;
+	namemap_free(r->node_names);
+	r->node_names = NULL;
+	return namemap_load(path, &r->node_names, r->error, sizeof(r->error));
 }

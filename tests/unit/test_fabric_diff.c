@@ -12,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include "common/namemap.h"
 #include "fabric/fabric_diff.h"
+#include "fabric/fabric_namemap.h"
 #include "fabric/fabric_topo.h"
 
 #define FX FIXTURES_DIR "/fabric/"
@@ -263,7 +265,7 @@ static void test_ambiguous_names(void **state)
 {
 	struct ctx *c = *state;
 	struct fabric_findings *fs;
-	struct fabric_namemap *map;
+	struct namemap *map;
 	char err[FABRIC_ERR_LEN];
 	size_t i;
 
@@ -284,11 +286,11 @@ static void test_ambiguous_names(void **state)
 	fabric_spec_free(c->spec);
 	assert_int_equal(0, fabric_spec_load(FX "small.csv", &c->spec, err,
 					     sizeof(err)));
-	assert_int_equal(0, fabric_namemap_parse("m",
+	assert_int_equal(0, namemap_parse("m",
 		"0x0008f10300000004 \"leaf01\"\n0x0008f10300000005 leaf02\n"
 		"0x0008f10300000006 \"spine01\"\n", &map, err, sizeof(err)));
 	assert_int_equal(0, fabric_apply_namemap(c->m, map));
-	fabric_namemap_free(map);
+	namemap_free(map);
 	assert_int_equal(0, diff(c)->n);
 }
 

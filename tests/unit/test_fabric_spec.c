@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The cabling spec (CSV), the node-name-map and topology text parsers. */
+/* The cabling spec (CSV) and topology text parsers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,27 +134,6 @@ static void test_fixture_errors(void **state)
 	assert_non_null(strstr(err, "cannot read"));
 }
 
-static void test_namemap(void **state)
-{
-	char err[FABRIC_ERR_LEN] = "";
-	struct fabric_namemap *m = NULL;
-
-	(void)state;
-	assert_int_equal(0, fabric_namemap_load(FX "good.map", &m, err,
-						sizeof(err)));
-	assert_string_equal("leaf01",
-			    fabric_namemap_lookup(m, 0x0008f10300000144ULL));
-	assert_string_equal("leaf02",
-			    fabric_namemap_lookup(m, 0x0008f10300000145ULL));
-	assert_string_equal("node001 mlx5_0",
-			    fabric_namemap_lookup(m, 0x0008f10400000000ULL));
-	assert_null(fabric_namemap_lookup(m, 1));
-	fabric_namemap_free(m);
-	assert_int_equal(-22, fabric_namemap_load(FX "bad.map", &m, err,
-						  sizeof(err)));
-	assert_non_null(strstr(err, "bad.map:2: expected 0xGUID \"name\""));
-}
-
 static void test_topology(void **state)
 {
 	char err[FABRIC_ERR_LEN] = "";
@@ -252,7 +231,6 @@ int main(void)
 		cmocka_unit_test(test_columns_any_order),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fixture_errors),
-		cmocka_unit_test(test_namemap),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_topology_errors),
 		cmocka_unit_test(test_topology_as_spec),
