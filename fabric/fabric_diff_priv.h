@@ -23,11 +23,6 @@ struct diff_ctx {
 	bool *cable_done, *port_done;
 };
 
-/* Adds cable end k as a ref: the model port if known, else the spec's. */
-void diff_ref_end(const struct diff_ctx *c, struct fabric_finding *f,
-		  size_t k);
-const char *diff_end_str(const struct diff_ctx *c, size_t k, char *buf,
-			 size_t len);
 int diff_rules(struct diff_ctx *c);
 int fabric_check_rate(struct fabric_findings *out,
 		      const struct fabric_port *a, int want_w, int want_s,

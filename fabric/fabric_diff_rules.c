@@ -9,6 +9,37 @@
 
 #include "fabric_diff_priv.h"
 
+static const struct fabric_spec_end *spec_end(const struct diff_ctx *c,
+					      size_t k)
+{
+	const struct fabric_cable *cb = &c->s->cables[k / 2];
+
+	return k % 2 ? &cb->z : &cb->a;
+}
+
+/* Adds the end as a ref: the model port if known, else the spec's name. */
+static void diff_ref_end(const struct diff_ctx *c, struct fabric_finding *f,
+			 size_t k)
+{
+	const struct fabric_spec_end *e = spec_end(c, k);
+
+	if (c->end[k])
+		fabric_finding_port(f, c->end[k]);
+	else
+		fabric_finding_spec_end(f, e->node, e->guid, e->port);
+}
+
+static const char *diff_end_str(const struct diff_ctx *c, size_t k,
+				 char *buf, size_t len)
+{
+	const struct fabric_spec_end *e = spec_end(c, k);
+
+	if (c->end[k])
+		return fabric_port_str(c->end[k], buf, len);
+	snprintf(buf, len, "%s port %d", e->node, e->port);
+	return buf;
+}
+
 static int add_degraded(struct fabric_findings *out, const char *category,
 			const struct fabric_port *a, int have, int want,
 			int line)
