@@ -221,16 +221,6 @@ int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
 	return 0;
 }
 
-int cli_not_built(const struct cli_cmd *cmd, int argc, char **argv)
-{
-	int ret = cli_parse(cmd, argc, argv, NULL, NULL, NULL);
-
-	if (ret < 0)
-		return cli_parse_exit(ret);
-	fprintf(stderr, "ibproof %s: not built yet in this version\n", cmd->name);
-	return IBP_EXIT_RUNTIME;
-}
-
 /* Writes text for troff: backslashes escaped, no line starting a request. */
 static void man_text(FILE *f, const char *text)
 {

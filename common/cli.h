@@ -101,12 +101,6 @@ int cli_parse_double(const struct cli_cmd *cmd, const char *opt,
 int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
 		   const char *arg, long min, long max, long *out);
 
-/*
- * For subcommands not built yet: honours --help, then says so and returns
- * IBP_EXIT_RUNTIME. Never prints results it did not measure.
- */
-int cli_not_built(const struct cli_cmd *cmd, int argc, char **argv);
-
 /* The exit-code paragraph shared by every --help and the README. */
 extern const char cli_exit_codes_help[];
 
