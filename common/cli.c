@@ -76,7 +76,8 @@ static size_t build_getopt(const struct cli_cmd *cmd, struct option *lo,
 {
 	size_t n = 0, own = count_opts(cmd->opts);
 
-	strcpy(shorts, "+"); /* stop at the first positional argument */
+	shorts[0] = '+'; /* stop at the first positional argument */
+	shorts[1] = '\0';
 	for (size_t i = 0; i < own && n < MAX_OPTS - 1; i++)
 		add_getopt(&lo[n++], shorts, &cmd->opts[i]);
 	for (size_t i = 0; i < N_COMMON && n < MAX_OPTS - 1; i++)
@@ -206,18 +207,27 @@ int cli_parse_double(const struct cli_cmd *cmd, const char *opt,
 	return 0;
 }
 
-int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
-		   const char *arg, long min, long max, long *out)
+int cli_str_to_long(const char *s, long min, long max, long *out)
 {
 	char *end;
 	long v;
 
 	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || end == arg || *end || v < min || v > max)
+	v = strtol(s, &end, 0);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
+		   const char *arg, long min, long max, long *out)
+{
+	if (cli_str_to_long(arg, min, max, out))
 		return cli_usage_error(cmd, "%s: expected an integer from %ld to %ld, got '%s'",
 				       opt, min, max, arg);
-	*out = v;
 	return 0;
 }
 

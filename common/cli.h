@@ -100,6 +100,12 @@ int cli_parse_double(const struct cli_cmd *cmd, const char *opt,
 		     const char *arg, double min, double max, double *out);
 int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
 		   const char *arg, long min, long max, long *out);
+/*
+ * The whole of s as an integer (base 0: 10, 0x.. or 0..) from min to max:
+ * 0, or -EINVAL when s is not one, -ERANGE when it is out of range. Prints
+ * nothing; *out is set only on success. For programs without a cli_cmd.
+ */
+int cli_str_to_long(const char *s, long min, long max, long *out);
 
 /* The exit-code paragraph shared by every --help and the README. */
 extern const char cli_exit_codes_help[];
