@@ -157,6 +157,8 @@ static void print_opt(FILE *f, const struct cli_opt *o)
 	char left[64];
 	int n;
 
+	if (!o->help)
+		return;
 	if (o->key > 0 && o->key < CLI_KEY_FIRST)
 		n = snprintf(left, sizeof(left), "  -%c, --%s", o->key, o->name);
 	else
@@ -251,6 +253,8 @@ static void man_text(FILE *f, const char *text)
 
 static void man_opt(FILE *f, const struct cli_opt *o)
 {
+	if (!o->help)
+		return;
 	fputs(".TP\n.B ", f);
 	if (o->key > 0 && o->key < CLI_KEY_FIRST)
 		fprintf(f, "\\-%c, ", o->key);

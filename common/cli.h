@@ -15,7 +15,9 @@ enum ibp_exit {
 /*
  * One option of a command's table. key is a short option letter, or a value
  * >= CLI_KEY_FIRST for long-only options. arg is NULL for a flag, else the
- * name of its argument as shown in --help ("FILE").
+ * name of its argument as shown in --help ("FILE"). help NULL hides the
+ * option from --help and --man: an old spelling whose handler refuses it
+ * and names the new one.
  */
 struct cli_opt {
 	const char *name;
