@@ -45,6 +45,12 @@ check-unit: build
 demo: deps build
 	scripts/demo $(BUILD)
 
+# The binary and what `ibproof demo` runs (share/ibproof, libexec/ibproof):
+#   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]
+PREFIX ?= /usr/local
+install: build
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+
 # Man pages, made from the same option tables as --help.
 MAN_CMDS = burnin fabric-discover fabric-check fabric-counters pcie report node demo
 man: build
