@@ -138,7 +138,7 @@ static int node_opt(void *ctx, int key, const char *arg)
 		o->drain = true;
 		return 0;
 	case NODE_KEY_UNDRAIN:
-		o->resume = true;
+		o->undrain = true;
 		return 0;
 	case NODE_KEY_RESUME_RENAMED:
 		return cli_usage_error(&node_cmd, "--resume was renamed --undrain "
