@@ -7,7 +7,7 @@ check=${1:?usage: check-style.sh SCRIPTS/check-style}
 root=$(cd "$(dirname "$check")/.." && pwd)
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 fail() { echo "check-style.sh: $*" >&2; exit 1; }
-cp "$root/.clang-format" "$tmp/" && cd "$tmp" || exit 1
+cd "$tmp" || exit 1 # no .clang-format here: check-style brings the repo's
 
 cat >good.c <<'C'
 #include <stdio.h>
@@ -32,7 +32,7 @@ if command -v clang-format >/dev/null; then
 	"$check" good.c || fail "a formatted, clean file was refused"
 	"$check" ugly.c 2>err && fail "a misformatted file passed"
 	grep -q 'ugly.c' err || fail "the misformatted file is not named: $(cat err)"
-	clang-format -i ugly.c && "$check" ugly.c || fail "ugly.c once formatted was refused"
+	clang-format -i --style="file:$root/.clang-format" ugly.c && "$check" ugly.c || fail "ugly.c once formatted was refused"
 else
 	echo "check-style.sh: no clang-format; format half not tested" >&2
 fi
