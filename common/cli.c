@@ -76,7 +76,8 @@ static size_t build_getopt(const struct cli_cmd *cmd, struct option *lo,
 {
 	size_t n = 0, own = count_opts(cmd->opts);
 
-	strcpy(shorts, "+"); /* stop at the first positional argument */
+	shorts[0] = '+'; /* stop at the first positional argument */
+	shorts[1] = '\0';
 	for (size_t i = 0; i < own && n < MAX_OPTS - 1; i++)
 		add_getopt(&lo[n++], shorts, &cmd->opts[i]);
 	for (size_t i = 0; i < N_COMMON && n < MAX_OPTS - 1; i++)
@@ -156,6 +157,8 @@ static void print_opt(FILE *f, const struct cli_opt *o)
 	char left[64];
 	int n;
 
+	if (!o->help)
+		return;
 	if (o->key > 0 && o->key < CLI_KEY_FIRST)
 		n = snprintf(left, sizeof(left), "  -%c, --%s", o->key, o->name);
 	else
@@ -206,29 +209,28 @@ int cli_parse_double(const struct cli_cmd *cmd, const char *opt,
 	return 0;
 }
 
-int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
-		   const char *arg, long min, long max, long *out)
+int cli_str_to_long(const char *s, long min, long max, long *out)
 {
 	char *end;
 	long v;
 
 	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || end == arg || *end || v < min || v > max)
-		return cli_usage_error(cmd, "%s: expected an integer from %ld to %ld, got '%s'",
-				       opt, min, max, arg);
+	v = strtol(s, &end, 0);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno || v < min || v > max)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
 
-int cli_not_built(const struct cli_cmd *cmd, int argc, char **argv)
+int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
+		   const char *arg, long min, long max, long *out)
 {
-	int ret = cli_parse(cmd, argc, argv, NULL, NULL, NULL);
-
-	if (ret < 0)
-		return cli_parse_exit(ret);
-	fprintf(stderr, "ibproof %s: not built yet in this version\n", cmd->name);
-	return IBP_EXIT_RUNTIME;
+	if (cli_str_to_long(arg, min, max, out))
+		return cli_usage_error(cmd, "%s: expected an integer from %ld to %ld, got '%s'",
+				       opt, min, max, arg);
+	return 0;
 }
 
 /* Writes text for troff: backslashes escaped, no line starting a request. */
@@ -251,6 +253,8 @@ static void man_text(FILE *f, const char *text)
 
 static void man_opt(FILE *f, const struct cli_opt *o)
 {
+	if (!o->help)
+		return;
 	fputs(".TP\n.B ", f);
 	if (o->key > 0 && o->key < CLI_KEY_FIRST)
 		fprintf(f, "\\-%c, ", o->key);

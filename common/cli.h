@@ -15,7 +15,9 @@ enum ibp_exit {
 /*
  * One option of a command's table. key is a short option letter, or a value
  * >= CLI_KEY_FIRST for long-only options. arg is NULL for a flag, else the
- * name of its argument as shown in --help ("FILE").
+ * name of its argument as shown in --help ("FILE"). help NULL hides the
+ * option from --help and --man: an old spelling whose handler refuses it
+ * and names the new one.
  */
 struct cli_opt {
 	const char *name;
@@ -100,12 +102,12 @@ int cli_parse_double(const struct cli_cmd *cmd, const char *opt,
 		     const char *arg, double min, double max, double *out);
 int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
 		   const char *arg, long min, long max, long *out);
-
 /*
- * For subcommands not built yet: honours --help, then says so and returns
- * IBP_EXIT_RUNTIME. Never prints results it did not measure.
+ * The whole of s as an integer (base 0: 10, 0x.. or 0..) from min to max:
+ * 0, or -EINVAL when s is not one, -ERANGE when it is out of range. Prints
+ * nothing; *out is set only on success. For programs without a cli_cmd.
  */
-int cli_not_built(const struct cli_cmd *cmd, int argc, char **argv);
+int cli_str_to_long(const char *s, long min, long max, long *out);
 
 /* The exit-code paragraph shared by every --help and the README. */
 extern const char cli_exit_codes_help[];

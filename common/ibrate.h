@@ -46,8 +46,7 @@ int ib_width_from_name(const char *name);
 /* Data rate of a link in Gb/s: lanes x lane rate. 0 when unknown. */
 double ib_data_rate_gbps(enum ib_speed speed, int lanes);
 
-/* Gb/s to GB/s (10^9 bytes per second) and back. */
+/* Gb/s to GB/s (10^9 bytes per second). */
 static inline double gbps_to_GBps(double gbps) { return gbps / 8.0; }
-static inline double GBps_to_gbps(double GBps) { return GBps * 8.0; }
 
 #endif

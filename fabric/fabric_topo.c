@@ -16,6 +16,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,19 @@ static const char *quoted(const char *s, char *buf, size_t len)
 	return e + 1;
 }
 
+/* The decimal number at s, or -1 when there is none or it is past max. */
+static long topo_number(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || errno || v < 0 || v > max)
+		return -1;
+	return v;
+}
+
 static int parse_guid_line(struct topo_ctx *c, const char *line)
 {
 	const char *eq = strchr(line, '=');
@@ -92,7 +106,7 @@ static int parse_node(struct topo_ctx *c, const char *line,
 	char id[128], desc[128] = "";
 	const char *rest, *hash, *lid;
 	uint64_t guid = c->next_guid;
-	int nports = atoi(line + strcspn(line, "0123456789"));
+	long nports = topo_number(line + strcspn(line, "0123456789"), 255);
 
 	rest = quoted(line, id, sizeof(id));
 	if (!rest || nports < 1)
@@ -106,13 +120,18 @@ static int parse_node(struct topo_ctx *c, const char *line,
 	if (!guid)
 		return lines_error(&c->in, "no GUID for node \"%s\"", id);
 	c->next_guid = 0;
-	c->cur = fabric_add_node(c->f, guid, type, desc, nports);
+	c->cur = fabric_add_node(c->f, guid, type, desc, (int)nports);
 	if (!c->cur)
 		return errno == EEXIST ?
 			lines_error(&c->in, "node GUID repeated") : -errno;
 	lid = hash ? strstr(hash, " lid ") : NULL;
-	if (type == FABRIC_NODE_SWITCH && lid)
-		c->cur->lid = (uint16_t)atoi(lid + 5);
+	if (type == FABRIC_NODE_SWITCH && lid) {
+		long v = topo_number(lid + 5, UINT16_MAX);
+
+		if (v < 0)
+			return lines_error(&c->in, "expected a LID after \"lid\"");
+		c->cur->lid = (uint16_t)v;
+	}
 	if (fabric_strtab_put(&c->ids, id, c->cur->idx + 1))
 		return lines_error(&c->in, "node id \"%s\" repeated", id);
 	return 0;
@@ -170,27 +189,32 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 	char id[128];
 	const char *rest, *hash, *lid;
 	struct fabric_port *p;
-	int num = atoi(line + 1), rport;
+	long num = topo_number(line + 1, 255), rport = -1, v;
 
-	p = fabric_port(c->cur, num);
+	p = num > 0 ? fabric_port(c->cur, (int)num) : NULL;
 	rest = quoted(line, id, sizeof(id));
-	if (!p || !num || !rest || *rest != '[')
+	if (rest && *rest == '[')
+		rport = topo_number(rest + 1, 255);
+	if (!p || !rest || rport < 0)
 		return lines_error(&c->in, "expected a port line like "
 				   "[1] \"S-guid\"[2] (node has %d ports)",
 				   c->cur ? c->cur->nports : 0);
-	rport = atoi(rest + 1);
 	p->guid = port_guid(line);
 	p->valid = true;
 	p->state = FABRIC_STATE_ACTIVE;
 	p->phys_state = FABRIC_PHYS_LINKUP;
 	hash = strchr(rest, '#');
 	lid = hash ? strstr(hash, "# lid ") : NULL;
-	if (lid && c->cur->type != FABRIC_NODE_SWITCH)
-		p->lid = c->cur->lid = (uint16_t)atoi(lid + 6);
+	if (lid && c->cur->type != FABRIC_NODE_SWITCH) {
+		v = topo_number(lid + 6, UINT16_MAX);
+		if (v < 0)
+			return lines_error(&c->in, "expected a LID after \"# lid\"");
+		p->lid = c->cur->lid = (uint16_t)v;
+	}
 	if (c->cur->type == FABRIC_NODE_SWITCH)
 		p->lid = c->cur->lid;
 	parse_rate(p, line);
-	return add_link(c, p, id, rport);
+	return add_link(c, p, id, (int)rport);
 }
 
 static int parse_topo_line(void *arg, char *line)

@@ -20,7 +20,8 @@ enum node_key {
 	NODE_KEY_NO_DMA,
 	NODE_KEY_SAMPLES,
 	NODE_KEY_DRAIN,
-	NODE_KEY_RESUME,
+	NODE_KEY_UNDRAIN,
+	NODE_KEY_RESUME_RENAMED,
 };
 
 static const struct cli_opt node_opts[] = {
@@ -50,8 +51,10 @@ static const struct cli_opt node_opts[] = {
 	  "DMA loopback samples per port and test (default 12)" },
 	{ "drain", NODE_KEY_DRAIN, NULL,
 	  "on FAIL, drain this node in Slurm with the verdict as reason" },
-	{ "resume", NODE_KEY_RESUME, NULL,
-	  "on PASS, resume this node if (and only if) ibproof drained it" },
+	{ "undrain", NODE_KEY_UNDRAIN, NULL,
+	  "on PASS, return this node to Slurm (scontrol State=RESUME) if "
+	  "(and only if) ibproof drained it" },
+	{ "resume", NODE_KEY_RESUME_RENAMED, NULL, NULL },	/* refused */
 	{ NULL },
 };
 
@@ -62,7 +65,7 @@ static const struct cli_cmd node_cmd = {
 		    "[--against HOST[,HOST...]] [--launcher \"CMD\"] "
 		    "[--burnin-opts \"OPTS\"] "
 		    "[--duration S] [--no-dma] [--samples K] [--drain] "
-		    "[--resume] [--records FILE] [--json FILE] [--timeout S]",
+		    "[--undrain] [--records FILE] [--json FILE] [--timeout S]",
 	.description =
 		"Validates one node after a repair: may it go back into\n"
 		"service? Every HCA port present, ACTIVE/LinkUp at the expected\n"
@@ -134,9 +137,13 @@ static int node_opt(void *ctx, int key, const char *arg)
 	case NODE_KEY_DRAIN:
 		o->drain = true;
 		return 0;
-	case NODE_KEY_RESUME:
-		o->resume = true;
+	case NODE_KEY_UNDRAIN:
+		o->undrain = true;
 		return 0;
+	case NODE_KEY_RESUME_RENAMED:
+		return cli_usage_error(&node_cmd, "--resume was renamed --undrain "
+				       "(it returns the node to Slurm; burnin's "
+				       "--resume continues a killed run)");
 	}
 	return node_opt_num(ctx, key, arg);
 }

@@ -2,7 +2,7 @@
 /*
  * One `ibproof node` run: ports, PCIe (pcie_run), counters around the DMA
  * loopback, --against, then the verdict line, the detail, records, JSON,
- * and --drain/--resume. Findings are written as they are produced.
+ * and --drain/--undrain. Findings are written as they are produced.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -264,7 +264,7 @@ static void run_slurm(const struct node_ctx *c, const char *verdict, int rc)
 	if (rc == IBP_EXIT_FAIL && c->o->drain) {
 		if (slurm_drain(name, why ? why + 2 : verdict, t) == 0)
 			printf("  slurm: drained %s\n", name);
-	} else if (rc == IBP_EXIT_PASS && c->o->resume) {
+	} else if (rc == IBP_EXIT_PASS && c->o->undrain) {
 		if (slurm_resume_if_ours(name, t, &resumed) == 0 && resumed)
 			printf("  slurm: resumed %s (ibproof had drained "
 			       "it)\n", name);
@@ -273,7 +273,7 @@ static void run_slurm(const struct node_ctx *c, const char *verdict, int rc)
 
 /*
  * The end of the run: the verdict and the detail on stdout (node_report),
- * the run end record, --json, then --drain/--resume through Slurm.
+ * the run end record, --json, then --drain/--undrain through Slurm.
  */
 static int finish(struct node_ctx *c)
 {

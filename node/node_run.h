@@ -21,7 +21,7 @@ struct node_run_opts {
 	double duration_s;	  /* burnin and DMA windows */
 	bool no_dma;
 	int samples;		  /* DMA samples per port and test */
-	bool drain, resume;
+	bool drain, undrain;
 	const char *records, *json;
 	double timeout_s;	  /* --against, scontrol: 0 = computed */
 	const char *ca;

@@ -213,9 +213,10 @@ static double fault_value(const struct burnin_port *p, enum fault_kind kind,
 
 static int port_index(const struct burnin_port *p)
 {
-	int i = atoi(p->ca + 4);
+	char *end;
+	long i = strtol(p->ca + 4, &end, 10);
 
-	return i >= 0 && i < FAKE_MAX_PORTS ? i : 0;
+	return end != p->ca + 4 && i >= 0 && i < FAKE_MAX_PORTS ? (int)i : 0;
 }
 
 static void fake_port(struct burnin_port *p, int i)

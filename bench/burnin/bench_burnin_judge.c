@@ -10,6 +10,7 @@
 
 #include "burnin/bootstrap.h"
 #include "burnin/burnin.h"
+#include "common/cli.h"
 
 static void bench(int n_ports)
 {
@@ -43,13 +44,26 @@ static void bench(int n_ports)
 	free(v);
 }
 
+/* A port count from the command line; exits 2 on anything else. */
+static int port_count(const char *s)
+{
+	long v;
+
+	if (cli_str_to_long(s, 2, 1000000, &v)) {
+		fprintf(stderr, "bench_burnin_judge: '%s': expected a port "
+				"count from 2 to 1000000\n", s);
+		exit(2);
+	}
+	return (int)v;
+}
+
 int main(int argc, char **argv)
 {
 	static const int dflt[] = { 64, 128, 256, 512 };
 
 	if (argc > 1)
 		for (int i = 1; i < argc; i++)
-			bench(atoi(argv[i]));
+			bench(port_count(argv[i]));
 	else
 		for (size_t i = 0; i < sizeof(dflt) / sizeof(dflt[0]); i++)
 			bench(dflt[i]);

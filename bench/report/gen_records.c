@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "common/record.h"
 
 #define PER_LEAF 32
@@ -279,6 +280,7 @@ static int generate(struct gen *g, const char *out, const char *expected)
 int main(int argc, char **argv)
 {
 	struct gen g = { 0 };
+	long ports = 0, rails, bad;
 
 	if (argc == 4 && !strcmp(argv[1], "check"))
 		return check(argv[2], argv[3]);
@@ -288,13 +290,14 @@ int main(int argc, char **argv)
 			argv[0], argv[0]);
 		return 2;
 	}
-	g.ports = atoi(argv[1]);
-	g.rails = atoi(argv[2]);
-	g.bad = atoi(argv[3]);
-	if (g.ports < 4 || g.ports % 2 || g.rails < 1 || g.bad < 0 ||
-	    g.bad > g.ports / 4) {
+	if (cli_str_to_long(argv[1], 4, 1000000, &ports) ||
+	    cli_str_to_long(argv[2], 1, 1000, &rails) ||
+	    cli_str_to_long(argv[3], 0, ports / 4, &bad) || ports % 2) {
 		fprintf(stderr, "gen_records: PORTS even >= 4, RAILS >= 1, BAD_PORTS <= PORTS/4\n");
 		return 2;
 	}
+	g.ports = (int)ports;
+	g.rails = (int)rails;
+	g.bad = (int)bad;
 	return generate(&g, argv[4], argv[5]);
 }

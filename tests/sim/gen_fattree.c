@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
+
 #define HCA_GUID_BASE 0x0008f10400000000ULL
 #define SW_GUID_BASE 0x0008f10300000000ULL
 #define MAX_DEGRADE 16
@@ -159,6 +161,19 @@ static int find_node(const char *name)
 	return -1;
 }
 
+/* The number in s, or die naming what it is for. */
+static int int_arg(const char *what, const char *s)
+{
+	long v;
+
+	if (cli_str_to_long(s, -1000000, 1000000, &v)) {
+		fprintf(stderr, "gen_fattree: %s: expected a number, got '%s'\n",
+			what, s);
+		exit(2);
+	}
+	return (int)v;
+}
+
 /* NODE:PORT:w=N or NODE:PORT:e=N; applied to both ends of the cable. */
 static void apply_degrade(const char *arg)
 {
@@ -169,10 +184,12 @@ static void apply_degrade(const char *arg)
 	node = strtok(buf, ":");
 	port = strtok(NULL, ":");
 	opt = strtok(NULL, "");
-	if (!node || !port || !opt || (opt[0] != 'w' && opt[0] != 'e'))
+	if (!node || !port || !opt || (opt[0] != 'w' && opt[0] != 'e') ||
+	    opt[1] != '=')
 		die("--degrade wants NODE:PORT:w=N or NODE:PORT:e=N");
+	int_arg("--degrade value", opt + 2);
 	n = find_node(node);
-	p = atoi(port);
+	p = int_arg("--degrade port", port);
 	if (n < 0 || p < 1 || p > nodes[n].nports || nodes[n].peer[p] < 0)
 		die("--degrade names no connected port");
 	peer = nodes[n].peer[p];
@@ -187,9 +204,9 @@ static void port_opts(const struct gen_params *g, const struct gen_node *n,
 	int w = 2, e = g->ext_speed;
 
 	if (o && o[0] == 'w')
-		w = atoi(o + 2);
+		w = int_arg("--degrade w", o + 2);
 	if (o && o[0] == 'e')
-		e = atoi(o + 2);
+		e = int_arg("--degrade e", o + 2);
 	snprintf(buf, len, " w=%d e=%d", w, e);
 }
 
@@ -333,14 +350,14 @@ static void parse_args(int argc, char **argv, struct gen_params *g)
 
 	while ((c = getopt_long(argc, argv, "", gen_options, NULL)) != -1) {
 		switch (c) {
-		case 'r': g->radix = atoi(optarg); break;
-		case 'l': g->leaves = atoi(optarg); break;
-		case 's': g->spines = atoi(optarg); break;
-		case 'H': g->hosts = atoi(optarg); break;
-		case 'c': g->hcas = atoi(optarg); break;
-		case 'R': g->rails = atoi(optarg); break;
-		case 'u': g->uplinks = atoi(optarg); break;
-		case 'P': g->spec_rail = atoi(optarg); break;
+		case 'r': g->radix = int_arg("--radix", optarg); break;
+		case 'l': g->leaves = int_arg("--leaves", optarg); break;
+		case 's': g->spines = int_arg("--spines", optarg); break;
+		case 'H': g->hosts = int_arg("--hosts-per-leaf", optarg); break;
+		case 'c': g->hcas = int_arg("--hcas-per-host", optarg); break;
+		case 'R': g->rails = int_arg("--rails", optarg); break;
+		case 'u': g->uplinks = int_arg("--uplinks", optarg); break;
+		case 'P': g->spec_rail = int_arg("--spec-rail", optarg); break;
 		case 'S': parse_speed(g, optarg); break;
 		case 'C': g->cage = 1; break;
 		case 'd': g->switch_desc = optarg; break;

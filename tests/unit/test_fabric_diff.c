@@ -271,7 +271,8 @@ static void test_ambiguous_names(void **state)
 
 	for (i = 0; i < c->m->nnodes; i++)
 		if (c->m->nodes[i]->type == FABRIC_NODE_SWITCH)
-			strcpy(c->m->nodes[i]->desc, "SwitchX");
+			snprintf(c->m->nodes[i]->desc,
+				 sizeof(c->m->nodes[i]->desc), "SwitchX");
 	fabric_spec_free(c->spec);
 	assert_int_equal(0, fabric_spec_parse_csv("s.csv",
 		"a_node,a_port,z_node,z_port\nnode001 mlx5_0,1,SwitchX,1\n",

@@ -187,6 +187,16 @@ static void test_topology_errors(void **state)
 	assert_int_equal(-22, fabric_topo_parse("t.topo", "Switch 4 \"S-x\"\n",
 						&f, err, sizeof(err)));
 	assert_string_equal("t.topo:1: no GUID for node \"S-x\"", err);
+	/* Numbers that atoi() used to read as 0 are errors. */
+	assert_int_equal(-22, fabric_topo_parse("t.topo",
+		"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\" lid x\n",
+		&f, err, sizeof(err)));
+	assert_string_equal("t.topo:2: expected a LID after \"lid\"", err);
+	assert_int_equal(-22, fabric_topo_parse("t.topo",
+		"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n[1] \"S-10\"[]\n",
+		&f, err, sizeof(err)));
+	assert_string_equal("t.topo:3: expected a port line like [1] "
+			    "\"S-guid\"[2] (node has 4 ports)", err);
 }
 
 /* A topology file as spec: every link a cable, ends with GUIDs. */

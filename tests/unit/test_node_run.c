@@ -7,6 +7,7 @@
  * replaced on PATH.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,7 +226,7 @@ static void test_drain(void **state)
 	   dir);
 }
 
-static void test_resume_only_ours(void **state)
+static void test_undrain_only_ours(void **state)
 {
 	char text[1024];
 
@@ -237,12 +238,42 @@ static void test_resume_only_ours(void **state)
 		 dir, dir);
 	write_at(dir, "bin/scontrol", text, 0755);
 	write_at(dir, "reason", "ibproof: FAIL x", 0644);
-	assert_int_equal(run_node("--resume", NULL), 0);
+	assert_int_equal(run_node("--undrain", NULL), 0);
 	sh("grep -q 'update NodeName=gpu017 State=RESUME' %s/resume.log", dir);
 	sh("rm %s/resume.log", dir);
 	write_at(dir, "reason", "bad DIMM, ticket 4711", 0644);
-	assert_int_equal(run_node("--resume", NULL), 0);
+	assert_int_equal(run_node("--undrain", NULL), 0);
 	sh("! grep -q RESUME %s/resume.log", dir);
+}
+
+/*
+ * node's old --resume (burnin's --resume continues a killed run) is refused
+ * with a usage error naming --undrain, before anything runs.
+ */
+static void test_resume_refused(void **state)
+{
+	char err_path[512];
+	int saved, fd, rc;
+
+	(void)state;
+	snprintf(err_path, sizeof(err_path), "%s/stderr", dir);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	rc = run_node("--resume", NULL);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	assert_int_equal(rc, 2);
+	sh("grep -q 'ibproof node: --resume was renamed --undrain (it returns "
+	   "the node to Slurm' %s", err_path);
+	/* --help shows --undrain only */
+	sh("\"$IBPROOF_BIN\" node --help > %s/help", dir);
+	sh("grep -q -- '--undrain' %s/help && ! grep -q -- '--resume' %s/help",
+	   dir, dir);
 }
 
 /*
@@ -307,7 +338,8 @@ int main(void)
 		cmocka_unit_test_setup(test_bad_reference, fresh_tree),
 		cmocka_unit_test_setup(test_counters, fresh_tree),
 		cmocka_unit_test_setup(test_drain, fresh_tree),
-		cmocka_unit_test_setup(test_resume_only_ours, fresh_tree),
+		cmocka_unit_test_setup(test_undrain_only_ours, fresh_tree),
+		cmocka_unit_test_setup(test_resume_refused, fresh_tree),
 		cmocka_unit_test_setup(test_against, fresh_tree),
 		cmocka_unit_test_setup(test_against_could_not_test,
 					fresh_tree),

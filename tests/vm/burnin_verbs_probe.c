@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cli.h"
 #include "rdma/loopback.h"
 #include "rdma/transport.h"
 
@@ -55,6 +57,7 @@ static int parse(int argc, char **argv, struct probe *pr)
 	    {"role", 1, 0, 'r'},   {"retry", 1, 0, 'R'},
 	    {"dir", 1, 0, 'o'},	   {0},
 	};
+	long v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -69,13 +72,17 @@ static int parse(int argc, char **argv, struct probe *pr)
 			pr->p.bidir = true;
 			break;
 		case 'q':
-			pr->p.qps = atoi(optarg);
+			if (cli_str_to_long(optarg, 0, INT_MAX, &v))
+				return -1;
+			pr->p.qps = (int)v;
 			break;
 		case 's':
 			pr->p.msg_size = strtoul(optarg, NULL, 0);
 			break;
 		case 'd':
-			pr->p.tx_depth = atoi(optarg);
+			if (cli_str_to_long(optarg, 0, INT_MAX, &v))
+				return -1;
+			pr->p.tx_depth = (int)v;
 			break;
 		case 'D':
 			pr->p.duration_s = atof(optarg);
@@ -90,7 +97,9 @@ static int parse(int argc, char **argv, struct probe *pr)
 			pr->p.verify = true;
 			break;
 		case 'n':
-			pr->samples = atoi(optarg);
+			if (cli_str_to_long(optarg, 0, INT_MAX, &v))
+				return -1;
+			pr->samples = (int)v;
 			break;
 		case 'r':
 			pr->role = optarg;
@@ -99,7 +108,9 @@ static int parse(int argc, char **argv, struct probe *pr)
 			pr->dir = optarg;
 			break;
 		case 'R':
-			pr->p.retry_cnt = atoi(optarg);
+			if (cli_str_to_long(optarg, 0, INT_MAX, &v))
+				return -1;
+			pr->p.retry_cnt = (int)v;
 			break;
 		default:
 			return -1;
