@@ -170,7 +170,7 @@ size_t fabric_count_links(const struct fabric *f)
 
 bool fabric_port_up(const struct fabric_port *p)
 {
-	return p && p->valid && p->phys_state == FABRIC_PHYS_LINKUP;
+	return p && p->valid && p->phys_state == IB_PHYS_STATE_LINKUP;
 }
 
 /* "4x" for 4 lanes, "none" for 0. */
@@ -204,28 +204,4 @@ const char *fabric_node_type_name(int type)
 	case FABRIC_NODE_ROUTER: return "router";
 	default: return "unknown";
 	}
-}
-
-const char *fabric_phys_state_name(int phys)
-{
-	static const char *const names[] = {
-		"NoChange", "Sleep", "Polling", "Disabled",
-		"PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
-		"PhyTest"
-	};
-
-	if (phys < 0 || phys > 7)
-		return "unknown";
-	return names[phys];
-}
-
-const char *fabric_state_name(int state)
-{
-	static const char *const names[] = {
-		"NoChange", "Down", "Init", "Armed", "Active", "ActiveDefer"
-	};
-
-	if (state < 0 || state > 5)
-		return "unknown";
-	return names[state];
 }

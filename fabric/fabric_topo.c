@@ -201,8 +201,8 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 				   c->cur ? c->cur->nports : 0);
 	p->guid = port_guid(line);
 	p->valid = true;
-	p->state = FABRIC_STATE_ACTIVE;
-	p->phys_state = FABRIC_PHYS_LINKUP;
+	p->state = IB_PORT_STATE_ACTIVE;
+	p->phys_state = IB_PHYS_STATE_LINKUP;
 	hash = strchr(rest, '#');
 	lid = hash ? strstr(hash, "# lid ") : NULL;
 	if (lid && c->cur->type != FABRIC_NODE_SWITCH) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rdma/port_sysfs.h"
+#include "common/ibport.h"
 #include "common/record.h"
 #include "node/node.h"
 
@@ -43,13 +44,13 @@ static json_t *port_down(const char *host, const struct node_port *p)
 	char s[96];
 
 	snprintf(s, sizeof(s), "%s port %d %s/%s", p->ca, p->port,
-		 burnin_port_state_name(p->state),
-		 burnin_phys_state_name(p->phys_state));
+		 ib_port_state_name(p->state),
+		 ib_phys_state_name(p->phys_state));
 	return record_finding("fail", "port-down", node_port_ref(host, p),
 			      json_pack("{s:s, s:s, s:s}", "short", s,
-					"state", burnin_port_state_name(p->state),
+					"state", ib_port_state_name(p->state),
 					"phys_state",
-					burnin_phys_state_name(p->phys_state)),
+					ib_phys_state_name(p->phys_state)),
 			      "reseat", "%s: %s", s, down_why(p));
 }
 
