@@ -20,7 +20,8 @@ static const struct {
 	const char *category, *severity, *action;
 	uint64_t threshold;
 } judging[IB_PC_COUNT] = {
-	[IB_PC_SYMBOL_ERRORS] = { "symbol-errors", "fail", "replace-cable", 10 },
+	[IB_PC_SYMBOL_ERRORS] = { "symbol-errors", "fail", "replace-cable",
+				  10 },
 	[IB_PC_LINK_ERROR_RECOVERY] = { "link-error-recovery", "fail", "reseat",
 					10 },
 	[IB_PC_LINK_DOWNED] = { "link-downed", "fail", "reseat", 10 },

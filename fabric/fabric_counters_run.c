@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/array.h"
 #include "common/log.h"
 #include "common/record.h"
 #include "fabric_report.h"
@@ -56,7 +57,7 @@ static struct fabric_pma_req *req_add(struct req_list *l,
 {
 	struct fabric_pma_req *q;
 
-	if (fabric_reserve(&l->v, &l->cap, l->n, sizeof(*l->v)))
+	if (array_reserve(&l->v, &l->cap, l->n, sizeof(*l->v)))
 		return NULL;
 	q = memset(&l->v[l->n++], 0, sizeof(*q));
 	q->lid = port_lid(p);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hashmap.h"
 #include "common/ibport.h"
 #include "common/ibrate.h"
 
@@ -59,8 +60,7 @@ struct fabric {
 	struct fabric_node **nodes;
 	size_t nnodes, cap;
 	size_t nports_total;
-	struct fabric_node **hash;	/* by guid, open addressing */
-	size_t hash_size;
+	struct hashmap by_guid;		/* guid -> index in nodes */
 	char source[32];	/* "live", "cache", "topology" */
 };
 

@@ -22,11 +22,11 @@ static const char *str_of(const json_t *o, const char *key)
 static bool hport_passed(struct report *r, const json_t *port, json_t **why)
 {
 	struct report_end e;
-	uint32_t idx;
+	uint64_t idx;
 	const struct report_hport *h;
 
 	if (report_end_from(r, port, &e) || e.type != 'c' || !e.guid ||
-	    !report_map_get(&r->hport_by_guid, e.guid, &idx))
+	    !hashmap_get(&r->hport_by_guid, e.guid, &idx))
 		return false;
 	h = &r->hports[idx];
 	if (!h->n_ok || (r->attr && r->attr[idx].blamed))
