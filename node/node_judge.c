@@ -14,8 +14,10 @@
 
 bool node_port_usable(const struct node_port *p)
 {
-	return (p->state == 4 || p->state == 5) &&
-	       (p->phys_state == 5 || p->phys_state == 0);
+	return (p->state == IB_PORT_STATE_ACTIVE ||
+		p->state == IB_PORT_STATE_ACTIVE_DEFER) &&
+	       (p->phys_state == IB_PHYS_STATE_LINKUP ||
+		p->phys_state == IB_PHYS_STATE_UNKNOWN);
 }
 
 static void add(json_t *findings, json_t *f, int *n_fail)
@@ -28,13 +30,15 @@ static void add(json_t *findings, json_t *f, int *n_fail)
 
 static const char *down_why(const struct node_port *p)
 {
-	if (p->phys_state == 3)
+	if (p->phys_state == IB_PHYS_STATE_DISABLED)
 		return "Disabled: someone turned the port off "
 		       "(ibportstate ... enable)";
-	if (p->phys_state == 2 || p->phys_state == 1)
+	if (p->phys_state == IB_PHYS_STATE_POLLING ||
+	    p->phys_state == IB_PHYS_STATE_SLEEP)
 		return "no cable or nothing at the far end: reseat or "
 		       "replace the cable, check the switch port";
-	if (p->state == 2 && p->phys_state == 5)
+	if (p->state == IB_PORT_STATE_INIT &&
+	    p->phys_state == IB_PHYS_STATE_LINKUP)
 		return "INIT/LinkUp: no subnet manager has configured it";
 	return "the link is not up: reseat the cable";
 }
