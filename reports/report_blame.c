@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/record.h"
 #include "reports/report.h"
 
@@ -125,15 +126,9 @@ static struct report_entry *entry_new(struct report *r, const char *key)
 {
 	struct report_entry *e;
 
-	if (r->n_entries == r->cap_entries) {
-		size_t cap = r->cap_entries ? 2 * r->cap_entries : 16;
-
-		e = realloc(r->entries, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		r->entries = e;
-		r->cap_entries = cap;
-	}
+	if (array_reserve(&r->entries, &r->cap_entries, r->n_entries,
+			  sizeof(*e)))
+		return NULL;
 	e = &r->entries[r->n_entries];
 	memset(e, 0, sizeof(*e));
 	e->key = strtab_intern(&r->strs, key);
