@@ -11,7 +11,6 @@
 #define STRTAB_CHUNK (64 * 1024)
 
 struct strtab_entry {
-	struct strtab_entry *next;	/* same hash, other string */
 	long value;
 	char s[];
 };
@@ -50,22 +49,26 @@ static struct strtab_entry *entry_new(struct strtab *t, const char *s,
 	return e;
 }
 
-static struct strtab_entry *chain(const struct strtab *t, uint64_t h)
-{
-	uint64_t v;
-
-	return hashmap_get(&t->by_hash, h, &v) ?
-		       (struct strtab_entry *)(uintptr_t)v : NULL;
-}
-
+/*
+ * The entry of s, or NULL with *free_key the map key where it would go.
+ * Map keys are string hashes; two strings with one hash (rare: 64 bits)
+ * take the next free key after it. Entries are never removed, so a
+ * search can stop at the first free key.
+ */
 static struct strtab_entry *find(const struct strtab *t, const char *s,
-				 uint64_t h)
+				 uint64_t *free_key)
 {
+	uint64_t k = hash_str(0, s), v;
 	struct strtab_entry *e;
 
-	for (e = chain(t, h); e; e = e->next)
+	for (;; k++) {
+		if (!hashmap_get(&t->by_hash, k, &v))
+			break;
+		e = (struct strtab_entry *)(uintptr_t)v;
 		if (!strcmp(e->s, s))
 			return e;
+	}
+	*free_key = k;
 	return NULL;
 }
 
@@ -73,8 +76,8 @@ static struct strtab_entry *find(const struct strtab *t, const char *s,
 static struct strtab_entry *lookup_add(struct strtab *t, const char *s,
 				       long value, bool *added)
 {
-	uint64_t h = hash_str(0, s);
-	struct strtab_entry *e = find(t, s, h);
+	uint64_t k;
+	struct strtab_entry *e = find(t, s, &k);
 
 	*added = !e;
 	if (e)
@@ -82,8 +85,7 @@ static struct strtab_entry *lookup_add(struct strtab *t, const char *s,
 	e = entry_new(t, s, value);
 	if (!e)
 		return NULL;
-	e->next = chain(t, h);
-	if (hashmap_put(&t->by_hash, h, (uint64_t)(uintptr_t)e))
+	if (hashmap_put(&t->by_hash, k, (uint64_t)(uintptr_t)e))
 		return NULL;	/* e stays in the arena, unreachable */
 	t->n++;
 	return e;
@@ -101,7 +103,8 @@ long strtab_put(struct strtab *t, const char *s, long value)
 
 long *strtab_get(const struct strtab *t, const char *s)
 {
-	struct strtab_entry *e = find(t, s, hash_str(0, s));
+	uint64_t k;
+	struct strtab_entry *e = find(t, s, &k);
 
 	return e ? &e->value : NULL;
 }

@@ -10,7 +10,7 @@
  * The one string table: interned strings, each with a long value. Equal
  * strings share one copy, kept in an arena and freed with the table. A
  * zeroed struct is an empty table. Built on common/hashmap.h (string hash
- * -> entry; entries whose hashes collide are chained).
+ * -> entry).
  */
 struct strtab_chunk;
 
