@@ -8,17 +8,6 @@
 
 #define HASHMAP_MIN_CAP 256
 
-/* The slot holding key, or the empty slot where it would go. */
-static struct hashmap_slot *slot_of(struct hashmap_slot *slots, size_t cap,
-				    uint64_t key)
-{
-	size_t i = hash_u64(key) & (cap - 1);
-
-	while (slots[i].key && slots[i].key != key)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
 static int grow(struct hashmap *m)
 {
 	size_t cap = m->cap ? 2 * m->cap : HASHMAP_MIN_CAP;
@@ -26,9 +15,12 @@ static int grow(struct hashmap *m)
 
 	if (!slots)
 		return -ENOMEM;
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slots[i].key)
-			*slot_of(slots, cap, m->slots[i].key) = m->slots[i];
+	for (size_t i = 0; i < m->cap; i++) {
+		const struct hashmap_slot *s = &m->slots[i];
+
+		if (s->key)
+			*hashmap_slot_of(slots, cap, s->key) = *s;
+	}
 	free(m->slots);
 	m->slots = slots;
 	m->cap = cap;
@@ -46,7 +38,7 @@ int hashmap_put(struct hashmap *m, uint64_t key, uint64_t val)
 	}
 	if (2 * (m->n + 1) > m->cap && grow(m))
 		return -ENOMEM;
-	s = slot_of(m->slots, m->cap, key);
+	s = hashmap_slot_of(m->slots, m->cap, key);
 	if (!s->key) {
 		s->key = key;
 		m->n++;

@@ -39,6 +39,17 @@ static inline uint64_t hash_u64(uint64_t x)
 	return x ^ (x >> 33);
 }
 
+/* The slot holding key (not 0), or the empty slot where it would go. */
+static inline struct hashmap_slot *hashmap_slot_of(struct hashmap_slot *slots,
+						   size_t cap, uint64_t key)
+{
+	size_t i = hash_u64(key) & (cap - 1);
+
+	while (slots[i].key && slots[i].key != key)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
 /*
  * Whether key is there; if so its value into *val (val may be NULL).
  * Inline: the report looks up two ports per pair record, millions of times.
@@ -46,22 +57,19 @@ static inline uint64_t hash_u64(uint64_t x)
 static inline bool hashmap_get(const struct hashmap *m, uint64_t key,
 			       uint64_t *val)
 {
-	size_t i;
+	const struct hashmap_slot *s;
 
 	if (!key || !m->cap) {
 		if (!key && m->has_zero && val)
 			*val = m->zero_val;
 		return !key && m->has_zero;
 	}
-	for (i = hash_u64(key) & (m->cap - 1); m->slots[i].key;
-	     i = (i + 1) & (m->cap - 1))
-		if (m->slots[i].key == key) {
-			if (val)
-				*val = m->slots[i].val;
-			return true;
-		}
-	return false;
+	s = hashmap_slot_of(m->slots, m->cap, key);
+	if (s->key && val)
+		*val = s->val;
+	return s->key;
 }
+
 /*
  * FNV-1a of s continued from h (0: start afresh), ending in a separator so
  * that hash_str(hash_str(0, "ab"), "c") differs from that of "a", "bc".

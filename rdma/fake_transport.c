@@ -433,9 +433,11 @@ static int fake_read_counters(const struct burnin_port *port,
 	*n = 0;
 	if (max < 2)
 		return -ENOSPC;
-	snprintf(names[0], BURNIN_COUNTER_NAME_MAX, "port_xmit_data");
+	snprintf(names[0], BURNIN_COUNTER_NAME_MAX, "%s",
+		 ib_pc_defs[IB_PC_XMIT_DATA].sysfs);
 	values[0] = atomic_load(&xmit_words[idx]);
-	snprintf(names[1], BURNIN_COUNTER_NAME_MAX, "symbol_error");
+	snprintf(names[1], BURNIN_COUNTER_NAME_MAX, "%s",
+		 ib_pc_defs[IB_PC_SYMBOL_ERRORS].sysfs);
 	/* a 16-bit PMA counter: it saturates, never wraps */
 	values[1] = (uint64_t)fault_value(port, F_SYMERR_AT, 0) +
 		    atomic_load(&symbol_errors[idx]);
