@@ -16,8 +16,7 @@ int array_grow(void *arr, size_t *cap, size_t n, size_t size);
  * Inline for the test that there is room: pairs are added millions of
  * times.
  */
-static inline int array_reserve(void *arr, size_t *cap, size_t n,
-				size_t size)
+static inline int array_reserve(void *arr, size_t *cap, size_t n, size_t size)
 {
 	return n < *cap ? 0 : array_grow(arr, cap, n, size);
 }

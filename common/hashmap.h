@@ -13,13 +13,13 @@
  * (hash_str()); common/strtab.h builds string tables on it.
  */
 struct hashmap_slot {
-	uint64_t key;		/* 0: empty (key 0 lives in zero_val) */
+	uint64_t key; /* 0: empty (key 0 lives in zero_val) */
 	uint64_t val;
 };
 
 struct hashmap {
 	struct hashmap_slot *slots;
-	size_t cap, n;		/* cap: 0 or a power of two */
+	size_t cap, n; /* cap: 0 or a power of two */
 	bool has_zero;
 	uint64_t zero_val;
 };

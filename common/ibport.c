@@ -5,7 +5,7 @@
 #include "common/ibport.h"
 
 static const char *const port_states[] = {
-	"unknown", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
+    "unknown", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
 };
 
 /*
@@ -13,13 +13,18 @@ static const char *const port_states[] = {
  * the MAD spelling; `report --previous` still reads such files.
  */
 static const char *const port_states_old[] = {
-	"NoChange", "Down", "Init", "Armed", "Active", "ActiveDefer",
+    "NoChange", "Down", "Init", "Armed", "Active", "ActiveDefer",
 };
 
 static const char *const phys_states[] = {
-	"unknown", "Sleep", "Polling", "Disabled",
-	"PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
-	"PhyTest",
+    "unknown",
+    "Sleep",
+    "Polling",
+    "Disabled",
+    "PortConfigurationTraining",
+    "LinkUp",
+    "LinkErrorRecovery",
+    "PhyTest",
 };
 
 #define NSTATES (int)(sizeof(port_states) / sizeof(port_states[0]))
@@ -27,8 +32,8 @@ static const char *const phys_states[] = {
 
 const char *ib_port_state_name(int state)
 {
-	return state > 0 && state < NSTATES ? port_states[state] :
-					      port_states[0];
+	return state > 0 && state < NSTATES ? port_states[state]
+					    : port_states[0];
 }
 
 int ib_port_state_from_name(const char *name)
@@ -53,30 +58,27 @@ int ib_phys_state_from_name(const char *name)
 	return 0;
 }
 
-#define PC(name, sysfs, bits, error) { name, sysfs, bits, error }
 const struct ib_pc_def ib_pc_defs[IB_PC_COUNT] = {
-	PC("SymbolErrorCounter", "symbol_error", 16, true),
-	PC("LinkErrorRecoveryCounter", "link_error_recovery", 8, true),
-	PC("LinkDownedCounter", "link_downed", 8, true),
-	PC("PortRcvErrors", "port_rcv_errors", 16, true),
-	PC("PortRcvRemotePhysicalErrors", "port_rcv_remote_physical_errors",
-	   16, true),
-	PC("PortRcvSwitchRelayErrors", "port_rcv_switch_relay_errors", 16,
-	   true),
-	PC("PortXmitDiscards", "port_xmit_discards", 16, true),
-	PC("PortXmitConstraintErrors", "port_xmit_constraint_errors", 8, true),
-	PC("PortRcvConstraintErrors", "port_rcv_constraint_errors", 8, true),
-	PC("LocalLinkIntegrityErrors", "local_link_integrity_errors", 4, true),
-	PC("ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors",
-	   4, true),
-	PC("VL15Dropped", "VL15_dropped", 16, true),
-	PC("PortXmitWait", "port_xmit_wait", 32, false),
-	PC("PortXmitData", "port_xmit_data", 32, false),
-	PC("PortRcvData", "port_rcv_data", 32, false),
-	PC("PortXmitPkts", "port_xmit_packets", 32, false),
-	PC("PortRcvPkts", "port_rcv_packets", 32, false),
+    {"SymbolErrorCounter", "symbol_error", 16, true},
+    {"LinkErrorRecoveryCounter", "link_error_recovery", 8, true},
+    {"LinkDownedCounter", "link_downed", 8, true},
+    {"PortRcvErrors", "port_rcv_errors", 16, true},
+    {"PortRcvRemotePhysicalErrors", "port_rcv_remote_physical_errors", 16,
+     true},
+    {"PortRcvSwitchRelayErrors", "port_rcv_switch_relay_errors", 16, true},
+    {"PortXmitDiscards", "port_xmit_discards", 16, true},
+    {"PortXmitConstraintErrors", "port_xmit_constraint_errors", 8, true},
+    {"PortRcvConstraintErrors", "port_rcv_constraint_errors", 8, true},
+    {"LocalLinkIntegrityErrors", "local_link_integrity_errors", 4, true},
+    {"ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors", 4,
+     true},
+    {"VL15Dropped", "VL15_dropped", 16, true},
+    {"PortXmitWait", "port_xmit_wait", 32, false},
+    {"PortXmitData", "port_xmit_data", 32, false},
+    {"PortRcvData", "port_rcv_data", 32, false},
+    {"PortXmitPkts", "port_xmit_packets", 32, false},
+    {"PortRcvPkts", "port_rcv_packets", 32, false},
 };
-#undef PC
 
 int ib_pc_index(const char *name)
 {

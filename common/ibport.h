@@ -14,7 +14,7 @@
 
 /* PortInfo PortState: sysfs "4: ACTIVE", MAD 4, verbs IBV_PORT_ACTIVE. */
 enum ib_port_state {
-	IB_PORT_STATE_UNKNOWN = 0,	/* also MAD NoChange */
+	IB_PORT_STATE_UNKNOWN = 0, /* also MAD NoChange */
 	IB_PORT_STATE_DOWN = 1,
 	IB_PORT_STATE_INIT = 2,
 	IB_PORT_STATE_ARMED = 3,
@@ -24,7 +24,7 @@ enum ib_port_state {
 
 /* PortInfo PortPhysicalState: sysfs "5: LinkUp". */
 enum ib_phys_state {
-	IB_PHYS_STATE_UNKNOWN = 0,	/* also MAD NoChange */
+	IB_PHYS_STATE_UNKNOWN = 0, /* also MAD NoChange */
 	IB_PHYS_STATE_SLEEP = 1,
 	IB_PHYS_STATE_POLLING = 2,
 	IB_PHYS_STATE_DISABLED = 3,
@@ -69,10 +69,10 @@ enum ib_pc {
 };
 
 struct ib_pc_def {
-	const char *name;	/* IBTA, error_thresholds: SymbolErrorCounter */
-	const char *sysfs;	/* counters/ file: "symbol_error" */
-	int bits;		/* width in PortCounters: it saturates there */
-	bool error;		/* counts errors (XmitWait: congestion) */
+	const char *name;  /* IBTA, error_thresholds: SymbolErrorCounter */
+	const char *sysfs; /* counters/ file: "symbol_error" */
+	int bits;	   /* width in PortCounters: it saturates there */
+	bool error;	   /* counts errors (XmitWait: congestion) */
 };
 
 extern const struct ib_pc_def ib_pc_defs[IB_PC_COUNT];

@@ -86,7 +86,7 @@ static struct strtab_entry *lookup_add(struct strtab *t, const char *s,
 	if (!e)
 		return NULL;
 	if (hashmap_put(&t->by_hash, k, (uint64_t)(uintptr_t)e))
-		return NULL;	/* e stays in the arena, unreachable */
+		return NULL; /* e stays in the arena, unreachable */
 	t->n++;
 	return e;
 }

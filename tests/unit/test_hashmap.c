@@ -17,7 +17,7 @@
 
 static void test_hashmap(void **state)
 {
-	struct hashmap m = { 0 };
+	struct hashmap m = {0};
 	uint64_t v = 0;
 
 	(void)state;
@@ -30,12 +30,12 @@ static void test_hashmap(void **state)
 	assert_int_equal(10, v);
 	assert_true(hashmap_get(&m, ~0ULL, &v));
 	assert_int_equal(20, v);
-	assert_int_equal(0, hashmap_put(&m, ~0ULL, 21));	/* replaces */
+	assert_int_equal(0, hashmap_put(&m, ~0ULL, 21)); /* replaces */
 	assert_true(hashmap_get(&m, ~0ULL, &v));
 	assert_int_equal(21, v);
 	for (uint64_t k = 1; k <= 100000; k++)
 		assert_int_equal(0, hashmap_put(&m, k << 20, k * 3));
-	assert_int_equal(100001, m.n);	/* ~0 and the 100,000 */
+	assert_int_equal(100001, m.n); /* ~0 and the 100,000 */
 	assert_true(m.cap >= 2 * m.n);
 	for (uint64_t k = 1; k <= 100000; k++) {
 		assert_true(hashmap_get(&m, k << 20, &v));
@@ -52,7 +52,7 @@ static void test_hashmap(void **state)
 
 static void test_strtab(void **state)
 {
-	struct strtab t = { 0 };
+	struct strtab t = {0};
 	char buf[32];
 	const char *a;
 
@@ -60,7 +60,7 @@ static void test_strtab(void **state)
 	assert_null(strtab_get(&t, "x"));
 	assert_null(strtab_intern(&t, NULL));
 	assert_int_equal(0, strtab_put(&t, "leaf01", 5));
-	assert_int_equal(5, strtab_put(&t, "leaf01", 9));	/* kept */
+	assert_int_equal(5, strtab_put(&t, "leaf01", 9)); /* kept */
 	assert_int_equal(5, *strtab_get(&t, "leaf01"));
 	*strtab_get(&t, "leaf01") = -1;
 	assert_int_equal(-1, *strtab_get(&t, "leaf01"));
@@ -99,8 +99,8 @@ static void test_array_reserve(void **state)
 	for (size_t n = 0; n < 1000; n++)
 		assert_int_equal((int)n, v[n]);
 	/* a capacity whose bytes overflow size_t is refused, unchanged */
-	assert_int_equal(-ENOMEM, array_reserve(&v, &cap, SIZE_MAX / 2,
-						sizeof(*v)));
+	assert_int_equal(-ENOMEM,
+			 array_reserve(&v, &cap, SIZE_MAX / 2, sizeof(*v)));
 	assert_int_equal(-ENOMEM, array_reserve(&v, &cap, SIZE_MAX, 1));
 	assert_int_equal(1024, cap);
 	free(v);
@@ -109,9 +109,9 @@ static void test_array_reserve(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hashmap),
-		cmocka_unit_test(test_strtab),
-		cmocka_unit_test(test_array_reserve),
+	    cmocka_unit_test(test_hashmap),
+	    cmocka_unit_test(test_strtab),
+	    cmocka_unit_test(test_array_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
