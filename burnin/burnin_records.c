@@ -9,42 +9,6 @@
 
 #include "burnin/run.h"
 
-/* The error counters of sysfs counters/, with their PortCounters width:
- * they saturate at 2^bits - 1 (ib-facts.md). */
-static const struct {
-	const char *name;
-	int bits;
-} error_counters[] = {
-	{ "symbol_error", 16 }, { "link_error_recovery", 8 },
-	{ "link_downed", 8 }, { "port_rcv_errors", 16 },
-	{ "port_rcv_remote_physical_errors", 16 },
-	{ "port_rcv_switch_relay_errors", 16 }, { "port_xmit_discards", 16 },
-	{ "port_xmit_constraint_errors", 8 }, { "port_rcv_constraint_errors", 8 },
-	{ "local_link_integrity_errors", 4 },
-	{ "excessive_buffer_overrun_errors", 4 }, { "VL15_dropped", 16 },
-	{ NULL, 0 },
-};
-
-bool burnin_counter_is_error(const char *name)
-{
-	return burnin_counter_bits(name) > 0;
-}
-
-int burnin_counter_bits(const char *name)
-{
-	for (int i = 0; error_counters[i].name; i++)
-		if (!strcmp(name, error_counters[i].name))
-			return error_counters[i].bits;
-	return 0;
-}
-
-bool burnin_counter_saturated(const char *name, uint64_t value)
-{
-	int bits = burnin_counter_bits(name);
-
-	return bits && value == (1ull << bits) - 1;
-}
-
 const char *burnin_test_name(int test)
 {
 	return test == BURNIN_TEST_READ ? "read" : "write";

@@ -12,6 +12,7 @@
 
 #include "burnin/run.h"
 #include "common/cli.h"
+#include "common/ibport.h"
 #include "common/log.h"
 
 /* What the results get at least once rank 0 listens (see gather()). */
@@ -199,7 +200,7 @@ static void add_counters(struct burnin_coord *co, int idx,
 			known |= !strcmp(json_string_value(name), c->name);
 		if (c->saturated && !known)
 			json_array_append_new(sat, json_string(c->name));
-		if (!c->delta || !burnin_counter_is_error(c->name))
+		if (!c->delta || !ib_counter_is_error(c->name))
 			continue;
 		old = json_integer_value(json_object_get(o, c->name));
 		json_object_set_new(o, c->name, json_integer(old + (json_int_t)c->delta));

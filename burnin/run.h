@@ -150,11 +150,6 @@ int burnin_emit_findings(struct burnin_coord *co,
 json_t *burnin_run_record(const struct burnin_coord *co, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);
-bool burnin_counter_is_error(const char *name);
-/* An error counter's width in bits (PortCounters), 0: not an error counter. */
-int burnin_counter_bits(const char *name);
-/* At its maximum: it counts no more errors until it is cleared. */
-bool burnin_counter_saturated(const char *name, uint64_t value);
 
 /* progress.c */
 void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,

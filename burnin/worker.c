@@ -13,6 +13,7 @@
 #include "burnin/run.h"
 #include "burnin/watchdog.h"
 #include "common/cli.h"
+#include "common/ibport.h"
 #include "common/log.h"
 
 #define COUNTERS_MAX 64
@@ -63,11 +64,11 @@ static void counter_deltas(const struct counters *before,
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < after->n; i++) {
-			bool err = burnin_counter_is_error(after->names[i]);
+			bool err = ib_counter_is_error(after->names[i]);
 			uint64_t d = counter_delta(before, after, i);
 			struct wire_counter *wc;
 
-			bool sat = burnin_counter_saturated(after->names[i],
+			bool sat = ib_counter_saturated(after->names[i],
 							    after->values[i]);
 
 			if (err != !pass || out->n_counters == BURNIN_MAX_COUNTERS)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/lines.h"
 #include "common/namemap.h"
 
@@ -28,16 +29,9 @@ static int map_add(struct namemap *m, uint64_t guid, const char *name,
 		   size_t len)
 {
 	struct namemap_entry *v;
-	size_t cap;
 
-	if (m->n == m->cap) {
-		cap = m->cap ? 2 * m->cap : 64;
-		v = realloc(m->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		m->v = v;
-		m->cap = cap;
-	}
+	if (array_reserve(&m->v, &m->cap, m->n, sizeof(*v)))
+		return -ENOMEM;
 	v = &m->v[m->n];
 	v->guid = guid;
 	v->seq = m->n;

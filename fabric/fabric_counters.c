@@ -14,44 +14,41 @@
 #include "common/lines.h"
 #include "fabric_counters.h"
 
-#define E(n, c, s, a, b, t) { n, c, s, a, b, t }
-const struct fabric_pc_def fabric_pc_defs[FABRIC_PC_COUNT] = {
-	E("SymbolErrorCounter", "symbol-errors", "fail", "replace-cable", 16, 10),
-	E("LinkErrorRecoveryCounter", "link-error-recovery", "fail", "reseat", 8, 10),
-	E("LinkDownedCounter", "link-downed", "fail", "reseat", 8, 10),
-	E("PortRcvErrors", "rcv-errors", "fail", "replace-cable", 16, 10),
-	E("PortRcvRemotePhysicalErrors", "rcv-remote-phys-errors", "warn", "none", 16, 100),
-	E("PortRcvSwitchRelayErrors", "rcv-switch-relay-errors", "warn", "none", 16, 100),
-	E("PortXmitDiscards", "xmit-discards", "warn", "none", 16, 100),
-	E("PortXmitConstraintErrors", "xmit-constraint-errors", "warn", "none", 8, 100),
-	E("PortRcvConstraintErrors", "rcv-constraint-errors", "warn", "none", 8, 100),
-	E("LocalLinkIntegrityErrors", "link-integrity-errors", "fail", "replace-cable", 4, 10),
-	E("ExcessiveBufferOverrunErrors", "buffer-overrun", "fail", "reseat", 4, 10),
-	E("VL15Dropped", "vl15-dropped", "warn", "none", 16, 100),
-	E("PortXmitWait", "xmit-wait", "warn", "none", 32, 1000),
-	E("PortXmitData", NULL, NULL, NULL, 32, 0),
-	E("PortRcvData", NULL, NULL, NULL, 32, 0),
-	E("PortXmitPkts", NULL, NULL, NULL, 32, 0),
-	E("PortRcvPkts", NULL, NULL, NULL, 32, 0),
+/* How fabric judges each counter: finding category, severity, action and
+ * the default threshold (a delta above it is a finding). */
+static const struct {
+	const char *category, *severity, *action;
+	uint64_t threshold;
+} judging[IB_PC_COUNT] = {
+	[IB_PC_SYMBOL_ERRORS] = { "symbol-errors", "fail", "replace-cable",
+				  10 },
+	[IB_PC_LINK_ERROR_RECOVERY] = { "link-error-recovery", "fail", "reseat",
+					10 },
+	[IB_PC_LINK_DOWNED] = { "link-downed", "fail", "reseat", 10 },
+	[IB_PC_RCV_ERRORS] = { "rcv-errors", "fail", "replace-cable", 10 },
+	[IB_PC_RCV_REMOTE_PHYS_ERRORS] = { "rcv-remote-phys-errors", "warn",
+					   "none", 100 },
+	[IB_PC_RCV_SWITCH_RELAY_ERRORS] = { "rcv-switch-relay-errors", "warn",
+					    "none", 100 },
+	[IB_PC_XMIT_DISCARDS] = { "xmit-discards", "warn", "none", 100 },
+	[IB_PC_XMIT_CONSTRAINT_ERRORS] = { "xmit-constraint-errors", "warn",
+					   "none", 100 },
+	[IB_PC_RCV_CONSTRAINT_ERRORS] = { "rcv-constraint-errors", "warn",
+					  "none", 100 },
+	[IB_PC_LOCAL_LINK_INTEGRITY_ERRORS] = { "link-integrity-errors", "fail",
+						"replace-cable", 10 },
+	[IB_PC_BUFFER_OVERRUN_ERRORS] = { "buffer-overrun", "fail", "reseat",
+					  10 },
+	[IB_PC_VL15_DROPPED] = { "vl15-dropped", "warn", "none", 100 },
+	[IB_PC_XMIT_WAIT] = { "xmit-wait", "warn", "none", 1000 },
 };
-#undef E
 
 void fabric_thresholds_default(struct fabric_thresholds *t)
 {
 	int i;
 
-	for (i = 0; i < FABRIC_PC_COUNT; i++)
-		t->v[i] = fabric_pc_defs[i].threshold;
-}
-
-int fabric_pc_index(const char *name)
-{
-	int i;
-
-	for (i = 0; i < FABRIC_PC_COUNT; i++)
-		if (!strcmp(name, fabric_pc_defs[i].name))
-			return i;
-	return -1;
+	for (i = 0; i < IB_PC_COUNT; i++)
+		t->v[i] = judging[i].threshold;
 }
 
 static int threshold_line(struct fabric_thresholds *t, char *p)
@@ -67,7 +64,7 @@ static int threshold_line(struct fabric_thresholds *t, char *p)
 		name++;
 	for (end = eq; end > name && isspace((unsigned char)end[-1]);)
 		*--end = '\0';
-	id = fabric_pc_index(name);
+	id = ib_pc_index(name);
 	if (id < 0 || id >= FABRIC_PC_ERRORS_END)
 		return -ENOENT;
 	errno = 0;
@@ -114,7 +111,7 @@ int fabric_thresholds_parse(const char *path, const char *text,
 
 uint64_t fabric_pc_max(int id, bool ext)
 {
-	int bits = fabric_pc_defs[id].bits;
+	int bits = ib_pc_defs[id].bits;
 
 	if (ext && id >= FABRIC_PC_ERRORS_END)
 		bits = 64;
@@ -126,7 +123,7 @@ void fabric_pc_compute(struct fabric_port_counters *pc)
 	uint64_t cur, base;
 	int i;
 
-	for (i = 0; i < FABRIC_PC_COUNT; i++) {
+	for (i = 0; i < IB_PC_COUNT; i++) {
 		cur = pc->cur.v[i];
 		base = pc->has_base ? pc->base.v[i] : 0;
 		pc->saturated[i] = cur == fabric_pc_max(i, pc->cur.ext);
@@ -145,9 +142,9 @@ pcs_of(const struct fabric_port_counters *pcs, const struct fabric_port *p)
 static void add_ber(struct fabric_finding *f, const char *key,
 		    const struct fabric_port_counters *pc, int id)
 {
-	uint64_t words = pc->delta.v[FABRIC_PC_RCV_DATA];
+	uint64_t words = pc->delta.v[IB_PC_RCV_DATA];
 
-	if (words && !pc->saturated[FABRIC_PC_RCV_DATA])
+	if (words && !pc->saturated[IB_PC_RCV_DATA])
 		fabric_finding_real(f, key, (double)pc->delta.v[id] /
 					    ((double)words * 32.0));
 }
@@ -157,17 +154,18 @@ static int add_counter_finding(struct fabric_findings *out, int id,
 			       const struct fabric_port_counters *a,
 			       const struct fabric_port_counters *b)
 {
-	const struct fabric_pc_def *d = &fabric_pc_defs[id];
+	const char *name = ib_pc_defs[id].name;
 	struct fabric_finding *f;
 	char ps[128], rs[128] = "";
 
-	f = fabric_finding_add(out, d->severity, d->category, d->action);
+	f = fabric_finding_add(out, judging[id].severity, judging[id].category,
+			       judging[id].action);
 	if (!f)
 		return -ENOMEM;
 	fabric_finding_port(f, p);
 	if (p->remote)
 		fabric_finding_port(f, p->remote);
-	fabric_finding_str(f, "counter", "%s", d->name);
+	fabric_finding_str(f, "counter", "%s", name);
 	fabric_finding_num(f, "a_value", (long long)a->delta.v[id]);
 	fabric_finding_bool(f, "a_saturated", a->saturated[id]);
 	add_ber(f, "a_errors_per_bit", a, id);
@@ -180,7 +178,7 @@ static int add_counter_finding(struct fabric_findings *out, int id,
 	if (p->remote)
 		fabric_port_str(p->remote, rs, sizeof(rs));
 	fabric_finding_msg(f, "%s%s%s: %s %llu%s%s / %llu%s%s", ps,
-			   *rs ? " - " : "", rs, d->name,
+			   *rs ? " - " : "", rs, name,
 			   (unsigned long long)a->delta.v[id],
 			   a->saturated[id] ? "+" : "", a->has_base ? " new" : "",
 			   b ? (unsigned long long)b->delta.v[id] : 0ULL,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/array.h"
 #include "common/log.h"
 #include "common/record.h"
 #include "fabric_report.h"
@@ -36,7 +37,7 @@ static bool wants_ext(const struct fabric_pc *pc)
 {
 	int i;
 
-	for (i = FABRIC_PC_XMIT_DATA; i < FABRIC_PC_COUNT; i++)
+	for (i = IB_PC_XMIT_DATA; i < IB_PC_COUNT; i++)
 		if (pc->v[i] == fabric_pc_max(i, false))
 			return true;
 	for (i = 0; i < FABRIC_PC_ERRORS_END; i++)
@@ -56,7 +57,7 @@ static struct fabric_pma_req *req_add(struct req_list *l,
 {
 	struct fabric_pma_req *q;
 
-	if (fabric_reserve(&l->v, &l->cap, l->n, sizeof(*l->v)))
+	if (array_reserve(&l->v, &l->cap, l->n, sizeof(*l->v)))
 		return NULL;
 	q = memset(&l->v[l->n++], 0, sizeof(*q));
 	q->lid = port_lid(p);
@@ -194,9 +195,9 @@ static void base_from_record(struct counters_run *r, json_t *rec)
 	    !(n = fabric_find_guid(r->m, guid)) || !fabric_port(n, port))
 		return;
 	pc = &r->pcs[n->ports[port].id];
-	for (i = 0; i < FABRIC_PC_COUNT; i++)
+	for (i = 0; i < IB_PC_COUNT; i++)
 		pc->base.v[i] = (uint64_t)json_integer_value(
-			json_object_get(c, fabric_pc_defs[i].name));
+			json_object_get(c, ib_pc_defs[i].name));
 	pc->has_base = true;
 }
 

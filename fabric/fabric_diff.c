@@ -28,9 +28,9 @@
 		f_;                                                       \
 	})
 
-static int index_name(struct fabric_strtab *t, const char *name, long idx)
+static int index_name(struct strtab *t, const char *name, long idx)
 {
-	long *v = fabric_strtab_get(t, name);
+	long *v = strtab_get(t, name);
 
 	if (!*name)
 		return 0;
@@ -39,7 +39,7 @@ static int index_name(struct fabric_strtab *t, const char *name, long idx)
 			*v = -1;	/* a second node has this name */
 		return 0;
 	}
-	return fabric_strtab_put(t, name, idx) < 0 ? -ENOMEM : 0;
+	return strtab_put(t, name, idx) < 0 ? -ENOMEM : 0;
 }
 
 static int build_name_index(struct diff_ctx *c)
@@ -61,7 +61,7 @@ static int build_name_index(struct diff_ctx *c)
 
 static int report_once(struct diff_ctx *c, const char *key)
 {
-	long rc = fabric_strtab_put(&c->reported, key, 1);
+	long rc = strtab_put(&c->reported, key, 1);
 
 	return rc < 0 ? (int)rc : rc == 0;
 }
@@ -117,7 +117,7 @@ static int report_replaced(struct diff_ctx *c, const struct fabric_spec_end *e,
 static const struct fabric_node *lookup_name(struct diff_ctx *c,
 					     const char *name, int *res)
 {
-	long *v = fabric_strtab_get(&c->names, name);
+	long *v = strtab_get(&c->names, name);
 	uint64_t guid;
 
 	if (!v && !record_guid_parse(name, &guid) &&
@@ -187,8 +187,8 @@ static int diff_alloc(struct diff_ctx *c)
 
 static void diff_free(struct diff_ctx *c)
 {
-	fabric_strtab_free(&c->names);
-	fabric_strtab_free(&c->reported);
+	strtab_free(&c->names);
+	strtab_free(&c->reported);
 	free(c->end);
 	free(c->res);
 	free(c->cable_done);

@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
+#include "common/strtab.h"
 #include "fabric_diff.h"
-#include "fabric_strtab.h"
 
 enum diff_end_res { END_ABSENT, END_FOUND, END_AMBIGUOUS };
 
@@ -14,8 +14,8 @@ struct diff_ctx {
 	const struct fabric *m;
 	const struct fabric_spec *s;
 	struct fabric_findings *out;
-	struct fabric_strtab names;	/* name -> node idx + 1, -1 ambiguous */
-	struct fabric_strtab reported;	/* one finding per name / node */
+	struct strtab names;	/* name -> node idx + 1, -1 ambiguous */
+	struct strtab reported;	/* one finding per name / node */
 	struct fabric_port **end;	/* 2 per cable: a = 2i, z = 2i + 1 */
 	unsigned char *res;		/* 2 per cable, enum diff_end_res */
 	bool *node_ambig;		/* per node */

@@ -282,8 +282,8 @@ static const char *port_state_str(const struct fabric_port *p, char *buf,
 	else if (!p->valid)
 		snprintf(buf, len, "not connected");
 	else
-		snprintf(buf, len, "%s/%s", fabric_state_name(p->state),
-			 fabric_phys_state_name(p->phys_state));
+		snprintf(buf, len, "%s/%s", ib_port_state_name(p->state),
+			 ib_phys_state_name(p->phys_state));
 	return buf;
 }
 
@@ -299,8 +299,8 @@ static int add_leftover(struct diff_ctx *c, size_t i)
 	struct fabric_finding *f;
 	char as[128], zs[128], ast[48], zst[48];
 
-	if ((a && a->valid && a->phys_state == FABRIC_PHYS_DISABLED) ||
-	    (z && z->valid && z->phys_state == FABRIC_PHYS_DISABLED)) {
+	if ((a && a->valid && a->phys_state == IB_PHYS_STATE_DISABLED) ||
+	    (z && z->valid && z->phys_state == IB_PHYS_STATE_DISABLED)) {
 		cat = "port-disabled";
 		act = "none";
 	} else if ((leads_nowhere(a) && !(z && z->valid)) ||

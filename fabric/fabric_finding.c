@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "fabric_finding.h"
 #include "fabric_util.h"
 
@@ -15,7 +16,7 @@ struct fabric_finding *fabric_finding_add(struct fabric_findings *fs,
 {
 	struct fabric_finding *f;
 
-	if (fabric_reserve(&fs->v, &fs->cap, fs->n, sizeof(*f)))
+	if (array_reserve(&fs->v, &fs->cap, fs->n, sizeof(*f)))
 		return NULL;
 	f = memset(&fs->v[fs->n++], 0, sizeof(*f));
 	f->severity = severity;

@@ -5,21 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+#include "common/hashmap.h"
 #include "fabric_model.h"
 
 struct fabric *fabric_new(void)
 {
-	struct fabric *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return NULL;
-	f->hash_size = 1024;
-	f->hash = calloc(f->hash_size, sizeof(*f->hash));
-	if (!f->hash) {
-		free(f);
-		return NULL;
-	}
-	return f;
+	return calloc(1, sizeof(struct fabric));
 }
 
 void fabric_free(struct fabric *f)
@@ -34,70 +26,38 @@ void fabric_free(struct fabric *f)
 		free(f->nodes[i]);
 	}
 	free(f->nodes);
-	free(f->hash);
+	hashmap_free(&f->by_guid);
 	free(f);
-}
-
-static size_t guid_slot(uint64_t guid, size_t size)
-{
-	guid ^= guid >> 33;
-	guid *= 0xff51afd7ed558ccdULL;
-	guid ^= guid >> 33;
-	return guid & (size - 1);
-}
-
-static void hash_insert(struct fabric_node **tab, size_t size,
-			struct fabric_node *n)
-{
-	size_t i = guid_slot(n->guid, size);
-
-	while (tab[i])
-		i = (i + 1) & (size - 1);
-	tab[i] = n;
-}
-
-static int hash_grow(struct fabric *f)
-{
-	size_t size = f->hash_size * 2, i;
-	struct fabric_node **tab = calloc(size, sizeof(*tab));
-
-	if (!tab)
-		return -ENOMEM;
-	for (i = 0; i < f->nnodes; i++)
-		hash_insert(tab, size, f->nodes[i]);
-	free(f->hash);
-	f->hash = tab;
-	f->hash_size = size;
-	return 0;
 }
 
 struct fabric_node *fabric_find_guid(const struct fabric *f, uint64_t guid)
 {
-	size_t i = guid_slot(guid, f->hash_size);
+	uint64_t idx;
 
-	while (f->hash[i]) {
-		if (f->hash[i]->guid == guid)
-			return f->hash[i];
-		i = (i + 1) & (f->hash_size - 1);
-	}
-	return NULL;
+	return hashmap_get(&f->by_guid, guid, &idx) ? f->nodes[idx] : NULL;
 }
 
-static int grow_nodes(struct fabric *f)
+static struct fabric_node *node_new(uint64_t guid, enum fabric_node_type type,
+				    const char *desc, int nports, int first_id)
 {
-	size_t cap = f->cap ? f->cap * 2 : 64;
-	struct fabric_node **nodes;
+	struct fabric_node *n = calloc(1, sizeof(*n));
+	int i;
 
-	if ((f->nnodes + 1) * 2 > f->hash_size && hash_grow(f))
-		return -ENOMEM;
-	if (f->nnodes < f->cap)
-		return 0;
-	nodes = realloc(f->nodes, cap * sizeof(*nodes));
-	if (!nodes)
-		return -ENOMEM;
-	f->nodes = nodes;
-	f->cap = cap;
-	return 0;
+	if (!n || !(n->ports = calloc(nports + 1, sizeof(*n->ports)))) {
+		free(n);
+		return NULL;
+	}
+	n->guid = guid;
+	n->type = type;
+	n->nports = nports;
+	snprintf(n->desc, sizeof(n->desc), "%s", desc ? desc : "");
+	n->name = n->desc;
+	for (i = 0; i <= nports; i++) {
+		n->ports[i].node = n;
+		n->ports[i].num = i;
+		n->ports[i].id = first_id + i;
+	}
+	return n;
 }
 
 /* Returns the new node, or NULL with errno EEXIST (guid known) / ENOMEM. */
@@ -106,37 +66,32 @@ struct fabric_node *fabric_add_node(struct fabric *f, uint64_t guid,
 				    const char *desc, int nports)
 {
 	struct fabric_node *n;
-	int i;
 
 	if (fabric_find_guid(f, guid)) {
 		errno = EEXIST;
 		return NULL;
 	}
-	if (nports < 0 || nports > 255 || grow_nodes(f)) {
-		errno = nports < 0 || nports > 255 ? EINVAL : ENOMEM;
+	if (nports < 0 || nports > 255) {
+		errno = EINVAL;
 		return NULL;
 	}
-	n = calloc(1, sizeof(*n));
-	if (!n || !(n->ports = calloc(nports + 1, sizeof(*n->ports)))) {
+	if (array_reserve(&f->nodes, &f->cap, f->nnodes, sizeof(*f->nodes)))
+		goto nomem;
+	n = node_new(guid, type, desc, nports, (int)f->nports_total);
+	if (!n)
+		goto nomem;
+	if (hashmap_put(&f->by_guid, guid, f->nnodes)) {
+		free(n->ports);
 		free(n);
-		errno = ENOMEM;
-		return NULL;
+		goto nomem;
 	}
-	n->guid = guid;
-	n->type = type;
-	n->nports = nports;
-	snprintf(n->desc, sizeof(n->desc), "%s", desc ? desc : "");
-	n->name = n->desc;
 	n->idx = (int)f->nnodes;
-	for (i = 0; i <= nports; i++) {
-		n->ports[i].node = n;
-		n->ports[i].num = i;
-		n->ports[i].id = (int)(f->nports_total + i);
-	}
 	f->nports_total += nports + 1;
 	f->nodes[f->nnodes++] = n;
-	hash_insert(f->hash, f->hash_size, n);
 	return n;
+nomem:
+	errno = ENOMEM;
+	return NULL;
 }
 
 struct fabric_port *fabric_port(const struct fabric_node *n, int num)
@@ -170,7 +125,7 @@ size_t fabric_count_links(const struct fabric *f)
 
 bool fabric_port_up(const struct fabric_port *p)
 {
-	return p && p->valid && p->phys_state == FABRIC_PHYS_LINKUP;
+	return p && p->valid && p->phys_state == IB_PHYS_STATE_LINKUP;
 }
 
 /* "4x" for 4 lanes, "none" for 0. */
@@ -204,28 +159,4 @@ const char *fabric_node_type_name(int type)
 	case FABRIC_NODE_ROUTER: return "router";
 	default: return "unknown";
 	}
-}
-
-const char *fabric_phys_state_name(int phys)
-{
-	static const char *const names[] = {
-		"NoChange", "Sleep", "Polling", "Disabled",
-		"PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
-		"PhyTest"
-	};
-
-	if (phys < 0 || phys > 7)
-		return "unknown";
-	return names[phys];
-}
-
-const char *fabric_state_name(int state)
-{
-	static const char *const names[] = {
-		"NoChange", "Down", "Init", "Armed", "Active", "ActiveDefer"
-	};
-
-	if (state < 0 || state > 5)
-		return "unknown";
-	return names[state];
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hashmap.h"
+#include "common/ibport.h"
 #include "common/ibrate.h"
 
 enum fabric_node_type {
@@ -24,12 +26,7 @@ enum fabric_node_type {
  * Speeds are enum ib_speed (common/ibrate.h, ordered by rate), widths are
  * lane counts (1, 2, 4, 8, 12); 0 = unknown or not up.
  */
-/* IBTA PortInfo values (see shared/ib-facts.md). */
-#define FABRIC_STATE_DOWN 1
-#define FABRIC_STATE_ACTIVE 4
-#define FABRIC_PHYS_POLLING 2
-#define FABRIC_PHYS_DISABLED 3
-#define FABRIC_PHYS_LINKUP 5
+/* Port states and physical states: enum ib_port_state, ib_phys_state. */
 
 struct fabric_node;
 
@@ -63,8 +60,7 @@ struct fabric {
 	struct fabric_node **nodes;
 	size_t nnodes, cap;
 	size_t nports_total;
-	struct fabric_node **hash;	/* by guid, open addressing */
-	size_t hash_size;
+	struct hashmap by_guid;		/* guid -> index in nodes */
 	char source[32];	/* "live", "cache", "topology" */
 };
 
@@ -80,8 +76,6 @@ size_t fabric_count_links(const struct fabric *f);
 bool fabric_port_up(const struct fabric_port *p);
 
 const char *fabric_node_type_name(int type);
-const char *fabric_phys_state_name(int phys);
-const char *fabric_state_name(int state);
 int fabric_best_of_mask(uint16_t mask);
 const char *fabric_width_str(int lanes);
 

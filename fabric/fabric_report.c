@@ -98,9 +98,9 @@ json_t *fabric_link_record(const struct fabric_port *p)
 	    json_object_set_new(rec, "speed",
 				json_string(ib_speed_name(p->speed))) ||
 	    json_object_set_new(rec, "state",
-				json_string(fabric_state_name(p->state))) ||
+				json_string(ib_port_state_name(p->state))) ||
 	    json_object_set_new(rec, "phys_state",
-			json_string(fabric_phys_state_name(p->phys_state)))) {
+			json_string(ib_phys_state_name(p->phys_state)))) {
 		json_decref(rec);
 		return NULL;
 	}
@@ -114,8 +114,8 @@ json_t *fabric_counters_record(const struct fabric_port *p,
 	char g[19];
 	int i;
 
-	for (i = 0; c && i < FABRIC_PC_COUNT; i++)
-		json_object_set_new(c, fabric_pc_defs[i].name,
+	for (i = 0; c && i < IB_PC_COUNT; i++)
+		json_object_set_new(c, ib_pc_defs[i].name,
 				    json_integer((json_int_t)pc->cur.v[i]));
 	if (!rec || !c || json_object_set_new(rec, "subject", end_json(p)) ||
 	    json_object_set_new(rec, "counters", c) ||

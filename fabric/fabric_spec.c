@@ -17,9 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/array.h"
 #include "common/lines.h"
+#include "common/strtab.h"
 #include "fabric_spec.h"
-#include "fabric_strtab.h"
 #include "fabric_topo.h"
 #include "fabric_util.h"
 
@@ -37,7 +38,7 @@ struct csv_ctx {
 	struct lines in;	/* path, line number, err */
 	int col_of[COL_COUNT];	/* field index per column, -1 = absent */
 	int nfields;
-	struct fabric_strtab ends;	/* "node\nport" -> line */
+	struct strtab ends;	/* "node\nport" -> line */
 	struct fabric_spec *spec;
 };
 
@@ -199,7 +200,7 @@ static int claim_end(struct csv_ctx *c, const struct fabric_spec_end *e)
 	int prev;
 
 	snprintf(key, sizeof(key), "%s\n%d", e->node, e->port);
-	prev = fabric_strtab_put(&c->ends, key, c->in.line);
+	prev = strtab_put(&c->ends, key, c->in.line);
 	if (prev == -ENOMEM)
 		return prev;
 	if (prev > 0)
@@ -210,7 +211,7 @@ static int claim_end(struct csv_ctx *c, const struct fabric_spec_end *e)
 
 struct fabric_cable *fabric_spec_add(struct fabric_spec *s)
 {
-	if (fabric_reserve(&s->cables, &s->cap, s->ncables,
+	if (array_reserve(&s->cables, &s->cap, s->ncables,
 			   sizeof(*s->cables)))
 		return NULL;
 	return memset(&s->cables[s->ncables++], 0, sizeof(*s->cables));
@@ -280,7 +281,7 @@ fail:
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
 	lines_close(&c.in);
-	fabric_strtab_free(&c.ends);
+	strtab_free(&c.ends);
 	fabric_spec_free(s);
 	return rc;
 }

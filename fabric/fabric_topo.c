@@ -21,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/lines.h"
+#include "common/strtab.h"
 #include "fabric_spec.h"
-#include "fabric_strtab.h"
 #include "fabric_topo.h"
 #include "fabric_util.h"
 
@@ -38,7 +39,7 @@ struct topo_ctx {
 	struct fabric *f;
 	struct fabric_node *cur;
 	uint64_t next_guid;
-	struct fabric_strtab ids;	/* node id -> node idx + 1 */
+	struct strtab ids;	/* node id -> node idx + 1 */
 	struct topo_link *links;
 	size_t nlinks, cap;
 };
@@ -132,7 +133,7 @@ static int parse_node(struct topo_ctx *c, const char *line,
 			return lines_error(&c->in, "expected a LID after \"lid\"");
 		c->cur->lid = (uint16_t)v;
 	}
-	if (fabric_strtab_put(&c->ids, id, c->cur->idx + 1))
+	if (strtab_put(&c->ids, id, c->cur->idx + 1))
 		return lines_error(&c->in, "node id \"%s\" repeated", id);
 	return 0;
 }
@@ -164,7 +165,7 @@ static int add_link(struct topo_ctx *c, struct fabric_port *p, const char *id,
 {
 	struct topo_link *l;
 
-	if (fabric_reserve(&c->links, &c->cap, c->nlinks, sizeof(*l)))
+	if (array_reserve(&c->links, &c->cap, c->nlinks, sizeof(*l)))
 		return -ENOMEM;
 	l = &c->links[c->nlinks++];
 	l->port = p;
@@ -201,8 +202,8 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 				   c->cur ? c->cur->nports : 0);
 	p->guid = port_guid(line);
 	p->valid = true;
-	p->state = FABRIC_STATE_ACTIVE;
-	p->phys_state = FABRIC_PHYS_LINKUP;
+	p->state = IB_PORT_STATE_ACTIVE;
+	p->phys_state = IB_PHYS_STATE_LINKUP;
 	hash = strchr(rest, '#');
 	lid = hash ? strstr(hash, "# lid ") : NULL;
 	if (lid && c->cur->type != FABRIC_NODE_SWITCH) {
@@ -253,7 +254,7 @@ static int resolve_links(struct topo_ctx *c)
 	for (i = 0; i < c->nlinks; i++) {
 		l = &c->links[i];
 		c->in.line = l->line;
-		idx = fabric_strtab_get(&c->ids, l->remote_id);
+		idx = strtab_get(&c->ids, l->remote_id);
 		r = idx ? fabric_port(c->f->nodes[*idx - 1], l->remote_port)
 			: NULL;
 		if (!r || !l->remote_port)
@@ -274,7 +275,7 @@ static void topo_ctx_free(struct topo_ctx *c)
 	for (i = 0; i < c->nlinks; i++)
 		free(c->links[i].remote_id);
 	free(c->links);
-	fabric_strtab_free(&c->ids);
+	strtab_free(&c->ids);
 }
 
 /* Reads the topology from c->in (opened by the caller); closes it. */

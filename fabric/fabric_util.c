@@ -1,27 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* fabric_util.c: growth of arrays, reading files. */
+/* fabric_util.c: reading files. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabric_util.h"
-
-int fabric_reserve(void *arr, size_t *cap, size_t n, size_t size)
-{
-	void **p = arr, *v;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 64;
-	v = realloc(*p, c * size);
-	if (!v)
-		return -ENOMEM;
-	*p = v;
-	*cap = c;
-	return 0;
-}
 
 char *fabric_read_file(const char *path, size_t *len)
 {

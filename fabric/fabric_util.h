@@ -5,8 +5,6 @@
 
 #include <stddef.h>
 
-/* Makes room for element n of *arr (doubling); 0 or -ENOMEM. */
-int fabric_reserve(void *arr, size_t *cap, size_t n, size_t size);
 /* Whole file into a NUL-terminated buffer; NULL + errno. */
 char *fabric_read_file(const char *path, size_t *len);
 /* Same, with "path: cannot read: why" in err; 0 or -errno. */

@@ -76,7 +76,7 @@ void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
 		mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
 	p->speed_enabled = speed_mask(
 		mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F), ext_ena);
-	if (p->state <= FABRIC_STATE_DOWN) {
+	if (p->state <= IB_PORT_STATE_DOWN) {
 		p->width = 0;
 		p->speed = 0;
 	}
@@ -105,7 +105,7 @@ static int pma_open(const char *ca, int port, unsigned timeout_ms,
 	return 0;
 }
 
-static const int pc_fields[FABRIC_PC_COUNT] = {
+static const int pc_fields[IB_PC_COUNT] = {
 	IB_PC_ERR_SYM_F, IB_PC_LINK_RECOVERS_F, IB_PC_LINK_DOWNED_F,
 	IB_PC_ERR_RCV_F, IB_PC_ERR_PHYSRCV_F, IB_PC_ERR_SWITCH_REL_F,
 	IB_PC_XMT_DISCARDS_F, IB_PC_ERR_XMTCONSTR_F, IB_PC_ERR_RCVCONSTR_F,
@@ -198,7 +198,7 @@ static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
 		mad_decode_field(d, IB_CPI_CAPMASK_F, &cap);
 		q->ext = cap & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_NOIETF);
 	} else if (q->kind == FABRIC_PMA_COUNTERS) {
-		for (i = 0; i < FABRIC_PC_COUNT; i++) {
+		for (i = 0; i < IB_PC_COUNT; i++) {
 			v32 = 0;
 			mad_decode_field(d, pc_fields[i], &v32);
 			q->out->v[i] = v32;
@@ -206,7 +206,7 @@ static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
 	} else {
 		for (i = 0; i < 4; i++)
 			mad_decode_field(d, pc_ext_fields[i],
-					 &q->out->v[FABRIC_PC_XMIT_DATA + i]);
+					 &q->out->v[IB_PC_XMIT_DATA + i]);
 		q->out->ext = true;
 	}
 	q->status = 0;

@@ -22,8 +22,8 @@
 struct node_port {
 	char ca[NODE_NAME_LEN];
 	int port;
-	int state;		/* 1 DOWN .. 5 ACTIVE_DEFER; 0 unknown */
-	int phys_state;		/* 1 Sleep .. 7 PhyTest; 0 unknown */
+	int state;		/* enum ib_port_state (common/ibport.h) */
+	int phys_state;		/* enum ib_phys_state */
 	int lanes;		/* from rate: "(4X HDR)"; 0 unknown */
 	enum ib_speed speed;
 	double nominal_gbps;	/* the figure of sysfs rate */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Error counters of every port (sysfs counters/ and hw_counters/, read by
- * burnin's port_sysfs) before and after the traffic node makes: any error
+ * rdma/port_sysfs.c) before and after the traffic node makes: any error
  * counter that went up fails the port.
  */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "rdma/port_sysfs.h"
-#include "burnin/run.h"
+#include "common/ibport.h"
 #include "common/record.h"
 #include "node/node.h"
 
@@ -33,7 +33,7 @@ bool node_counter_is_error(const char *name)
 
 	if (!strncmp(name, "hw_", 3))
 		name += 3;
-	if (burnin_counter_is_error(name)) /* the PMA error counters */
+	if (ib_counter_is_error(name)) /* the PMA error counters */
 		return true;
 	/*
 	 * rxe's completer_retry_err counts retransmits after an ACK timeout:

@@ -9,16 +9,9 @@
 #include <string.h>
 
 #include "rdma/port_sysfs.h"
+#include "common/ibport.h"
 #include "common/record.h"
 #include "node/node.h"
-
-static int state_code(const char *(*name)(int), int max, const char *s)
-{
-	for (int i = 1; s && i <= max; i++)
-		if (strcmp(name(i), s) == 0)
-			return i;
-	return 0;
-}
 
 static void copy_str(json_t *rec, const char *key, char *buf, size_t len)
 {
@@ -34,11 +27,10 @@ static void port_from_record(json_t *rec, struct node_port *p)
 	memset(p, 0, sizeof(*p));
 	copy_str(rec, "ca", p->ca, sizeof(p->ca));
 	p->port = (int)json_integer_value(json_object_get(rec, "port"));
-	p->state = state_code(burnin_port_state_name, 5,
-			      json_string_value(json_object_get(rec, "state")));
-	p->phys_state = state_code(burnin_phys_state_name, 7,
-				   json_string_value(json_object_get(
-					   rec, "phys_state")));
+	p->state = ib_port_state_from_name(
+		json_string_value(json_object_get(rec, "state")));
+	p->phys_state = ib_phys_state_from_name(
+		json_string_value(json_object_get(rec, "phys_state")));
 	s = json_string_value(json_object_get(rec, "width"));
 	p->lanes = s ? ib_width_from_name(s) : 0;
 	s = json_string_value(json_object_get(rec, "speed"));

@@ -8,13 +8,16 @@
 #include <string.h>
 
 #include "rdma/port_sysfs.h"
+#include "common/ibport.h"
 #include "common/record.h"
 #include "node/node.h"
 
 bool node_port_usable(const struct node_port *p)
 {
-	return (p->state == 4 || p->state == 5) &&
-	       (p->phys_state == 5 || p->phys_state == 0);
+	return (p->state == IB_PORT_STATE_ACTIVE ||
+		p->state == IB_PORT_STATE_ACTIVE_DEFER) &&
+	       (p->phys_state == IB_PHYS_STATE_LINKUP ||
+		p->phys_state == IB_PHYS_STATE_UNKNOWN);
 }
 
 static void add(json_t *findings, json_t *f, int *n_fail)
@@ -27,13 +30,15 @@ static void add(json_t *findings, json_t *f, int *n_fail)
 
 static const char *down_why(const struct node_port *p)
 {
-	if (p->phys_state == 3)
+	if (p->phys_state == IB_PHYS_STATE_DISABLED)
 		return "Disabled: someone turned the port off "
 		       "(ibportstate ... enable)";
-	if (p->phys_state == 2 || p->phys_state == 1)
+	if (p->phys_state == IB_PHYS_STATE_POLLING ||
+	    p->phys_state == IB_PHYS_STATE_SLEEP)
 		return "no cable or nothing at the far end: reseat or "
 		       "replace the cable, check the switch port";
-	if (p->state == 2 && p->phys_state == 5)
+	if (p->state == IB_PORT_STATE_INIT &&
+	    p->phys_state == IB_PHYS_STATE_LINKUP)
 		return "INIT/LinkUp: no subnet manager has configured it";
 	return "the link is not up: reseat the cable";
 }
@@ -43,13 +48,13 @@ static json_t *port_down(const char *host, const struct node_port *p)
 	char s[96];
 
 	snprintf(s, sizeof(s), "%s port %d %s/%s", p->ca, p->port,
-		 burnin_port_state_name(p->state),
-		 burnin_phys_state_name(p->phys_state));
+		 ib_port_state_name(p->state),
+		 ib_phys_state_name(p->phys_state));
 	return record_finding("fail", "port-down", node_port_ref(host, p),
 			      json_pack("{s:s, s:s, s:s}", "short", s,
-					"state", burnin_port_state_name(p->state),
+					"state", ib_port_state_name(p->state),
 					"phys_state",
-					burnin_phys_state_name(p->phys_state)),
+					ib_phys_state_name(p->phys_state)),
 			      "reseat", "%s: %s", s, down_why(p));
 }
 

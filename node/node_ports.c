@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rdma/port_sysfs.h"
+#include "common/ibport.h"
 #include "common/log.h"
 #include "common/record.h"
 #include "common/sysfs.h"
@@ -175,8 +176,8 @@ json_t *node_port_record(const struct node_port *p)
 		      "s:s, s:s, s:f, s:s, s:s, s:s, s:s, s:s, s:s}",
 		      "ca", p->ca, "port", p->port, "guid", guid, "lid", p->lid,
 		      "link_layer", p->link_layer, "state",
-		      burnin_port_state_name(p->state), "phys_state",
-		      burnin_phys_state_name(p->phys_state), "rate_gbps",
+		      ib_port_state_name(p->state), "phys_state",
+		      ib_phys_state_name(p->phys_state), "rate_gbps",
 		      p->rate_gbps, "rail", p->rail, "width",
 		      p->lanes ? ib_width_name(p->lanes, width) : "unknown",
 		      "speed", ib_speed_name(p->speed), "node_guid", nguid,

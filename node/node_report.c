@@ -11,6 +11,7 @@
 
 #include "rdma/port_sysfs.h"
 #include "common/cli.h"
+#include "common/ibport.h"
 #include "common/log.h"
 #include "common/record.h"
 #include "node/node.h"
@@ -42,8 +43,8 @@ static void print_ports(FILE *f, const struct node_ctx *c)
 
 		fprintf(f, "  port %s %d: %s/%s %s %s (%.4g Gb/s nominal), "
 			   "%s, fw %s%s%s\n", p->ca, p->port,
-			burnin_port_state_name(p->state),
-			burnin_phys_state_name(p->phys_state),
+			ib_port_state_name(p->state),
+			ib_phys_state_name(p->phys_state),
 			p->lanes ? ib_width_name(p->lanes, w) : "?",
 			ib_speed_name(p->speed), p->nominal_gbps,
 			p->link_layer, p->fw_ver[0] ? p->fw_ver : "?",

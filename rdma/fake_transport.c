@@ -17,6 +17,7 @@
 
 #include "rdma/fake_transport.h"
 #include "rdma/transport.h"
+#include "common/ibport.h"
 #include "common/log.h"
 #include "common/record.h"
 
@@ -230,8 +231,10 @@ static void fake_port(struct burnin_port *p, int i)
 		p->guid += (uint64_t)(unsigned char)*h << 20;
 	p->lid = (uint16_t)(i + 1);
 	p->gid_index = -1;
-	snprintf(p->state, sizeof(p->state), "ACTIVE");
-	snprintf(p->phys_state, sizeof(p->phys_state), "LinkUp");
+	snprintf(p->state, sizeof(p->state), "%s",
+		 ib_port_state_name(IB_PORT_STATE_ACTIVE));
+	snprintf(p->phys_state, sizeof(p->phys_state), "%s",
+		 ib_phys_state_name(IB_PHYS_STATE_LINKUP));
 	p->width = (int)fault_value(p, F_WIDTH, 4); /* trained to fewer lanes */
 	p->rate_gbps = cfg.rate * p->width / 4;
 	p->active_mtu = 4096;
@@ -430,9 +433,11 @@ static int fake_read_counters(const struct burnin_port *port,
 	*n = 0;
 	if (max < 2)
 		return -ENOSPC;
-	snprintf(names[0], BURNIN_COUNTER_NAME_MAX, "port_xmit_data");
+	snprintf(names[0], BURNIN_COUNTER_NAME_MAX, "%s",
+		 ib_pc_defs[IB_PC_XMIT_DATA].sysfs);
 	values[0] = atomic_load(&xmit_words[idx]);
-	snprintf(names[1], BURNIN_COUNTER_NAME_MAX, "symbol_error");
+	snprintf(names[1], BURNIN_COUNTER_NAME_MAX, "%s",
+		 ib_pc_defs[IB_PC_SYMBOL_ERRORS].sysfs);
 	/* a 16-bit PMA counter: it saturates, never wraps */
 	values[1] = (uint64_t)fault_value(port, F_SYMERR_AT, 0) +
 		    atomic_load(&symbol_errors[idx]);

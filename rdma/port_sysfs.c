@@ -288,30 +288,6 @@ double burnin_port_rate_gbps(int ethernet, int active_speed, int active_width,
 				 ib_width_lanes_from_code(active_width));
 }
 
-const char *burnin_port_state_name(int state)
-{
-	static const char *const names[] = {
-	    "unknown", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
-
-	return state > 0 && state <= 5 ? names[state] : names[0];
-}
-
-const char *burnin_phys_state_name(int phys_state)
-{
-	static const char *const names[] = {
-	    "unknown",
-	    "Sleep",
-	    "Polling",
-	    "Disabled",
-	    "PortConfigurationTraining",
-	    "LinkUp",
-	    "LinkErrorRecovery",
-	    "PhyTest",
-	};
-
-	return phys_state > 0 && phys_state <= 7 ? names[phys_state] : names[0];
-}
-
 /* Whether s[0..len) is all digits and spells port. */
 static bool port_token_is(const char *s, size_t len, int port)
 {

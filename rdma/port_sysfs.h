@@ -59,11 +59,6 @@ void burnin_port_set_width_speed(struct burnin_port *p, int active_width,
 double burnin_port_rate_gbps(int ethernet, int active_speed, int active_width,
 			     long netdev_mbps);
 
-/* Logical state 1..5 ("DOWN" .. "ACTIVE_DEFER"), physical state 1..7
- * ("Sleep" .. "PhyTest"); "unknown" otherwise. */
-const char *burnin_port_state_name(int state);
-const char *burnin_phys_state_name(int phys_state);
-
 /*
  * Whether ca:port is selected by filter: NULL or "" selects every port;
  * otherwise comma-separated "ca:port" or "ca" (all its ports).

@@ -26,6 +26,7 @@
 #include "rdma/verbs_conn.h"
 #include "rdma/verbs_internal.h"
 #include "rdma/verbs_run.h"
+#include "common/ibport.h"
 #include "common/log.h"
 
 #define SYSFS_ROOT "/sys"
@@ -82,9 +83,9 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
 	p->lid = a->lid;
 	p->ethernet = a->link_layer == IBV_LINK_LAYER_ETHERNET;
 	snprintf(p->state, sizeof(p->state), "%s",
-		 burnin_port_state_name(a->state));
+		 ib_port_state_name(a->state));
 	snprintf(p->phys_state, sizeof(p->phys_state), "%s",
-		 burnin_phys_state_name(a->phys_state));
+		 ib_phys_state_name(a->phys_state));
 	p->active_mtu = 128 << a->active_mtu;
 	burnin_port_sysfs_fill(SYSFS_ROOT, p);
 	mbps = burnin_netdev_speed_mbps(SYSFS_ROOT, p->netdev);

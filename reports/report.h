@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "common/hashmap.h"
+#include "common/strtab.h"
 #include "reports/attribute.h"
 
 /*
@@ -18,22 +20,10 @@
  * arrays (attribution input, figures); other records are few and kept.
  */
 
-/* Interned strings: equal strings share one pointer, freed with the table. */
-struct report_strtab;
-struct report_strtab *report_strtab_new(void);
-void report_strtab_free(struct report_strtab *t);
-const char *report_intern(struct report_strtab *t, const char *s);
-
-/* u64 -> u32 map, open addressing; values are indexes. */
-struct report_map {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, n;
-};
-int report_map_put(struct report_map *m, uint64_t key, uint32_t val);
-bool report_map_get(const struct report_map *m, uint64_t key, uint32_t *val);
-void report_map_free(struct report_map *m);
-uint64_t report_hash_str(uint64_t h, const char *s);
+/*
+ * Strings are interned in common/strtab.h (equal strings share one
+ * pointer, freed with the table); index maps are common/hashmap.h.
+ */
 
 struct report_xcvr {
 	const char *vendor, *part_number, *serial; /* NULL when unknown */
@@ -123,14 +113,14 @@ struct report_entry {
 struct report {
 	struct report_params params;
 	pthread_mutex_t lock;	/* ingest threads share the model */
-	struct report_strtab *strs;
+	struct strtab strs;
 	struct report_hport *hports;
 	size_t n_hports, cap_hports;
-	struct report_map hport_by_guid;
-	struct report_map hport_by_name; /* hash of host/ca/port */
+	struct hashmap hport_by_guid;
+	struct hashmap hport_by_name; /* hash of host/ca/port */
 	struct report_link *links;
 	size_t n_links, cap_links;
-	struct report_map link_by_end;	/* hash of (node guid, port) */
+	struct hashmap link_by_end;	/* hash of (node guid, port) */
 	struct namemap *node_names;	/* --node-name-map, or NULL */
 	struct attr_pair *pairs;
 	struct report_meas *meas;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/record.h"
 #include "reports/report.h"
 
@@ -70,9 +71,9 @@ static void enrich_end(struct report *r, struct report_end *e,
 			x = from_link->xcvr;
 	}
 	if (e->type == 'c' && e->guid) {
-		uint32_t idx;
+		uint64_t idx;
 
-		if (report_map_get(&r->hport_by_guid, e->guid, &idx) &&
+		if (hashmap_get(&r->hport_by_guid, e->guid, &idx) &&
 		    !x.vendor && !x.part_number && !x.serial)
 			x = r->hports[idx].xcvr;
 	}
@@ -85,10 +86,10 @@ static const struct report_link *end_link(const struct report *r,
 					  const struct report_end *e, int *side)
 {
 	int li = report_link_find(r, e->guid, e->port);
-	uint32_t idx;
+	uint64_t idx;
 
 	if (li < 0 && e->type == 'c' && e->guid &&
-	    report_map_get(&r->hport_by_guid, e->guid, &idx))
+	    hashmap_get(&r->hport_by_guid, e->guid, &idx))
 		li = r->hports[idx].link;
 	if (li < 0)
 		return NULL;
@@ -125,18 +126,12 @@ static struct report_entry *entry_new(struct report *r, const char *key)
 {
 	struct report_entry *e;
 
-	if (r->n_entries == r->cap_entries) {
-		size_t cap = r->cap_entries ? 2 * r->cap_entries : 16;
-
-		e = realloc(r->entries, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		r->entries = e;
-		r->cap_entries = cap;
-	}
+	if (array_reserve(&r->entries, &r->cap_entries, r->n_entries,
+			  sizeof(*e)))
+		return NULL;
 	e = &r->entries[r->n_entries];
 	memset(e, 0, sizeof(*e));
-	e->key = report_intern(r->strs, key);
+	e->key = strtab_intern(&r->strs, key);
 	e->reasons = json_array();
 	e->evidence = json_object();
 	e->action = "none";
@@ -251,8 +246,8 @@ static int node_entry(struct report *r, const json_t *f, const json_t *subj)
 		return -ENOMEM;
 	if (created) {
 		e->kind = ENTRY_NODE;
-		e->host = report_intern(r->strs, host);
-		e->device = report_intern(r->strs, dev);
+		e->host = strtab_intern(&r->strs, host);
+		e->device = strtab_intern(&r->strs, dev);
 		e->confidence = 1;
 	}
 	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);

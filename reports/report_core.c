@@ -12,7 +12,6 @@ int report_init(struct report *r)
 	memset(r, 0, sizeof(*r));
 	if (pthread_mutex_init(&r->lock, NULL))
 		return -ENOMEM;
-	r->strs = report_strtab_new();
 	r->finding_keys = json_object();
 	r->twin_switches = json_object();
 	r->pcie = json_array();
@@ -21,7 +20,7 @@ int report_init(struct report *r)
 	r->reenable = json_array();
 	r->still_disabled = json_array();
 	r->groups = json_array();
-	if (!r->strs || !r->finding_keys || !r->twin_switches || !r->pcie ||
+	if (!r->finding_keys || !r->twin_switches || !r->pcie ||
 	    !r->runs || !r->entry_keys || !r->reenable || !r->still_disabled ||
 	    !r->groups) {
 		report_fini(r);
@@ -45,9 +44,9 @@ void report_fini(struct report *r)
 	free(r->pairs);
 	free(r->meas);
 	free(r->attr);
-	report_map_free(&r->hport_by_guid);
-	report_map_free(&r->hport_by_name);
-	report_map_free(&r->link_by_end);
+	hashmap_free(&r->hport_by_guid);
+	hashmap_free(&r->hport_by_name);
+	hashmap_free(&r->link_by_end);
 	namemap_free(r->node_names);
 	json_decref(r->finding_keys);
 	json_decref(r->twin_switches);
@@ -57,7 +56,7 @@ void report_fini(struct report *r)
 	json_decref(r->reenable);
 	json_decref(r->still_disabled);
 	json_decref(r->groups);
-	report_strtab_free(r->strs);
+	strtab_free(&r->strs);
 	pthread_mutex_destroy(&r->lock);
 	memset(r, 0, sizeof(*r));
 }

@@ -141,7 +141,7 @@ static int switch_group(struct report *r, const struct report_end *sw,
 		const struct report_end *s = entry_switch(&r->entries[i]);
 
 		if (s && s->guid == sw->guid)
-			r->entries[i].group = report_intern(r->strs, label);
+			r->entries[i].group = strtab_intern(&r->strs, label);
 	}
 	return group_add(r, record_finding("fail", "common-cause",
 		json_pack("{s:s,s:s,s:s}", "scope", "switch", "node", name,
@@ -153,17 +153,16 @@ static int switch_group(struct report *r, const struct report_end *sw,
 
 static int group_switches(struct report *r)
 {
-	struct report_map seen = { 0 };
+	struct hashmap seen = { 0 };
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < r->n_entries; i++) {
 		const struct report_end *sw = entry_switch(&r->entries[i]);
-		uint32_t dummy;
 		unsigned int n = 0;
 
-		if (!sw || report_map_get(&seen, sw->guid, &dummy))
+		if (!sw || hashmap_get(&seen, sw->guid, NULL))
 			continue;
-		ret = report_map_put(&seen, sw->guid, 1);
+		ret = hashmap_put(&seen, sw->guid, 1);
 		for (size_t k = i; k < r->n_entries; k++) {
 			const struct report_end *o = entry_switch(&r->entries[k]);
 
@@ -172,7 +171,7 @@ static int group_switches(struct report *r)
 		if (!ret && n >= r->params.group_min)
 			ret = switch_group(r, sw, n);
 	}
-	report_map_free(&seen);
+	hashmap_free(&seen);
 	return ret;
 }
 

@@ -49,9 +49,9 @@ void report_xcvr_from(struct report *r, const json_t *obj,
 
 	if (!json_is_object(t))
 		return;
-	x->vendor = report_intern(r->strs, str_field(t, "vendor"));
-	x->part_number = report_intern(r->strs, str_field(t, "part_number"));
-	x->serial = report_intern(r->strs, str_field(t, "serial"));
+	x->vendor = strtab_intern(&r->strs, str_field(t, "vendor"));
+	x->part_number = strtab_intern(&r->strs, str_field(t, "part_number"));
+	x->serial = strtab_intern(&r->strs, str_field(t, "serial"));
 }
 
 static char type_code(const char *type)
@@ -71,8 +71,8 @@ static void split_ca_name(struct report *r, struct report_end *e)
 	if (!sp || strchr(sp + 1, ' ') || (size_t)(sp - e->name) >= sizeof(host))
 		return;
 	snprintf(host, sizeof(host), "%.*s", (int)(sp - e->name), e->name);
-	e->host = report_intern(r->strs, host);
-	e->ca = report_intern(r->strs, sp + 1);
+	e->host = strtab_intern(&r->strs, host);
+	e->ca = strtab_intern(&r->strs, sp + 1);
 }
 
 /* The cage/lane alias of a switch port, when the records or type say so. */
@@ -96,7 +96,7 @@ static void end_alias(struct report *r, const json_t *ref, struct report_end *e)
 			 e->port % 2 ? 1 : 2);
 		alias = buf;
 	}
-	e->alias = report_intern(r->strs, alias);
+	e->alias = strtab_intern(&r->strs, alias);
 }
 
 /* Once every file is read, a twin-port switch known from any record. */
@@ -109,7 +109,7 @@ void report_end_alias(struct report *r, struct report_end *e)
 		return;
 	snprintf(buf, sizeof(buf), "%d/%d", (e->port + 1) / 2,
 		 e->port % 2 ? 1 : 2);
-	e->alias = report_intern(r->strs, buf);
+	e->alias = strtab_intern(&r->strs, buf);
 }
 
 /*
@@ -126,15 +126,15 @@ int report_end_from(struct report *r, const json_t *ref, struct report_end *e)
 	e->type = type_code(str_field(ref, "type"));
 	if (str_field(ref, "ca")) {
 		e->type = 'c';
-		e->host = report_intern(r->strs, str_field(ref, "host"));
-		e->ca = report_intern(r->strs, str_field(ref, "ca"));
+		e->host = strtab_intern(&r->strs, str_field(ref, "host"));
+		e->ca = strtab_intern(&r->strs, str_field(ref, "ca"));
 	} else if (str_field(ref, "node")) {
 		/* a switch port reference has no type; "unknown" stays 0 */
 		if (!json_object_get(ref, "type"))
 			e->type = 's';
-		e->name = report_intern(r->strs, str_field(ref, "node"));
+		e->name = strtab_intern(&r->strs, str_field(ref, "node"));
 	} else {
-		e->name = report_intern(r->strs, str_field(ref, "name"));
+		e->name = strtab_intern(&r->strs, str_field(ref, "name"));
 		if (e->type == 'c')
 			split_ca_name(r, e);
 	}
@@ -165,7 +165,7 @@ static int add_pair(struct report *r, struct pair_in *in)
 
 	pthread_mutex_lock(&r->lock);
 	if (in->m.status)
-		in->m.error = report_intern(r->strs, in->error);
+		in->m.error = strtab_intern(&r->strs, in->error);
 	ret = report_hport_get(r, in->host[0], in->ca[0], in->port[0],
 			       in->guid[0], &p.a) ?:
 	      report_hport_get(r, in->host[1], in->ca[1], in->port[1],
@@ -280,10 +280,10 @@ static int ingest_link(struct report *r, const json_t *rec)
 	if (report_end_from(r, json_object_get(rec, "a"), &l.a) ||
 	    report_end_from(r, json_object_get(rec, "b"), &l.b))
 		return 0; /* the reader validated it: nothing to place */
-	l.width = report_intern(r->strs, str_field(rec, "width"));
-	l.speed = report_intern(r->strs, str_field(rec, "speed"));
-	l.state = report_intern(r->strs, str_field(rec, "state"));
-	l.phys_state = report_intern(r->strs, str_field(rec, "phys_state"));
+	l.width = strtab_intern(&r->strs, str_field(rec, "width"));
+	l.speed = strtab_intern(&r->strs, str_field(rec, "speed"));
+	l.state = strtab_intern(&r->strs, str_field(rec, "state"));
+	l.phys_state = strtab_intern(&r->strs, str_field(rec, "phys_state"));
 	return report_link_add(r, &l);
 }
 
@@ -292,11 +292,11 @@ static int ingest_counters(struct report *r, const json_t *rec)
 {
 	const json_t *subj = json_object_get(rec, "subject");
 	struct report_end e;
-	uint32_t idx;
+	uint64_t idx;
 
 	if (!json_object_get(rec, "transceiver") || report_end_from(r, subj, &e) ||
 	    e.type != 'c' || !e.guid ||
-	    !report_map_get(&r->hport_by_guid, e.guid, &idx))
+	    !hashmap_get(&r->hport_by_guid, e.guid, &idx))
 		return 0;
 	report_xcvr_from(r, rec, &r->hports[idx].xcvr);
 	return 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/record.h"
 #include "reports/report.h"
 
@@ -55,15 +56,8 @@ static struct link_class *class_of(struct classes *cs, const struct report_meas 
 
 static int class_add(struct link_class *c, float v)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 1024;
-		float *p = realloc(c->vals, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		c->vals = p;
-		c->cap = cap;
-	}
+	if (array_reserve(&c->vals, &c->cap, c->n, sizeof(*c->vals)))
+		return -ENOMEM;
 	c->vals[c->n++] = v;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "common/ibport.h"
 #include "common/log.h"
 #include "common/record.h"
 #include "reports/report.h"
@@ -21,11 +22,11 @@ static const char *str_of(const json_t *o, const char *key)
 static bool hport_passed(struct report *r, const json_t *port, json_t **why)
 {
 	struct report_end e;
-	uint32_t idx;
+	uint64_t idx;
 	const struct report_hport *h;
 
 	if (report_end_from(r, port, &e) || e.type != 'c' || !e.guid ||
-	    !report_map_get(&r->hport_by_guid, e.guid, &idx))
+	    !hashmap_get(&r->hport_by_guid, e.guid, &idx))
 		return false;
 	h = &r->hports[idx];
 	if (!h->n_ok || (r->attr && r->attr[idx].blamed))
@@ -45,8 +46,10 @@ static bool link_passed(struct report *r, const json_t *port, json_t **why)
 	if (report_end_from(r, port, &e) || e.type == 'c')
 		return false;
 	li = report_link_find(r, e.guid, e.port);
-	if (li < 0 || !r->links[li].state ||
-	    strcasecmp(r->links[li].state, "ACTIVE"))
+	/* ib_port_state_from_name() also reads "Active": fabric link
+	 * records written before the state names had one table on disk. */
+	if (li < 0 || ib_port_state_from_name(r->links[li].state) !=
+			      IB_PORT_STATE_ACTIVE)
 		return false;
 	*why = json_pack("{s:s,s:s?,s:s?}", "state", r->links[li].state,
 			 "width", r->links[li].width, "speed", r->links[li].speed);

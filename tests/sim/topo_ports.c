@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "burnin/run.h"
+#include "common/ibport.h"
 #include "common/ibrate.h"
 #include "common/record.h"
 #include "fabric/fabric_model.h"
@@ -49,8 +50,10 @@ static void port_from_topo(const struct fabric_port *fp, const char *host,
 	p->guid = fp->guid;
 	p->lid = fp->lid;
 	p->gid_index = -1;	/* InfiniBand, one subnet: no GRH */
-	snprintf(p->state, sizeof(p->state), "ACTIVE");
-	snprintf(p->phys_state, sizeof(p->phys_state), "LinkUp");
+	snprintf(p->state, sizeof(p->state), "%s",
+		 ib_port_state_name(IB_PORT_STATE_ACTIVE));
+	snprintf(p->phys_state, sizeof(p->phys_state), "%s",
+		 ib_phys_state_name(IB_PHYS_STATE_LINKUP));
 	p->rate_gbps = ib_data_rate_gbps(fp->speed, fp->width);
 	p->width = fp->width;
 	if (fp->speed)

@@ -25,25 +25,25 @@ static void test_saturation_and_reset(void **state)
 	struct fabric_port_counters pc = { .valid = true };
 
 	(void)state;
-	pc.cur.v[FABRIC_PC_SYMBOL_ERRORS] = 0xffff;
-	pc.cur.v[FABRIC_PC_LINK_DOWNED] = 3;
-	pc.cur.v[FABRIC_PC_XMIT_DATA] = 0xffffffffULL;
+	pc.cur.v[IB_PC_SYMBOL_ERRORS] = 0xffff;
+	pc.cur.v[IB_PC_LINK_DOWNED] = 3;
+	pc.cur.v[IB_PC_XMIT_DATA] = 0xffffffffULL;
 	fabric_pc_compute(&pc);
-	assert_true(pc.saturated[FABRIC_PC_SYMBOL_ERRORS]);
-	assert_false(pc.saturated[FABRIC_PC_LINK_DOWNED]);
-	assert_true(pc.saturated[FABRIC_PC_XMIT_DATA]);
+	assert_true(pc.saturated[IB_PC_SYMBOL_ERRORS]);
+	assert_false(pc.saturated[IB_PC_LINK_DOWNED]);
+	assert_true(pc.saturated[IB_PC_XMIT_DATA]);
 	pc.cur.ext = true;	/* 64-bit data counters do not saturate there */
 	fabric_pc_compute(&pc);
-	assert_false(pc.saturated[FABRIC_PC_XMIT_DATA]);
+	assert_false(pc.saturated[IB_PC_XMIT_DATA]);
 
 	pc.has_base = true;
-	pc.base.v[FABRIC_PC_LINK_DOWNED] = 1;
-	pc.base.v[FABRIC_PC_SYMBOL_ERRORS] = 0xffff;
-	pc.cur.v[FABRIC_PC_SYMBOL_ERRORS] = 7;	/* reset in between */
+	pc.base.v[IB_PC_LINK_DOWNED] = 1;
+	pc.base.v[IB_PC_SYMBOL_ERRORS] = 0xffff;
+	pc.cur.v[IB_PC_SYMBOL_ERRORS] = 7;	/* reset in between */
 	fabric_pc_compute(&pc);
-	assert_int_equal(2, pc.delta.v[FABRIC_PC_LINK_DOWNED]);
-	assert_int_equal(7, pc.delta.v[FABRIC_PC_SYMBOL_ERRORS]);
-	assert_int_equal(15, fabric_pc_max(FABRIC_PC_BUFFER_OVERRUN_ERRORS,
+	assert_int_equal(2, pc.delta.v[IB_PC_LINK_DOWNED]);
+	assert_int_equal(7, pc.delta.v[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(15, fabric_pc_max(IB_PC_BUFFER_OVERRUN_ERRORS,
 					   false));
 }
 
@@ -54,12 +54,12 @@ static void test_thresholds_file(void **state)
 
 	(void)state;
 	fabric_thresholds_default(&t);
-	assert_int_equal(10, t.v[FABRIC_PC_SYMBOL_ERRORS]);
+	assert_int_equal(10, t.v[IB_PC_SYMBOL_ERRORS]);
 	assert_int_equal(0, fabric_thresholds_parse("th",
 		"# comment\n  SymbolErrorCounter = 0\nPortXmitWait=0x10\n",
 		&t, err, sizeof(err)));
-	assert_int_equal(0, t.v[FABRIC_PC_SYMBOL_ERRORS]);
-	assert_int_equal(16, t.v[FABRIC_PC_XMIT_WAIT]);
+	assert_int_equal(0, t.v[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(16, t.v[IB_PC_XMIT_WAIT]);
 	assert_int_equal(-22, fabric_thresholds_parse("th", "\nSymbolErrors=1\n",
 						      &t, err, sizeof(err)));
 	assert_string_equal("th:2: unknown counter \"SymbolErrors\" (expected "
@@ -94,10 +94,10 @@ static void test_one_finding_per_cable(void **state)
 	(void)state;
 	for (i = 0; i < m->nports_total; i++)
 		pcs[i].valid = true;
-	pcs[a->id].cur.v[FABRIC_PC_SYMBOL_ERRORS] = 50;
-	pcs[a->id].cur.v[FABRIC_PC_RCV_DATA] = 1000;
-	pcs[a->remote->id].cur.v[FABRIC_PC_SYMBOL_ERRORS] = 0xffff;
-	pcs[a->remote->id].cur.v[FABRIC_PC_LINK_DOWNED] = 11;
+	pcs[a->id].cur.v[IB_PC_SYMBOL_ERRORS] = 50;
+	pcs[a->id].cur.v[IB_PC_RCV_DATA] = 1000;
+	pcs[a->remote->id].cur.v[IB_PC_SYMBOL_ERRORS] = 0xffff;
+	pcs[a->remote->id].cur.v[IB_PC_LINK_DOWNED] = 11;
 	for (i = 0; i < m->nports_total; i++)
 		fabric_pc_compute(&pcs[i]);
 	fabric_thresholds_default(&t);
@@ -151,13 +151,13 @@ static void fake_answer(struct fabric_pma_req *q)
 	}
 	if (q->kind == FABRIC_PMA_COUNTERS_EXT) {
 		q->out->ext = true;
-		q->out->v[FABRIC_PC_RCV_DATA] = 1ULL << 40;
+		q->out->v[IB_PC_RCV_DATA] = 1ULL << 40;
 		fake_ext_reads++;
 		return;
 	}
 	memset(q->out, 0, sizeof(*q->out));
 	if (q->lid == 2 && q->port == 1)	/* leaf01 port 1 */
-		q->out->v[FABRIC_PC_RCV_ERRORS] = 40;
+		q->out->v[IB_PC_RCV_ERRORS] = 40;
 }
 
 static int fake_batch(struct fabric_pma *h, struct fabric_pma_req *q,

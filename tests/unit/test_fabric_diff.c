@@ -61,13 +61,13 @@ static void unplug(struct fabric_port *p)
 {
 	if (p->remote) {
 		p->remote->remote = NULL;
-		p->remote->phys_state = FABRIC_PHYS_POLLING;
-		p->remote->state = FABRIC_STATE_DOWN;
+		p->remote->phys_state = IB_PHYS_STATE_POLLING;
+		p->remote->state = IB_PORT_STATE_DOWN;
 	}
 	p->remote = NULL;
 	p->valid = true;
-	p->phys_state = FABRIC_PHYS_POLLING;
-	p->state = FABRIC_STATE_DOWN;
+	p->phys_state = IB_PHYS_STATE_POLLING;
+	p->state = IB_PORT_STATE_DOWN;
 }
 
 static void plug(struct fabric_port *a, struct fabric_port *b)
@@ -77,8 +77,8 @@ static void plug(struct fabric_port *a, struct fabric_port *b)
 
 	for (i = 0; i < 2; i++) {
 		e[i]->valid = true;
-		e[i]->phys_state = FABRIC_PHYS_LINKUP;
-		e[i]->state = FABRIC_STATE_ACTIVE;
+		e[i]->phys_state = IB_PHYS_STATE_LINKUP;
+		e[i]->state = IB_PORT_STATE_ACTIVE;
 		e[i]->width = 4;
 		e[i]->speed = IB_SPEED_EDR;
 	}
@@ -208,7 +208,7 @@ static void test_port_disabled(void **state)
 	struct fabric_findings *fs;
 
 	unplug(P(c, LEAF1, 2));
-	P(c, LEAF1, 2)->phys_state = FABRIC_PHYS_DISABLED;
+	P(c, LEAF1, 2)->phys_state = IB_PHYS_STATE_DISABLED;
 	fs = diff(c);
 	assert_int_equal(1, fs->n);
 	assert_string_equal("port-disabled", fs->v[0].category);
@@ -223,7 +223,7 @@ static void test_unreachable(void **state)
 
 	unplug(p);
 	P(c, NODE(2), 1)->valid = false;
-	p->phys_state = FABRIC_PHYS_LINKUP;	/* up, but nobody answers */
+	p->phys_state = IB_PHYS_STATE_LINKUP;	/* up, but nobody answers */
 	fs = diff(c);
 	assert_int_equal(1, fs->n);
 	assert_string_equal("unreachable", fs->v[0].category);

@@ -55,11 +55,17 @@ static json_t *sw_end(const char *name, uint64_t guid, int port)
 			 record_guid_str(guid, g), "port", port, "type", "switch");
 }
 
-static void emit_link(struct record_writer *w, json_t *a, json_t *b)
+static void emit_link_state(struct record_writer *w, json_t *a, json_t *b,
+			    const char *state)
 {
 	emit(w, "link", json_pack("{s:o,s:o,s:s,s:s,s:s,s:s}", "a", a, "b", b,
-				  "width", "4x", "speed", "HDR", "state", "ACTIVE",
+				  "width", "4x", "speed", "HDR", "state", state,
 				  "phys_state", "LinkUp"));
+}
+
+static void emit_link(struct record_writer *w, json_t *a, json_t *b)
+{
+	emit_link_state(w, a, b, "ACTIVE");
 }
 
 static json_t *hca_ref(int p)
@@ -117,15 +123,9 @@ static void analyse(struct report *r, const char *path, const char *previous)
 	assert_int_equal(0, report_analyse(r, files, 1, previous));
 }
 
-static void test_bad_switch_cable(void **state)
+/* Four leaf01 - spine01 cables up; the one on leaf01 port 34 is bad. */
+static void bad_switch_cable_records(struct record_writer *w)
 {
-	char *path = temp_path(".jsonl");
-	struct record_writer *w = record_writer_open(path, false);
-	struct report r;
-	const struct report_entry *e;
-
-	(void)state;
-	assert_non_null(w);
 	for (int s = 0; s < 4; s++)
 		emit_link(w, sw_end("leaf01", LEAF_GUID, 33 + s),
 		     sw_end("spine01", SPINE_GUID + (uint64_t)s, 1));
@@ -146,8 +146,19 @@ static void test_bad_switch_cable(void **state)
 		"a", sw_end("spine01", SPINE_GUID + 1, 1), "b",
 		sw_end("leaf01", LEAF_GUID, 34), "evidence", "symbol_errors", 5000,
 		"action", "replace-cable", "message", "cable: 5000 symbol errors"));
-	assert_int_equal(0, record_writer_close(w));
-	analyse(&r, path, NULL);
+}
+
+static void test_bad_switch_cable(void **state)
+{
+	char *path = temp_path(".jsonl");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report r;
+	const struct report_entry *e;
+
+	(void)state;
+	assert_non_null(w);
+	bad_switch_cable_records(w);
+	assert_int_equal(0, record_writer_close(w));	analyse(&r, path, NULL);
 	assert_int_equal(1, r.n_entries);
 	e = &r.entries[0];
 	assert_int_equal(ENTRY_PORT, e->kind);
@@ -162,6 +173,49 @@ static void test_bad_switch_cable(void **state)
 	report_fini(&r);
 	unlink(path);
 	free(path);
+}
+
+/*
+ * The cable is repaired: --previous re-enables its switch port when the
+ * new link records say the link is up, in the documented spelling or in
+ * the one fabric wrote before (records on disk); not when it is down.
+ */
+static void test_switch_cable_repaired(void **state)
+{
+	static const struct {
+		const char *state;
+		size_t reenabled;
+	} runs[] = { { "ACTIVE", 1 }, { "Active", 1 }, { "DOWN", 0 },
+		     { "active", 0 } };
+	char *path = temp_path(".jsonl"), *json = temp_path(".json");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report r;
+
+	(void)state;
+	bad_switch_cable_records(w);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(1, r.n_entries);
+	assert_int_equal(0, report_write_json(&r, json));
+	report_fini(&r);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		w = record_writer_open(path, false);
+		for (int s = 0; s < 4; s++)
+			emit_link_state(w, sw_end("leaf01", LEAF_GUID, 33 + s),
+					sw_end("spine01", SPINE_GUID + (uint64_t)s,
+					       1), runs[i].state);
+		assert_int_equal(0, record_writer_close(w));
+		analyse(&r, path, json);
+		assert_int_equal(0, r.n_entries);
+		assert_int_equal(runs[i].reenabled, json_array_size(r.reenable));
+		assert_int_equal(1 - runs[i].reenabled,
+				 json_array_size(r.still_disabled));
+		report_fini(&r);
+	}
+	unlink(path);
+	unlink(json);
+	free(path);
+	free(json);
 }
 
 static void test_bad_hca_port_then_repaired(void **state)
@@ -330,6 +384,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_switch_cable),
+		cmocka_unit_test(test_switch_cable_repaired),
 		cmocka_unit_test(test_bad_hca_port_then_repaired),
 		cmocka_unit_test(test_noise_passes),
 		cmocka_unit_test(test_switch_common_cause),
