@@ -30,8 +30,7 @@ struct burnin_bootstrap_ops {
 			 double deadline);
 	/* Sends out to peer and receives in from it at once. */
 	int (*exchange)(struct burnin_bootstrap *bs, int peer, int tag,
-			const void *out, void *in, size_t len,
-			double deadline);
+			const void *out, void *in, size_t len, double deadline);
 	/*
 	 * Ends this rank's part; failed: do not wait for anybody. With
 	 * end_job set, ends every rank of the job with exit_code (MPI_Abort):
@@ -44,9 +43,9 @@ struct burnin_bootstrap {
 	const struct burnin_bootstrap_ops *ops;
 	int rank, size;
 	int local_rank, local_size; /* among the ranks of this host */
-	bool peers_lost;	/* a rank died: close() must not wait for it */
-	bool end_job;		/* the run is over for every rank: close() ends the job */
-	int exit_code;		/* with end_job */
+	bool peers_lost; /* a rank died: close() must not wait for it */
+	bool end_job; /* the run is over for every rank: close() ends the job */
+	int exit_code; /* with end_job */
 	void *priv;
 };
 

@@ -27,7 +27,8 @@ static int mpi_wait(MPI_Request *req, int n, bool *done, double deadline)
 
 	for (int i = 0; i < n; i++) {
 		if (!done[i] && req[i] == MPI_REQUEST_NULL)
-			failed = 1; /* never posted: not done (MPI_Test says it is) */
+			failed =
+				1; /* never posted: not done (MPI_Test says it is) */
 		else
 			left += !done[i];
 	}
@@ -39,7 +40,8 @@ static int mpi_wait(MPI_Request *req, int n, bool *done, double deadline)
 
 			if (done[i] || req[i] == MPI_REQUEST_NULL)
 				continue;
-			if (MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+			if (MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) !=
+			    MPI_SUCCESS) {
 				failed = 1; /* given up, and not done */
 				req[i] = MPI_REQUEST_NULL;
 				left--;
@@ -97,8 +99,8 @@ static int mpi_send(struct burnin_bootstrap *bs, int peer, int tag,
 	return ret;
 }
 
-static int mpi_recv_many(struct burnin_bootstrap *bs, const int *peers,
-			 int n, int tag, void *bufs, size_t len, bool *got,
+static int mpi_recv_many(struct burnin_bootstrap *bs, const int *peers, int n,
+			 int tag, void *bufs, size_t len, bool *got,
 			 double deadline)
 {
 	MPI_Request *req = calloc((size_t)(n ? n : 1), sizeof(*req));
@@ -109,14 +111,16 @@ static int mpi_recv_many(struct burnin_bootstrap *bs, const int *peers,
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
 		got[i] = false;
-		if (MPI_Irecv((char *)bufs + (size_t)i * len, (int)len, MPI_BYTE,
-			      peers[i], tag, MPI_COMM_WORLD, &req[i]) != MPI_SUCCESS)
+		if (MPI_Irecv((char *)bufs + (size_t)i * len, (int)len,
+			      MPI_BYTE, peers[i], tag, MPI_COMM_WORLD,
+			      &req[i]) != MPI_SUCCESS)
 			req[i] = MPI_REQUEST_NULL;
 	}
 	ret = mpi_wait(req, n, got, deadline);
 	mpi_abandon(req, n, got, true);
 	if (ret == -ETIMEDOUT) {
-		int landed = 0; /* the last ones may land while being cancelled */
+		int landed =
+			0; /* the last ones may land while being cancelled */
 
 		for (int i = 0; i < n; i++)
 			landed += got[i];
@@ -159,13 +163,15 @@ static int mpi_exchange(struct burnin_bootstrap *bs, int peer, int tag,
 static void mpi_close(struct burnin_bootstrap *bs, bool failed)
 {
 	if (bs->end_job) {
-		log_info("rank %d: ranks were lost; ending the MPI job with exit status %d",
-			 bs->rank, bs->exit_code);
+		log_info(
+			"rank %d: ranks were lost; ending the MPI job with exit status %d",
+			bs->rank, bs->exit_code);
 		MPI_Abort(MPI_COMM_WORLD, bs->exit_code);
 	}
 	if (bs->peers_lost || failed) {
-		log_debug("rank %d: a peer was lost; leaving without MPI_Finalize",
-			  bs->rank);
+		log_debug(
+			"rank %d: a peer was lost; leaving without MPI_Finalize",
+			bs->rank);
 		free(bs);
 		return;
 	}
@@ -185,8 +191,10 @@ static const struct burnin_bootstrap_ops mpi_ops = {
 
 bool burnin_bootstrap_mpi_launched(void)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
-		"PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS", NULL };
+	static const char *const vars[] = {
+		"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+		"MPI_LOCALNRANKS",	NULL
+	};
 
 	for (int i = 0; vars[i]; i++)
 		if (getenv(vars[i]))

@@ -94,8 +94,9 @@ static int threads_recv_many(struct burnin_bootstrap *bs, const int *peers,
 	pthread_mutex_lock(&mb->lock);
 	for (;;) {
 		for (int i = 0; i < n; i++)
-			if (!got[i] && take(mb, peers[i], bs->rank, tag,
-					    (char *)bufs + (size_t)i * len, len)) {
+			if (!got[i] &&
+			    take(mb, peers[i], bs->rank, tag,
+				 (char *)bufs + (size_t)i * len, len)) {
 				got[i] = true;
 				left--;
 			}
@@ -118,7 +119,8 @@ static int threads_exchange(struct burnin_bootstrap *bs, int peer, int tag,
 {
 	int ret = threads_send(bs, peer, tag, out, len, deadline);
 
-	return ret ? ret : burnin_bootstrap_recv(bs, peer, tag, in, len, deadline);
+	return ret ? ret
+		   : burnin_bootstrap_recv(bs, peer, tag, in, len, deadline);
 }
 
 static void threads_close(struct burnin_bootstrap *bs, bool failed)
@@ -155,8 +157,12 @@ int burnin_bootstrap_threads_open(int n, struct burnin_bootstrap **bs)
 			burnin_bootstrap_threads_free(bs, i);
 			return -ENOMEM;
 		}
-		*bs[i] = (struct burnin_bootstrap){ .ops = &threads_ops, .rank = i,
-			.size = n, .local_rank = i, .local_size = n, .priv = mb };
+		*bs[i] = (struct burnin_bootstrap){ .ops = &threads_ops,
+						    .rank = i,
+						    .size = n,
+						    .local_rank = i,
+						    .local_size = n,
+						    .priv = mb };
 	}
 	if (!n)
 		free(mb);

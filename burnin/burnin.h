@@ -55,10 +55,10 @@ int burnin_schedule_add(struct burnin_schedule *s, int a, int b);
  */
 int burnin_schedule_all_pairs(const struct burnin_port *ports, int n,
 			      uint64_t seed, struct burnin_schedule *s);
-int burnin_schedule_rail(const struct burnin_port *ports, int n,
-			 uint64_t seed, struct burnin_schedule *s);
-int burnin_schedule_intra(const struct burnin_port *ports, int n,
-			  uint64_t seed, struct burnin_schedule *s);
+int burnin_schedule_rail(const struct burnin_port *ports, int n, uint64_t seed,
+			 struct burnin_schedule *s);
+int burnin_schedule_intra(const struct burnin_port *ports, int n, uint64_t seed,
+			  struct burnin_schedule *s);
 int burnin_schedule_shift(int n, struct burnin_schedule *s);
 int burnin_schedule_random(int n, long rounds, uint64_t seed,
 			   struct burnin_schedule *s);
@@ -79,8 +79,7 @@ int burnin_inventory_find(const struct burnin_port *ports, int n,
 			  const char *name);
 
 /* Reads the port records of FILE (sorted); -EINVAL logged as FILE:LINE. */
-int burnin_inventory_load(const char *path, struct burnin_port **ports,
-			  int *n);
+int burnin_inventory_load(const char *path, struct burnin_port **ports, int *n);
 
 /* ---- leaves (leaves.c) ---- */
 
@@ -110,40 +109,40 @@ enum burnin_pair_status {
 /* One measured (or not) pair, as judging sees it. */
 struct burnin_measure {
 	int round;
-	int a, b;		/* inventory indices */
-	int test;		/* enum burnin_test */
+	int a, b; /* inventory indices */
+	int test; /* enum burnin_test */
 	bool bidir;
 	enum burnin_pair_status status;
 	double gbps, gbps_min, expected_gbps;
 	uint64_t error_completions;
 	/* filled by burnin_judge(): */
-	bool low;		/* under the floor or an outlier of its class */
-	bool dip;		/* average fine, a 100 ms window far under */
+	bool low; /* under the floor or an outlier of its class */
+	bool dip; /* average fine, a 100 ms window far under */
 };
 
 struct burnin_judge_params {
-	double floor;		/* fraction of expected, default 0.9 */
-	double mad_k;		/* outlier below median - k * MAD, default 3 */
-	double class_floor;	/* low under this x class median, 0.5 */
-	double min_spread;	/* MAD floor as fraction of median, 0.05 */
-	double dip_floor;	/* gbps_min under this x reference: dip, 0.5 */
-	int min_partners;	/* distinct partners to blame a port, 2 */
-	double link_rate;	/* every port's active rate, Gb/s; 0: no check;
+	double floor; /* fraction of expected, default 0.9 */
+	double mad_k; /* outlier below median - k * MAD, default 3 */
+	double class_floor; /* low under this x class median, 0.5 */
+	double min_spread; /* MAD floor as fraction of median, 0.05 */
+	double dip_floor; /* gbps_min under this x reference: dip, 0.5 */
+	int min_partners; /* distinct partners to blame a port, 2 */
+	double link_rate; /* every port's active rate, Gb/s; 0: no check;
 				 * < 0 (default): its peers' usual rate */
 };
 
 enum burnin_blame {
 	BURNIN_BLAME_NONE = 0,
-	BURNIN_BLAME_LOW = 1 << 0,	/* low-bandwidth */
-	BURNIN_BLAME_DIP = 1 << 1,	/* intermittent */
-	BURNIN_BLAME_ERRORS = 1 << 2,	/* completion-errors */
+	BURNIN_BLAME_LOW = 1 << 0, /* low-bandwidth */
+	BURNIN_BLAME_DIP = 1 << 1, /* intermittent */
+	BURNIN_BLAME_ERRORS = 1 << 2, /* completion-errors */
 };
 
 struct burnin_port_verdict {
-	unsigned int blame;	/* BURNIN_BLAME_* */
-	bool suspect;		/* in a bad pair, not (yet) blamed */
-	bool tested;		/* at least one pair measured ok */
-	int n_pairs, n_bad;	/* its pairs, and those bad in any way */
+	unsigned int blame; /* BURNIN_BLAME_* */
+	bool suspect; /* in a bad pair, not (yet) blamed */
+	bool tested; /* at least one pair measured ok */
+	int n_pairs, n_bad; /* its pairs, and those bad in any way */
 	int n_ok, n_low, n_dip, n_err;
 	int low_partners, dip_partners, err_partners; /* fine elsewhere */
 	double worst_gbps;
@@ -190,23 +189,23 @@ enum burnin_exit_reason {
 
 struct burnin_config {
 	const struct burnin_transport_ops *ops;
-	const char *ports_filter;	/* --ports, NULL = all ACTIVE */
-	struct burnin_params params;	/* test is set per test */
+	const char *ports_filter; /* --ports, NULL = all ACTIVE */
+	struct burnin_params params; /* test is set per test */
 	enum burnin_test tests[2];
 	int n_tests;
-	const char *schedule;		/* spec */
+	const char *schedule; /* spec */
 	uint64_t seed;
 	bool dry_run;
 	struct burnin_judge_params judge;
-	int retest_rounds;		/* extra rounds for suspects */
-	double timeout_s;		/* setup and exchange deadline */
-	const char *records;		/* NULL: none */
-	const char *resume;		/* --resume FILE */
-	const char *inventory;		/* --inventory FILE (dry run) */
-	const char *topology;		/* --topology FILE: leaves */
+	int retest_rounds; /* extra rounds for suspects */
+	double timeout_s; /* setup and exchange deadline */
+	const char *records; /* NULL: none */
+	const char *resume; /* --resume FILE */
+	const char *inventory; /* --inventory FILE (dry run) */
+	const char *topology; /* --topology FILE: leaves */
 	bool progress;
 	bool pin_numa;
-	const char *argv_line;		/* for the run start record */
+	const char *argv_line; /* for the run start record */
 };
 
 /* The defaults of every option (burnin_cli.c). */
@@ -236,8 +235,8 @@ int burnin_run_local(const struct burnin_config *cfg);
  * Rank 0's plan over the sorted inventory: the leaves of --topology, then
  * the schedule. Returns an IBP_EXIT_* code; errors are logged.
  */
-int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv,
-		int n, struct burnin_schedule *s);
+int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
+		struct burnin_schedule *s);
 
 /* Predicted seconds for n_rounds rounds of the config. */
 double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds);

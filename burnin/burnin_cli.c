@@ -17,44 +17,92 @@
 #include "common/subcommands.h"
 
 enum {
-	OPT_PORTS = CLI_KEY_COMMAND_FIRST, OPT_TRANSPORT, OPT_SCHEDULE,
-	OPT_SEED, OPT_TEST, OPT_BIDIR, OPT_SIZE, OPT_QPS, OPT_TX_DEPTH,
-	OPT_DURATION, OPT_WARMUP, OPT_STALL, OPT_RETRY, OPT_QP_TIMEOUT, OPT_VERIFY,
-	OPT_DRY_RUN, OPT_INVENTORY, OPT_RESUME, OPT_FLOOR, OPT_MAD_K, OPT_CLASS_FLOOR,
-	OPT_RETESTS, OPT_DIP_FLOOR, OPT_FAKE, OPT_NO_PROGRESS, OPT_NO_PIN,
-	OPT_CM, OPT_TOPOLOGY, OPT_LINK_RATE,
+	OPT_PORTS = CLI_KEY_COMMAND_FIRST,
+	OPT_TRANSPORT,
+	OPT_SCHEDULE,
+	OPT_SEED,
+	OPT_TEST,
+	OPT_BIDIR,
+	OPT_SIZE,
+	OPT_QPS,
+	OPT_TX_DEPTH,
+	OPT_DURATION,
+	OPT_WARMUP,
+	OPT_STALL,
+	OPT_RETRY,
+	OPT_QP_TIMEOUT,
+	OPT_VERIFY,
+	OPT_DRY_RUN,
+	OPT_INVENTORY,
+	OPT_RESUME,
+	OPT_FLOOR,
+	OPT_MAD_K,
+	OPT_CLASS_FLOOR,
+	OPT_RETESTS,
+	OPT_DIP_FLOOR,
+	OPT_FAKE,
+	OPT_NO_PROGRESS,
+	OPT_NO_PIN,
+	OPT_CM,
+	OPT_TOPOLOGY,
+	OPT_LINK_RATE,
 };
 
 static const struct cli_opt burnin_opts[] = {
-	{ "ports", OPT_PORTS, "LIST", "ports to test, e.g. mlx5_0:1,mlx5_1:1 (default: all ACTIVE)" },
-	{ "transport", OPT_TRANSPORT, "NAME", "verbs (default) or fake (no device; for tests)" },
-	{ "schedule", OPT_SCHEDULE, "SPEC", "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE" },
-	{ "topology", OPT_TOPOLOGY, "FILE", "ibnetdiscover output: the leaf switch of each port; node:HOST spreads partners over leaves" },
-	{ "seed", OPT_SEED, "N", "seed of the schedule (default 0: inventory order)" },
-	{ "test", OPT_TEST, "LIST", "write, read or write,read (default write)" },
-	{ "cm", OPT_CM, "NAME", "how QPs connect: mpi (default: QP numbers over the launcher) or rdmacm (librdmacm resolves each port's IP address: RoCE GID or IPoIB)" },
+	{ "ports", OPT_PORTS, "LIST",
+	  "ports to test, e.g. mlx5_0:1,mlx5_1:1 (default: all ACTIVE)" },
+	{ "transport", OPT_TRANSPORT, "NAME",
+	  "verbs (default) or fake (no device; for tests)" },
+	{ "schedule", OPT_SCHEDULE, "SPEC",
+	  "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE" },
+	{ "topology", OPT_TOPOLOGY, "FILE",
+	  "ibnetdiscover output: the leaf switch of each port; node:HOST spreads partners over leaves" },
+	{ "seed", OPT_SEED, "N",
+	  "seed of the schedule (default 0: inventory order)" },
+	{ "test", OPT_TEST, "LIST",
+	  "write, read or write,read (default write)" },
+	{ "cm", OPT_CM, "NAME",
+	  "how QPs connect: mpi (default: QP numbers over the launcher) or rdmacm (librdmacm resolves each port's IP address: RoCE GID or IPoIB)" },
 	{ "bidir", OPT_BIDIR, NULL, "both ends post (bidirectional)" },
-	{ "size", OPT_SIZE, "BYTES", "message size (K, M suffixes; default 1M)" },
+	{ "size", OPT_SIZE, "BYTES",
+	  "message size (K, M suffixes; default 1M)" },
 	{ "qps", OPT_QPS, "N", "RC QPs per pair (default 4)" },
-	{ "tx-depth", OPT_TX_DEPTH, "N", "outstanding work requests per QP (default 16)" },
-	{ "duration", OPT_DURATION, "SECONDS", "measurement window per test (default 10)" },
-	{ "warmup", OPT_WARMUP, "SECONDS", "warm-up before the window, excluded (default 1)" },
-	{ "stall", OPT_STALL, "SECONDS", "no completion for this long: pair error stalled (default 5)" },
-	{ "retry-cnt", OPT_RETRY, "N", "RC retry count, 0-6 (default 3: a dead link errors fast)" },
-	{ "qp-timeout", OPT_QP_TIMEOUT, "N", "RC ACK timeout 4.096 us x 2^N per try, 1-31 (default 14: 67 ms)" },
+	{ "tx-depth", OPT_TX_DEPTH, "N",
+	  "outstanding work requests per QP (default 16)" },
+	{ "duration", OPT_DURATION, "SECONDS",
+	  "measurement window per test (default 10)" },
+	{ "warmup", OPT_WARMUP, "SECONDS",
+	  "warm-up before the window, excluded (default 1)" },
+	{ "stall", OPT_STALL, "SECONDS",
+	  "no completion for this long: pair error stalled (default 5)" },
+	{ "retry-cnt", OPT_RETRY, "N",
+	  "RC retry count, 0-6 (default 3: a dead link errors fast)" },
+	{ "qp-timeout", OPT_QP_TIMEOUT, "N",
+	  "RC ACK timeout 4.096 us x 2^N per try, 1-31 (default 14: 67 ms)" },
 	{ "verify", OPT_VERIFY, NULL, "check a data pattern end to end" },
-	{ "dry-run", OPT_DRY_RUN, NULL, "print rounds, pairs and predicted wall time; no traffic" },
-	{ "inventory", OPT_INVENTORY, "FILE", "--dry-run from the port records in FILE (touches no device)" },
-	{ "resume", OPT_RESUME, "FILE", "skip the rounds recorded in FILE and append to it" },
-	{ "floor", OPT_FLOOR, "F", "a pair under F x expected rate is low (default 0.9; 0: off)" },
-	{ "mad-k", OPT_MAD_K, "K", "a pair under median - K x MAD of its link class is low (default 3)" },
-	{ "class-floor", OPT_CLASS_FLOOR, "F", "a pair under F x its link class median is low (default 0.5; 0: off)" },
-	{ "dip-floor", OPT_DIP_FLOOR, "F", "a 100 ms window under F x expected (or class median) is a dip (default 0.5; 0: off)" },
-	{ "retests", OPT_RETESTS, "N", "extra rounds to retest suspects (default 2)" },
-	{ "link-rate", OPT_LINK_RATE, "GBPS", "every port's active rate: slower is degraded-width/-speed (default auto: what 3/4 of its rail's ports run at; off: no check)" },
-	{ "fake", OPT_FAKE, "SPEC", "fake transport setup and faults (see docs/burnin.md; env IBP_FAKE)" },
+	{ "dry-run", OPT_DRY_RUN, NULL,
+	  "print rounds, pairs and predicted wall time; no traffic" },
+	{ "inventory", OPT_INVENTORY, "FILE",
+	  "--dry-run from the port records in FILE (touches no device)" },
+	{ "resume", OPT_RESUME, "FILE",
+	  "skip the rounds recorded in FILE and append to it" },
+	{ "floor", OPT_FLOOR, "F",
+	  "a pair under F x expected rate is low (default 0.9; 0: off)" },
+	{ "mad-k", OPT_MAD_K, "K",
+	  "a pair under median - K x MAD of its link class is low (default 3)" },
+	{ "class-floor", OPT_CLASS_FLOOR, "F",
+	  "a pair under F x its link class median is low (default 0.5; 0: off)" },
+	{ "dip-floor", OPT_DIP_FLOOR, "F",
+	  "a 100 ms window under F x expected (or class median) is a dip (default 0.5; 0: off)" },
+	{ "retests", OPT_RETESTS, "N",
+	  "extra rounds to retest suspects (default 2)" },
+	{ "link-rate", OPT_LINK_RATE, "GBPS",
+	  "every port's active rate: slower is degraded-width/-speed (default auto: what 3/4 of its rail's ports run at; off: no check)" },
+	{ "fake", OPT_FAKE, "SPEC",
+	  "fake transport setup and faults (see docs/burnin.md; env IBP_FAKE)" },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, "no progress lines on stderr" },
-	{ "no-pin", OPT_NO_PIN, NULL, "do not pin ranks to their port's NUMA node" },
+	{ "no-pin", OPT_NO_PIN, NULL,
+	  "do not pin ranks to their port's NUMA node" },
 	{ NULL },
 };
 
@@ -89,7 +137,8 @@ static int parse_size(const char *arg, size_t *out)
 	double mult = 1;
 
 	if (end == arg)
-		return cli_usage_error(&burnin_cmd, "--size: '%s' is not a size", arg);
+		return cli_usage_error(&burnin_cmd,
+				       "--size: '%s' is not a size", arg);
 	if (*end == 'K' || *end == 'k')
 		mult = 1024, end++;
 	else if (*end == 'M' || *end == 'm')
@@ -97,7 +146,8 @@ static int parse_size(const char *arg, size_t *out)
 	else if (*end == 'G' || *end == 'g')
 		mult = 1024.0 * 1024 * 1024, end++;
 	if (*end || v * mult < 1 || v * mult > 1024.0 * 1024 * 1024)
-		return cli_usage_error(&burnin_cmd, "--size: '%s' must be 1 byte to 1G", arg);
+		return cli_usage_error(
+			&burnin_cmd, "--size: '%s' must be 1 byte to 1G", arg);
 	*out = (size_t)(v * mult);
 	return 0;
 }
@@ -108,18 +158,24 @@ static int parse_tests(struct burnin_config *cfg, const char *arg)
 	int ret = 0;
 
 	cfg->n_tests = 0;
-	for (t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
+	for (t = strtok_r(copy, ",", &save); t && !ret;
+	     t = strtok_r(NULL, ",", &save)) {
 		if (cfg->n_tests == 2)
-			ret = cli_usage_error(&burnin_cmd, "--test: at most write,read");
+			ret = cli_usage_error(&burnin_cmd,
+					      "--test: at most write,read");
 		else if (!strcmp(t, "write"))
 			cfg->tests[cfg->n_tests++] = BURNIN_TEST_WRITE;
 		else if (!strcmp(t, "read"))
 			cfg->tests[cfg->n_tests++] = BURNIN_TEST_READ;
 		else
-			ret = cli_usage_error(&burnin_cmd, "--test: '%s' is not write or read", t);
+			ret = cli_usage_error(
+				&burnin_cmd,
+				"--test: '%s' is not write or read", t);
 	}
 	if (!ret && !cfg->n_tests)
-		ret = cli_usage_error(&burnin_cmd, "--test: expected write, read or write,read");
+		ret = cli_usage_error(
+			&burnin_cmd,
+			"--test: expected write, read or write,read");
 	free(copy);
 	return ret;
 }
@@ -131,7 +187,8 @@ static int parse_cm(struct burnin_params *p, const char *arg)
 	else if (!strcmp(arg, "rdmacm"))
 		p->cm = BURNIN_CM_RDMACM;
 	else
-		return cli_usage_error(&burnin_cmd, "--cm: '%s' is not mpi or rdmacm", arg);
+		return cli_usage_error(&burnin_cmd,
+				       "--cm: '%s' is not mpi or rdmacm", arg);
 	return 0;
 }
 
@@ -145,10 +202,12 @@ static int parse_link_rate(const char *arg, double *out)
 		*out = 0;
 		return 0;
 	}
-	return cli_parse_double(&burnin_cmd, "--link-rate", arg, 0.001, 1e5, out);
+	return cli_parse_double(&burnin_cmd, "--link-rate", arg, 0.001, 1e5,
+				out);
 }
 
-static int parse_int(const char *opt, const char *arg, long min, long max, int *out)
+static int parse_int(const char *opt, const char *arg, long min, long max,
+		     int *out)
 {
 	long v;
 
@@ -165,39 +224,91 @@ static int on_opt(void *p, int key, const char *arg)
 	long seed;
 
 	switch (key) {
-	case OPT_PORTS: c->ports_filter = arg; return 0;
-	case OPT_TRANSPORT: st->transport = arg; return 0;
-	case OPT_SCHEDULE: c->schedule = arg; return 0;
+	case OPT_PORTS:
+		c->ports_filter = arg;
+		return 0;
+	case OPT_TRANSPORT:
+		st->transport = arg;
+		return 0;
+	case OPT_SCHEDULE:
+		c->schedule = arg;
+		return 0;
 	case OPT_SEED:
-		if (cli_parse_long(&burnin_cmd, "--seed", arg, 0, 0x7fffffffL, &seed))
+		if (cli_parse_long(&burnin_cmd, "--seed", arg, 0, 0x7fffffffL,
+				   &seed))
 			return -EINVAL;
 		c->seed = (uint64_t)seed;
 		return 0;
-	case OPT_TEST: return parse_tests(c, arg);
-	case OPT_CM: return parse_cm(&c->params, arg);
-	case OPT_BIDIR: c->params.bidir = true; return 0;
-	case OPT_SIZE: return parse_size(arg, &c->params.msg_size);
-	case OPT_QPS: return parse_int("--qps", arg, 1, BURNIN_MAX_QPS, &c->params.qps);
-	case OPT_TX_DEPTH: return parse_int("--tx-depth", arg, 1, 4096, &c->params.tx_depth);
-	case OPT_DURATION: return cli_parse_double(&burnin_cmd, "--duration", arg, 0, 1e6, &c->params.duration_s);
-	case OPT_WARMUP: return cli_parse_double(&burnin_cmd, "--warmup", arg, 0, 3600, &c->params.warmup_s);
-	case OPT_STALL: return cli_parse_double(&burnin_cmd, "--stall", arg, 0.01, 3600, &c->params.stall_s);
-	case OPT_RETRY: return parse_int("--retry-cnt", arg, 0, 6, &c->params.retry_cnt);
-	case OPT_QP_TIMEOUT: return parse_int("--qp-timeout", arg, 1, 31, &c->params.qp_timeout);
-	case OPT_VERIFY: c->params.verify = true; return 0;
-	case OPT_DRY_RUN: c->dry_run = true; return 0;
-	case OPT_INVENTORY: c->inventory = arg; return 0;
-	case OPT_TOPOLOGY: c->topology = arg; return 0;
-	case OPT_RESUME: c->resume = arg; return 0;
-	case OPT_FLOOR: return cli_parse_double(&burnin_cmd, "--floor", arg, 0, 1, &c->judge.floor);
-	case OPT_CLASS_FLOOR: return cli_parse_double(&burnin_cmd, "--class-floor", arg, 0, 1, &c->judge.class_floor);
-	case OPT_MAD_K: return cli_parse_double(&burnin_cmd, "--mad-k", arg, 0, 100, &c->judge.mad_k);
-	case OPT_DIP_FLOOR: return cli_parse_double(&burnin_cmd, "--dip-floor", arg, 0, 1, &c->judge.dip_floor);
-	case OPT_RETESTS: return parse_int("--retests", arg, 0, 100, &c->retest_rounds);
-	case OPT_LINK_RATE: return parse_link_rate(arg, &c->judge.link_rate);
-	case OPT_FAKE: st->fake = arg; return 0;
-	case OPT_NO_PROGRESS: c->progress = false; return 0;
-	case OPT_NO_PIN: c->pin_numa = false; return 0;
+	case OPT_TEST:
+		return parse_tests(c, arg);
+	case OPT_CM:
+		return parse_cm(&c->params, arg);
+	case OPT_BIDIR:
+		c->params.bidir = true;
+		return 0;
+	case OPT_SIZE:
+		return parse_size(arg, &c->params.msg_size);
+	case OPT_QPS:
+		return parse_int("--qps", arg, 1, BURNIN_MAX_QPS,
+				 &c->params.qps);
+	case OPT_TX_DEPTH:
+		return parse_int("--tx-depth", arg, 1, 4096,
+				 &c->params.tx_depth);
+	case OPT_DURATION:
+		return cli_parse_double(&burnin_cmd, "--duration", arg, 0, 1e6,
+					&c->params.duration_s);
+	case OPT_WARMUP:
+		return cli_parse_double(&burnin_cmd, "--warmup", arg, 0, 3600,
+					&c->params.warmup_s);
+	case OPT_STALL:
+		return cli_parse_double(&burnin_cmd, "--stall", arg, 0.01, 3600,
+					&c->params.stall_s);
+	case OPT_RETRY:
+		return parse_int("--retry-cnt", arg, 0, 6,
+				 &c->params.retry_cnt);
+	case OPT_QP_TIMEOUT:
+		return parse_int("--qp-timeout", arg, 1, 31,
+				 &c->params.qp_timeout);
+	case OPT_VERIFY:
+		c->params.verify = true;
+		return 0;
+	case OPT_DRY_RUN:
+		c->dry_run = true;
+		return 0;
+	case OPT_INVENTORY:
+		c->inventory = arg;
+		return 0;
+	case OPT_TOPOLOGY:
+		c->topology = arg;
+		return 0;
+	case OPT_RESUME:
+		c->resume = arg;
+		return 0;
+	case OPT_FLOOR:
+		return cli_parse_double(&burnin_cmd, "--floor", arg, 0, 1,
+					&c->judge.floor);
+	case OPT_CLASS_FLOOR:
+		return cli_parse_double(&burnin_cmd, "--class-floor", arg, 0, 1,
+					&c->judge.class_floor);
+	case OPT_MAD_K:
+		return cli_parse_double(&burnin_cmd, "--mad-k", arg, 0, 100,
+					&c->judge.mad_k);
+	case OPT_DIP_FLOOR:
+		return cli_parse_double(&burnin_cmd, "--dip-floor", arg, 0, 1,
+					&c->judge.dip_floor);
+	case OPT_RETESTS:
+		return parse_int("--retests", arg, 0, 100, &c->retest_rounds);
+	case OPT_LINK_RATE:
+		return parse_link_rate(arg, &c->judge.link_rate);
+	case OPT_FAKE:
+		st->fake = arg;
+		return 0;
+	case OPT_NO_PROGRESS:
+		c->progress = false;
+		return 0;
+	case OPT_NO_PIN:
+		c->pin_numa = false;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -206,8 +317,14 @@ void burnin_config_defaults(struct burnin_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->params = (struct burnin_params){ .test = BURNIN_TEST_WRITE,
-		.msg_size = 1 << 20, .qps = 4, .tx_depth = 16, .duration_s = 10,
-		.warmup_s = 1, .stall_s = 5, .retry_cnt = 3, .qp_timeout = 14 };
+					    .msg_size = 1 << 20,
+					    .qps = 4,
+					    .tx_depth = 16,
+					    .duration_s = 10,
+					    .warmup_s = 1,
+					    .stall_s = 5,
+					    .retry_cnt = 3,
+					    .qp_timeout = 14 };
 	c->tests[0] = BURNIN_TEST_WRITE;
 	c->n_tests = 1;
 	c->schedule = "all-pairs";
@@ -227,7 +344,8 @@ static int choose_transport(struct cli_state *st)
 		return 0;
 	}
 	if (strcmp(st->transport, "fake"))
-		return cli_usage_error(&burnin_cmd, "--transport: '%s' is not verbs or fake",
+		return cli_usage_error(&burnin_cmd,
+				       "--transport: '%s' is not verbs or fake",
 				       st->transport);
 	st->cfg.ops = &burnin_fake_ops;
 	if (burnin_fake_configure(st->fake, err, sizeof(err)))
@@ -242,7 +360,9 @@ static int ports_from_ca(struct cli_state *st, const struct cli_common *co,
 	if (!co->ca && !co->port)
 		return 0;
 	if (st->cfg.ports_filter || !co->ca)
-		return cli_usage_error(&burnin_cmd, "--ca/--port: give --ca NAME [--port N], or --ports");
+		return cli_usage_error(
+			&burnin_cmd,
+			"--ca/--port: give --ca NAME [--port N], or --ports");
 	snprintf(buf, len, "%s:%d", co->ca, co->port ? co->port : 1);
 	st->cfg.ports_filter = buf;
 	return 0;
@@ -304,12 +424,15 @@ int burnin_main(int argc, char **argv)
 	if (idx < 0)
 		return cli_parse_exit(idx);
 	if (idx < argc)
-		return cli_usage_error(&burnin_cmd, "unexpected argument '%s'", argv[idx]),
+		return cli_usage_error(&burnin_cmd, "unexpected argument '%s'",
+				       argv[idx]),
 		       IBP_EXIT_USAGE;
-	if (choose_transport(&st) || ports_from_ca(&st, &co, filter, sizeof(filter)))
+	if (choose_transport(&st) ||
+	    ports_from_ca(&st, &co, filter, sizeof(filter)))
 		return IBP_EXIT_USAGE;
 	if (st.cfg.inventory && !st.cfg.dry_run)
-		return cli_usage_error(&burnin_cmd, "--inventory goes with --dry-run"),
+		return cli_usage_error(&burnin_cmd,
+				       "--inventory goes with --dry-run"),
 		       IBP_EXIT_USAGE;
 	st.cfg.records = co.records;
 	if (st.cfg.resume && !st.cfg.records)

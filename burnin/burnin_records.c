@@ -38,17 +38,20 @@ json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
 
 	if (!rec)
 		return NULL;
-	if (json_object_update_new(rec, json_pack(
-		    "{s:s,s:s,s:i,s:s,s:i,s:s,s:s,s:s,s:f,s:i,s:i,s:o,s:i,s:i,s:s,s:s,s:s,s:i}",
-		    "host", p->host, "ca", p->ca, "port", p->port,
-		    "guid", record_guid_str(p->guid, guid), "lid", p->lid,
-		    "link_layer", p->ethernet ? "Ethernet" : "InfiniBand",
-		    "state", p->state, "phys_state", p->phys_state,
-		    "rate_gbps", p->rate_gbps, "rail", p->rail,
-		    "active_mtu", p->active_mtu, "gid", gid_string(p->gid),
-		    "gid_index", p->gid_index, "numa_node", p->numa_node,
-		    "pci_addr", p->pci_addr, "netdev", p->netdev,
-		    "transport", transport, "rank", rank))) {
+	if (json_object_update_new(
+		    rec,
+		    json_pack(
+			    "{s:s,s:s,s:i,s:s,s:i,s:s,s:s,s:s,s:f,s:i,s:i,s:o,s:i,s:i,s:s,s:s,s:s,s:i}",
+			    "host", p->host, "ca", p->ca, "port", p->port,
+			    "guid", record_guid_str(p->guid, guid), "lid",
+			    p->lid, "link_layer",
+			    p->ethernet ? "Ethernet" : "InfiniBand", "state",
+			    p->state, "phys_state", p->phys_state, "rate_gbps",
+			    p->rate_gbps, "rail", p->rail, "active_mtu",
+			    p->active_mtu, "gid", gid_string(p->gid),
+			    "gid_index", p->gid_index, "numa_node",
+			    p->numa_node, "pci_addr", p->pci_addr, "netdev",
+			    p->netdev, "transport", transport, "rank", rank))) {
 		json_decref(rec);
 		return NULL;
 	}
@@ -57,8 +60,10 @@ json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
 	if (p->speed[0])
 		json_object_set_new(rec, "speed", json_string(p->speed));
 	if (p->leaf_guid)
-		json_object_set_new(rec, "leaf", record_switch_port_ref(
-			p->leaf_name, p->leaf_guid, p->leaf_port));
+		json_object_set_new(rec, "leaf",
+				    record_switch_port_ref(p->leaf_name,
+							   p->leaf_guid,
+							   p->leaf_port));
 	return rec;
 }
 
@@ -67,8 +72,9 @@ static json_t *counters_json(const struct wire_result *r)
 	json_t *o = json_object();
 
 	for (int i = 0; o && i < r->n_counters; i++)
-		json_object_set_new(o, r->counters[i].name,
-				    json_integer((json_int_t)r->counters[i].delta));
+		json_object_set_new(
+			o, r->counters[i].name,
+			json_integer((json_int_t)r->counters[i].delta));
 	return o;
 }
 
@@ -82,12 +88,17 @@ static json_t *errors_by_status(const struct wire_result *ra,
 	json_t *o = json_object();
 
 	for (int e = 0; o && e < 2; e++)
-		for (int i = 0; i < ends[e]->res.n_errors && i < BURNIN_MAX_ERR_STATUS; i++) {
-			const struct burnin_status_count *c = &ends[e]->res.errors[i];
-			json_int_t old = json_integer_value(json_object_get(o, c->status));
+		for (int i = 0;
+		     i < ends[e]->res.n_errors && i < BURNIN_MAX_ERR_STATUS;
+		     i++) {
+			const struct burnin_status_count *c =
+				&ends[e]->res.errors[i];
+			json_int_t old = json_integer_value(
+				json_object_get(o, c->status));
 
-			json_object_set_new(o, c->status,
-					    json_integer(old + (json_int_t)c->count));
+			json_object_set_new(
+				o, c->status,
+				json_integer(old + (json_int_t)c->count));
 		}
 	return o;
 }
@@ -102,28 +113,34 @@ json_t *burnin_pair_record(const struct burnin_coord *co,
 
 	if (!rec)
 		return NULL;
-	if (json_object_update_new(rec, json_pack(
-		    "{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s,s:b,s:I,s:f,s:I,s:i,s:I,s:f,s:s,s:o,s:o}",
-		    "round", m->round + 1, "test", burnin_test_name(m->test),
-		    "dir", m->bidir ? "bi" : "uni",
-		    "a", port_ref(&co->inv[m->a]), "b", port_ref(&co->inv[m->b]),
-		    "gbps", m->gbps, "gbps_min", m->gbps_min,
-		    "expected_gbps", m->expected_gbps,
-		    "status", status_names[m->status],
-		    "retest", m->round >= co->n_main_rounds,
-		    "bytes", (json_int_t)ra->res.bytes, "seconds", ra->res.seconds,
-		    "error_completions", (json_int_t)m->error_completions,
-		    "qps", cfg->params.qps, "msg_size", (json_int_t)cfg->params.msg_size,
-		    "duration_s", cfg->params.duration_s,
-		    "transport", cfg->ops->name,
-		    "counters_a", counters_json(ra), "counters_b", counters_json(rb)))) {
+	if (json_object_update_new(
+		    rec,
+		    json_pack(
+			    "{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s,s:b,s:I,s:f,s:I,s:i,s:I,s:f,s:s,s:o,s:o}",
+			    "round", m->round + 1, "test",
+			    burnin_test_name(m->test), "dir",
+			    m->bidir ? "bi" : "uni", "a",
+			    port_ref(&co->inv[m->a]), "b",
+			    port_ref(&co->inv[m->b]), "gbps", m->gbps,
+			    "gbps_min", m->gbps_min, "expected_gbps",
+			    m->expected_gbps, "status", status_names[m->status],
+			    "retest", m->round >= co->n_main_rounds, "bytes",
+			    (json_int_t)ra->res.bytes, "seconds",
+			    ra->res.seconds, "error_completions",
+			    (json_int_t)m->error_completions, "qps",
+			    cfg->params.qps, "msg_size",
+			    (json_int_t)cfg->params.msg_size, "duration_s",
+			    cfg->params.duration_s, "transport", cfg->ops->name,
+			    "counters_a", counters_json(ra), "counters_b",
+			    counters_json(rb)))) {
 		json_decref(rec);
 		return NULL;
 	}
 	if (error)
 		json_object_set_new(rec, "error", json_string(error));
 	if (m->error_completions)
-		json_object_set_new(rec, "errors_by_status", errors_by_status(ra, rb));
+		json_object_set_new(rec, "errors_by_status",
+				    errors_by_status(ra, rb));
 	return rec;
 }
 
@@ -140,21 +157,25 @@ json_t *burnin_run_record(const struct burnin_coord *co, const char *event)
 	if (!rec || !tests)
 		goto fail;
 	for (int t = 0; t < cfg->n_tests; t++)
-		json_array_append_new(tests, json_string(burnin_test_name(cfg->tests[t])));
-	if (json_object_update_new(rec, json_pack(
-		    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:f,s:f,s:s,s:s,s:s?,s:s?},s:i,s:i,s:i}",
-		    "tool", "burnin", "event", event, "params",
-		    "schedule", cfg->schedule, "seed", (json_int_t)cfg->seed,
-		    "tests", tests, "bidir", cfg->params.bidir,
-		    "msg_size", (json_int_t)cfg->params.msg_size,
-		    "qps", cfg->params.qps, "duration_s", cfg->params.duration_s,
-		    "floor", cfg->judge.floor, "mad_k", cfg->judge.mad_k,
-		    "transport", cfg->ops->name,
-		    "cm", burnin_cm_name(cfg->params.cm),
-		    "command", cfg->argv_line,
-		    "topology", cfg->topology,
-		    "ranks", co->ctx->bs ? co->ctx->bs->size : 0, "ports", co->n_inv,
-		    "rounds", co->n_main_rounds)))
+		json_array_append_new(
+			tests, json_string(burnin_test_name(cfg->tests[t])));
+	if (json_object_update_new(
+		    rec,
+		    json_pack(
+			    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:f,s:f,s:s,s:s,s:s?,s:s?},s:i,s:i,s:i}",
+			    "tool", "burnin", "event", event, "params",
+			    "schedule", cfg->schedule, "seed",
+			    (json_int_t)cfg->seed, "tests", tests, "bidir",
+			    cfg->params.bidir, "msg_size",
+			    (json_int_t)cfg->params.msg_size, "qps",
+			    cfg->params.qps, "duration_s",
+			    cfg->params.duration_s, "floor", cfg->judge.floor,
+			    "mad_k", cfg->judge.mad_k, "transport",
+			    cfg->ops->name, "cm",
+			    burnin_cm_name(cfg->params.cm), "command",
+			    cfg->argv_line, "topology", cfg->topology, "ranks",
+			    co->ctx->bs ? co->ctx->bs->size : 0, "ports",
+			    co->n_inv, "rounds", co->n_main_rounds)))
 		goto fail_rec;
 	return rec;
 fail:

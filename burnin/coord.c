@@ -20,9 +20,9 @@
 
 struct step {
 	int round, test, first, n; /* pairs sched.pairs[first .. first + n) */
-	struct wire_ctrl *ctrl;	   /* per rank */
-	struct wire_result *res;   /* per rank */
-	bool *got;		   /* per rank */
+	struct wire_ctrl *ctrl; /* per rank */
+	struct wire_result *res; /* per rank */
+	bool *got; /* per rank */
 };
 
 static int emit(struct burnin_coord *co, json_t *rec)
@@ -89,8 +89,9 @@ int burnin_coord_add_measure(struct burnin_coord *co,
 
 void burnin_drop_rank(struct burnin_coord *co, int r, int seq)
 {
-	struct wire_ctrl c = { .cmd = CTRL_STOP, .seq = seq, .round = 1,
-			       .partner = 1 };
+	struct wire_ctrl c = {
+		.cmd = CTRL_STOP, .seq = seq, .round = 1, .partner = 1
+	};
 
 	struct burnin_bootstrap *bs = co->ctx->bs;
 
@@ -112,9 +113,10 @@ void burnin_stop_workers(struct burnin_coord *co)
 	bs->peers_lost = c.partner > 0;
 	for (int r = 1; r < bs->size; r++)
 		if (co->alive && co->alive[r])
-			bs->ops->send(bs, r, burnin_tag(co->seq, MSG_CTRL),
-				      &c, sizeof(c),
-				      clock_mono_now() + co->ctx->cfg->timeout_s);
+			bs->ops->send(bs, r, burnin_tag(co->seq, MSG_CTRL), &c,
+				      sizeof(c),
+				      clock_mono_now() +
+					      co->ctx->cfg->timeout_s);
 }
 
 /* Tells every live rank what to do in this step. */
@@ -129,7 +131,9 @@ static void send_ctrl(struct burnin_coord *co, struct step *st)
 		if (bs->ops->send(bs, r, burnin_tag(co->seq, MSG_CTRL),
 				  &st->ctrl[r], sizeof(st->ctrl[r]),
 				  clock_mono_now() + co->ctx->cfg->timeout_s)) {
-			log_error("rank %d does not take messages; its pairs will be not-tested", r);
+			log_error(
+				"rank %d does not take messages; its pairs will be not-tested",
+				r);
 			co->alive[r] = false;
 			st->ctrl[r].cmd = CTRL_IDLE;
 		}
@@ -140,15 +144,19 @@ static void plan_pair(struct burnin_coord *co, struct step *st, int i)
 {
 	const struct burnin_pair *p = &co->sched.pairs[st->first + i];
 	int ra = co->inv_rank[p->a], rb = co->inv_rank[p->b];
-	int role = co->ctx->cfg->params.bidir ? BURNIN_ROLE_BOTH : BURNIN_ROLE_INITIATOR;
+	int role = co->ctx->cfg->params.bidir ? BURNIN_ROLE_BOTH
+					      : BURNIN_ROLE_INITIATOR;
 
 	if (!co->alive[ra] || !co->alive[rb])
 		return;
-	st->ctrl[ra] = (struct wire_ctrl){ CTRL_RUN, co->seq, st->round,
-		st->test, role, rb, i, 0 };
-	role = co->ctx->cfg->params.bidir ? BURNIN_ROLE_BOTH : BURNIN_ROLE_TARGET;
-	st->ctrl[rb] = (struct wire_ctrl){ CTRL_RUN, co->seq, st->round,
-		st->test, role, ra, i, 1 };
+	st->ctrl[ra] =
+		(struct wire_ctrl){ CTRL_RUN, co->seq, st->round, st->test,
+				    role,     rb,      i,	  0 };
+	role = co->ctx->cfg->params.bidir ? BURNIN_ROLE_BOTH
+					  : BURNIN_ROLE_TARGET;
+	st->ctrl[rb] =
+		(struct wire_ctrl){ CTRL_RUN, co->seq, st->round, st->test,
+				    role,     ra,      i,	  1 };
 }
 
 /* Collects the results of the ranks that ran a pair. */
@@ -165,16 +173,18 @@ static void gather(struct burnin_coord *co, struct step *st, double deadline)
 	for (int r = 1; r < size; r++)
 		if (st->ctrl[r].cmd == CTRL_RUN)
 			peers[n++] = r;
-	if (deadline < clock_mono_now() + GATHER_GRACE_S) /* our own pair overran */
+	if (deadline <
+	    clock_mono_now() + GATHER_GRACE_S) /* our own pair overran */
 		deadline = clock_mono_now() + GATHER_GRACE_S;
-	bs->ops->recv_many(bs, peers, n, burnin_tag(co->seq, MSG_RESULT),
-			   buf, sizeof(*buf), got, deadline);
+	bs->ops->recv_many(bs, peers, n, burnin_tag(co->seq, MSG_RESULT), buf,
+			   sizeof(*buf), got, deadline);
 	for (int i = 0; i < n; i++) {
 		st->got[peers[i]] = got[i];
 		st->res[peers[i]] = buf[i];
 		if (!got[i]) {
-			log_error("rank %d did not report step %d within the deadline; its pairs will be not-tested",
-				  peers[i], co->seq);
+			log_error(
+				"rank %d did not report step %d within the deadline; its pairs will be not-tested",
+				peers[i], co->seq);
 			burnin_drop_rank(co, peers[i], co->seq + 1);
 		}
 	}
@@ -196,24 +206,27 @@ static void add_counters(struct burnin_coord *co, int idx,
 		size_t k;
 		json_t *name;
 
-		json_array_foreach(sat, k, name)
-			known |= !strcmp(json_string_value(name), c->name);
+		json_array_foreach(sat, k, name) known |=
+			!strcmp(json_string_value(name), c->name);
 		if (c->saturated && !known)
 			json_array_append_new(sat, json_string(c->name));
 		if (!c->delta || !ib_counter_is_error(c->name))
 			continue;
 		old = json_integer_value(json_object_get(o, c->name));
-		json_object_set_new(o, c->name, json_integer(old + (json_int_t)c->delta));
+		json_object_set_new(o, c->name,
+				    json_integer(old + (json_int_t)c->delta));
 	}
 }
 
 /* Which end's error explains the pair best: not the "partner failed" one. */
 static const char *pair_error(const struct wire_result *a,
-			      const struct wire_result *b, char *buf, size_t len)
+			      const struct wire_result *b, char *buf,
+			      size_t len)
 {
-	const struct wire_result *e = a->rc && a->rc != -ECANCELED ? a
+	const struct wire_result *e = a->rc && a->rc != -ECANCELED   ? a
 				      : b->rc && b->rc != -ECANCELED ? b
-				      : a->rc ? a : b;
+				      : a->rc			     ? a
+								     : b;
 
 	snprintf(buf, len, "%s: %s", e == a ? "a" : "b", e->res.error);
 	return buf;
@@ -228,27 +241,37 @@ static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 	bool bidir = co->ctx->cfg->params.bidir;
 	char name[2 * BURNIN_NAME_MAX + 16];
 	double rate = co->inv[p->a].rate_gbps < co->inv[p->b].rate_gbps
-			      ? co->inv[p->a].rate_gbps : co->inv[p->b].rate_gbps;
+			      ? co->inv[p->a].rate_gbps
+			      : co->inv[p->b].rate_gbps;
 
-	*m = (struct burnin_measure){ .round = st->round, .a = p->a, .b = p->b,
-		.test = st->test, .bidir = bidir,
-		.expected_gbps = bidir ? 2 * rate : rate };
+	*m = (struct burnin_measure){ .round = st->round,
+				      .a = p->a,
+				      .b = p->b,
+				      .test = st->test,
+				      .bidir = bidir,
+				      .expected_gbps =
+					      bidir ? 2 * rate : rate };
 	err[0] = '\0';
 	if (!st->got[ra] || !st->got[rb]) {
-		int idx = !co->alive[ra] ? p->a : !co->alive[rb] ? p->b
-			  : !st->got[ra] ? p->a : p->b;
+		int idx = !co->alive[ra]   ? p->a
+			  : !co->alive[rb] ? p->b
+			  : !st->got[ra]   ? p->a
+					   : p->b;
 		bool ran = st->ctrl[co->inv_rank[idx]].cmd == CTRL_RUN;
 
 		port_label(co, idx, name, sizeof(name));
 		m->status = BURNIN_PAIR_NOT_TESTED;
-		snprintf(err, len, ran ? "rank %d (%s) did not report within the deadline"
-				       : "rank %d (%s) stopped responding earlier; pair not run",
-			 co->inv_rank[idx], name);
+		snprintf(
+			err, len,
+			ran ? "rank %d (%s) did not report within the deadline"
+			    : "rank %d (%s) stopped responding earlier; pair not run",
+			co->inv_rank[idx], name);
 		return;
 	}
 	m->gbps = a->res.gbps + (bidir ? b->res.gbps : 0);
 	m->gbps_min = a->res.gbps_min + (bidir ? b->res.gbps_min : 0);
-	m->error_completions = a->res.error_completions + b->res.error_completions;
+	m->error_completions =
+		a->res.error_completions + b->res.error_completions;
 	m->status = a->rc || b->rc ? BURNIN_PAIR_ERROR : BURNIN_PAIR_OK;
 	if (m->status != BURNIN_PAIR_OK)
 		pair_error(a, b, err, len);
@@ -271,9 +294,10 @@ static int record_step(struct burnin_coord *co, struct step *st)
 		fill_measure(co, st, i, &m, err, sizeof(err));
 		ok += m.status == BURNIN_PAIR_OK;
 		burnin_coord_add_measure(co, &m);
-		emit(co, burnin_pair_record(co, &m, err[0] ? err : NULL,
-					     st->got[ra] ? &st->res[ra] : &none,
-					     st->got[rb] ? &st->res[rb] : &none));
+		emit(co,
+		     burnin_pair_record(co, &m, err[0] ? err : NULL,
+					st->got[ra] ? &st->res[ra] : &none,
+					st->got[rb] ? &st->res[rb] : &none));
 		if (st->got[ra] && st->res[ra].stop)
 			co->stopped = true;
 		if (st->got[rb] && st->res[rb].stop)
@@ -286,7 +310,7 @@ static int run_step(struct burnin_coord *co, int round, int test)
 {
 	int size = co->ctx->bs->size, ok;
 	struct step st = { round, test, co->sched.start[round],
-		burnin_schedule_round_size(&co->sched, round) };
+			   burnin_schedule_round_size(&co->sched, round) };
 	double deadline = clock_mono_now() + burnin_step_seconds(co->ctx->cfg);
 	struct burnin_endpoint *ep = NULL;
 
@@ -306,7 +330,8 @@ static int run_step(struct burnin_coord *co, int round, int test)
 		st.got[0] = true;
 	}
 	gather(co, &st, deadline);
-	burnin_worker_teardown(co->ctx, ep); /* after the gather, as the others do */
+	burnin_worker_teardown(co->ctx,
+			       ep); /* after the gather, as the others do */
 	ok = record_step(co, &st);
 	co->seq++;
 	if (burnin_stop_requested())
@@ -343,17 +368,19 @@ static int run_retests(struct burnin_coord *co, struct burnin_port_verdict *v)
 	for (int k = 0; k < co->ctx->cfg->retest_rounds && !co->stopped; k++) {
 		int added;
 
-		burnin_judge(&co->ctx->cfg->judge, co->m, co->n_m, v, co->n_inv);
+		burnin_judge(&co->ctx->cfg->judge, co->m, co->n_m, v,
+			     co->n_inv);
 		for (int p = 0; p < co->n_inv; p++)
 			if (!co->alive[co->inv_rank[p]]) /* its rank is gone */
 				v[p].tested = v[p].suspect = false;
 		added = burnin_judge_retest_round(
-		    co->m, co->n_m, v, co->inv, co->n_inv,
-		    co->sched.rail_bound, &co->sched);
+			co->m, co->n_m, v, co->inv, co->n_inv,
+			co->sched.rail_bound, &co->sched);
 		if (added <= 0)
 			return added;
-		log_info("retest round %d: %d suspect port(s) against new partners",
-			 co->sched.n_rounds, added);
+		log_info(
+			"retest round %d: %d suspect port(s) against new partners",
+			co->sched.n_rounds, added);
 		if (run_round(co, co->sched.n_rounds - 1))
 			return -ENOMEM;
 	}
@@ -367,10 +394,12 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 
 	burnin_stop_workers(co); /* judging a big run takes a while */
 	if (co->stopped) {
-		log_warn("interrupted: the records of every finished round are written; --resume continues");
+		log_warn(
+			"interrupted: the records of every finished round are written; --resume continues");
 		code = IBP_EXIT_RUNTIME;
 	} else {
-		burnin_judge(&co->ctx->cfg->judge, co->m, co->n_m, v, co->n_inv);
+		burnin_judge(&co->ctx->cfg->judge, co->m, co->n_m, v,
+			     co->n_inv);
 		if (burnin_emit_findings(co, v, &n_fail) < 0)
 			n_fail++;
 		code = n_fail ? IBP_EXIT_FAIL : IBP_EXIT_PASS;
@@ -378,10 +407,14 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 	burnin_progress_done(co);
 	end = burnin_run_record(co, "end");
 	if (end) {
-		json_object_set_new(end, "outcome", json_string(
-			code == IBP_EXIT_PASS ? "pass" : code == IBP_EXIT_FAIL ? "fail" : "error"));
+		json_object_set_new(end, "outcome",
+				    json_string(code == IBP_EXIT_PASS ? "pass"
+						: code == IBP_EXIT_FAIL
+							? "fail"
+							: "error"));
 		json_object_set_new(end, "exit_code", json_integer(code));
-		json_object_set_new(end, "interrupted", json_boolean(co->stopped));
+		json_object_set_new(end, "interrupted",
+				    json_boolean(co->stopped));
 	}
 	emit(co, end);
 	return code;
@@ -399,8 +432,9 @@ int burnin_coordinate(struct burnin_coord *co)
 	for (int i = 0; i < co->n_inv; i++) {
 		co->port_counters[i] = json_object();
 		co->port_saturated[i] = json_array();
-		emit(co, burnin_port_record(&co->inv[i], co->ctx->cfg->ops->name,
-					    co->inv_rank[i]));
+		emit(co,
+		     burnin_port_record(&co->inv[i], co->ctx->cfg->ops->name,
+					co->inv_rank[i]));
 	}
 	emit(co, burnin_run_record(co, "start"));
 	co->start = clock_mono_now();

@@ -26,7 +26,8 @@ static int put(struct finding_ctx *fc, json_t *f)
 		json_string_value(json_object_get(f, "severity")),
 		json_string_value(json_object_get(f, "category")),
 		json_string_value(json_object_get(f, "message")));
-	fc->n_fail += !strcmp(json_string_value(json_object_get(f, "severity")), "fail");
+	fc->n_fail += !strcmp(json_string_value(json_object_get(f, "severity")),
+			      "fail");
 	fc->n_emitted++;
 	if (fc->co->w)
 		ret = record_writer_emit(fc->co->w, f);
@@ -54,19 +55,23 @@ static json_t *evidence(struct burnin_coord *co, int p,
 			       m->status == BURNIN_PAIR_ERROR))
 			continue;
 		burnin_port_name(&co->inv[q], name, sizeof(name));
-		json_array_append_new(bad, json_pack("{s:i,s:s,s:s,s:f,s:f,s:f,s:I}",
-			"round", m->round + 1, "partner", name,
-			"test", burnin_test_name(m->test), "gbps", m->gbps,
-			"gbps_min", m->gbps_min, "expected_gbps", m->expected_gbps,
-			"error_completions", (json_int_t)m->error_completions));
+		json_array_append_new(
+			bad,
+			json_pack("{s:i,s:s,s:s,s:f,s:f,s:f,s:I}", "round",
+				  m->round + 1, "partner", name, "test",
+				  burnin_test_name(m->test), "gbps", m->gbps,
+				  "gbps_min", m->gbps_min, "expected_gbps",
+				  m->expected_gbps, "error_completions",
+				  (json_int_t)m->error_completions));
 	}
 	return json_pack("{s:i,s:i,s:i,s:i,s:f,s:o}", "partners", partners,
 			 "pairs_ok", v->n_ok, "pairs_low", v->n_low,
-			 "pairs_with_errors", v->n_err, "worst_gbps", v->worst_gbps,
-			 "bad_pairs", bad ? bad : json_array());
+			 "pairs_with_errors", v->n_err, "worst_gbps",
+			 v->worst_gbps, "bad_pairs", bad ? bad : json_array());
 }
 
-static int blamed(struct finding_ctx *fc, int p, const struct burnin_port_verdict *v)
+static int blamed(struct finding_ctx *fc, int p,
+		  const struct burnin_port_verdict *v)
 {
 	struct burnin_coord *co = fc->co;
 	char name[2 * BURNIN_NAME_MAX + 16];
@@ -74,23 +79,32 @@ static int blamed(struct finding_ctx *fc, int p, const struct burnin_port_verdic
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
 	if (v->blame & BURNIN_BLAME_LOW)
-		ret |= put(fc, record_finding("fail", "low-bandwidth",
-			subject(&co->inv[p]), evidence(co, p, v, v->low_partners),
-			"disable-port",
-			"%s was slow with %d partners that were fine elsewhere (worst %.1f Gb/s): disable the port and check its cable and HCA",
-			name, v->low_partners, v->worst_gbps));
+		ret |= put(
+			fc,
+			record_finding(
+				"fail", "low-bandwidth", subject(&co->inv[p]),
+				evidence(co, p, v, v->low_partners),
+				"disable-port",
+				"%s was slow with %d partners that were fine elsewhere (worst %.1f Gb/s): disable the port and check its cable and HCA",
+				name, v->low_partners, v->worst_gbps));
 	if (v->blame & BURNIN_BLAME_DIP)
-		ret |= put(fc, record_finding("fail", "intermittent",
-			subject(&co->inv[p]), evidence(co, p, v, v->dip_partners),
-			"reseat",
-			"%s dropped far below its rate in some 100 ms windows with %d partners: reseat the cable, then run burnin node:%s",
-			name, v->dip_partners, co->inv[p].host));
+		ret |= put(
+			fc,
+			record_finding(
+				"fail", "intermittent", subject(&co->inv[p]),
+				evidence(co, p, v, v->dip_partners), "reseat",
+				"%s dropped far below its rate in some 100 ms windows with %d partners: reseat the cable, then run burnin node:%s",
+				name, v->dip_partners, co->inv[p].host));
 	if (v->blame & BURNIN_BLAME_ERRORS)
-		ret |= put(fc, record_finding("fail", "completion-errors",
-			subject(&co->inv[p]), evidence(co, p, v, v->err_partners),
-			"disable-port",
-			"%s had errors with %d partners that were fine elsewhere: disable the port and check its cable",
-			name, v->err_partners));
+		ret |= put(
+			fc,
+			record_finding(
+				"fail", "completion-errors",
+				subject(&co->inv[p]),
+				evidence(co, p, v, v->err_partners),
+				"disable-port",
+				"%s had errors with %d partners that were fine elsewhere: disable the port and check its cable",
+				name, v->err_partners));
 	return ret;
 }
 
@@ -101,17 +115,22 @@ static int unresolved(struct finding_ctx *fc, int p,
 	char name[2 * BURNIN_NAME_MAX + 16];
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
-	return put(fc, record_finding("warn", v->n_err ? "completion-errors" : "low-bandwidth",
-		subject(&co->inv[p]), evidence(co, p, v, 0), "none",
-		"%s was in a bad pair, but no second partner confirmed it: run more rounds (--retests) or burnin node:%s",
-		name, co->inv[p].host));
+	return put(
+		fc,
+		record_finding(
+			"warn",
+			v->n_err ? "completion-errors" : "low-bandwidth",
+			subject(&co->inv[p]), evidence(co, p, v, 0), "none",
+			"%s was in a bad pair, but no second partner confirmed it: run more rounds (--retests) or burnin node:%s",
+			name, co->inv[p].host));
 }
 
 /* "4x EDR (100 Gb/s)", or as much of it as is known. */
 static const char *link_str(const struct burnin_port *p, char *buf, size_t len)
 {
 	if (p->width && p->speed[0])
-		snprintf(buf, len, "%dx %s (%.1f Gb/s)", p->width, p->speed, p->rate_gbps);
+		snprintf(buf, len, "%dx %s (%.1f Gb/s)", p->width, p->speed,
+			 p->rate_gbps);
 	else if (p->width)
 		snprintf(buf, len, "%dx (%.1f Gb/s)", p->width, p->rate_gbps);
 	else
@@ -129,8 +148,9 @@ static int rate_finding(struct finding_ctx *fc, int p)
 	const struct burnin_judge_params *jp = &co->ctx->cfg->judge;
 	const struct burnin_port *me = &co->inv[p], *ref;
 	char name[2 * BURNIN_NAME_MAX + 16], have[64], want[64];
-	int n_peers, n_at, r = burnin_link_rate_reference(jp, co->inv,
-						co->n_inv, p, &n_peers, &n_at);
+	int n_peers, n_at,
+		r = burnin_link_rate_reference(jp, co->inv, co->n_inv, p,
+					       &n_peers, &n_at);
 	bool given = r == p;
 	json_t *ev;
 
@@ -141,22 +161,31 @@ static int rate_finding(struct finding_ctx *fc, int p)
 	link_str(me, have, sizeof(have));
 	ev = json_pack("{s:f,s:f,s:i,s:s,s:i,s:s,s:i,s:i}", "rate_gbps",
 		       me->rate_gbps, "expected_rate_gbps",
-		       given ? jp->link_rate : ref->rate_gbps, "width", me->width,
-		       "speed", me->speed, "expected_width", given ? 0 : ref->width,
-		       "expected_speed", given ? "" : ref->speed, "peers", n_peers,
+		       given ? jp->link_rate : ref->rate_gbps, "width",
+		       me->width, "speed", me->speed, "expected_width",
+		       given ? 0 : ref->width, "expected_speed",
+		       given ? "" : ref->speed, "peers", n_peers,
 		       "peers_at_rate", n_at);
 	if (given)
-		return put(fc, record_finding("fail", "degraded-speed",
+		return put(
+			fc,
+			record_finding(
+				"fail", "degraded-speed", subject(me), ev,
+				"reseat",
+				"%s runs at %s, below --link-rate %.1f Gb/s: reseat or replace the cable",
+				name, have, jp->link_rate));
+	return put(
+		fc,
+		record_finding(
+			"fail",
+			me->width && ref->width && me->width < ref->width
+				? "degraded-width"
+				: "degraded-speed",
 			subject(me), ev, "reseat",
-			"%s runs at %s, below --link-rate %.1f Gb/s: reseat or replace the cable",
-			name, have, jp->link_rate));
-	return put(fc, record_finding("fail",
-		me->width && ref->width && me->width < ref->width ? "degraded-width"
-								   : "degraded-speed",
-		subject(me), ev, "reseat",
-		"%s runs at %s where %d of its %d peers (%s, rail %d) run at %s: reseat or replace the cable",
-		name, have, n_at, n_peers, me->ethernet ? "Ethernet" : "InfiniBand",
-		me->rail, link_str(ref, want, sizeof(want))));
+			"%s runs at %s where %d of its %d peers (%s, rail %d) run at %s: reseat or replace the cable",
+			name, have, n_at, n_peers,
+			me->ethernet ? "Ethernet" : "InfiniBand", me->rail,
+			link_str(ref, want, sizeof(want))));
 }
 
 /*
@@ -173,20 +202,26 @@ static int counter_finding(struct finding_ctx *fc, int p, json_t *counters,
 
 	burnin_port_name(port, name, sizeof(name));
 	if (ev) {
-		json_object_set_new(ev, "deltas", counters ? json_incref(counters)
-							   : json_object());
-		json_object_set_new(ev, "saturated", sat ? json_incref(sat)
-							 : json_array());
+		json_object_set_new(ev, "deltas",
+				    counters ? json_incref(counters)
+					     : json_object());
+		json_object_set_new(ev, "saturated",
+				    sat ? json_incref(sat) : json_array());
 	}
 	if (grew)
-		return put(fc, record_finding("fail", "counter-errors", subject(port),
-			ev, "replace-cable",
-			"%s counted link errors during burnin: check or replace its cable",
-			name));
-	return put(fc, record_finding("warn", "counter-errors", subject(port), ev,
-		"none",
-		"%s: error counters at their maximum (%s) count nothing more: clear them (perfquery -R) and run burnin again",
-		name, json_string_value(json_array_get(sat, 0))));
+		return put(
+			fc,
+			record_finding(
+				"fail", "counter-errors", subject(port), ev,
+				"replace-cable",
+				"%s counted link errors during burnin: check or replace its cable",
+				name));
+	return put(
+		fc,
+		record_finding(
+			"warn", "counter-errors", subject(port), ev, "none",
+			"%s: error counters at their maximum (%s) count nothing more: clear them (perfquery -R) and run burnin again",
+			name, json_string_value(json_array_get(sat, 0))));
 }
 
 /* Was port p given any pair? node:HOST leaves most references out. */
@@ -209,18 +244,24 @@ static int port_findings(struct finding_ctx *fc, int p,
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
 	if (!v->tested && in_schedule(co, p))
-		ret |= put(fc, record_finding("fail", "not-tested",
-			subject(&co->inv[p]), json_pack("{s:i}", "rank", co->inv_rank[p]),
-			"none",
-			"%s was never measured (its rank or its partners failed): see the pair records' errors and run burnin again",
-			name));
+		ret |= put(
+			fc,
+			record_finding(
+				"fail", "not-tested", subject(&co->inv[p]),
+				json_pack("{s:i}", "rank", co->inv_rank[p]),
+				"none",
+				"%s was never measured (its rank or its partners failed): see the pair records' errors and run burnin again",
+				name));
 	else if (!co->alive[co->inv_rank[p]])
-		ret |= put(fc, record_finding("fail", "not-tested",
-			subject(&co->inv[p]), json_pack("{s:i,s:i}", "rank",
-				co->inv_rank[p], "pairs_ok", v->n_ok),
-			"none",
-			"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
-			name, co->inv_rank[p], co->inv[p].host));
+		ret |= put(
+			fc,
+			record_finding(
+				"fail", "not-tested", subject(&co->inv[p]),
+				json_pack("{s:i,s:i}", "rank", co->inv_rank[p],
+					  "pairs_ok", v->n_ok),
+				"none",
+				"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
+				name, co->inv_rank[p], co->inv[p].host));
 	ret |= rate_finding(fc, p);
 	if (v->blame)
 		ret |= blamed(fc, p, v);
@@ -235,8 +276,11 @@ static int port_findings(struct finding_ctx *fc, int p,
 int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v, int *n_fail)
 {
-	struct finding_ctx fc = { co,
-		co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-") ? stderr : stdout };
+	struct finding_ctx fc = {
+		co, co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-")
+			    ? stderr
+			    : stdout
+	};
 	int ret = 0;
 
 	fprintf(fc.summary, "findings:\n");

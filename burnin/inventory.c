@@ -26,7 +26,8 @@ int burnin_inventory_send(struct burnin_ctx *ctx)
 	struct wire_inventory wi = my_inventory(ctx);
 
 	return ctx->bs->ops->send(ctx->bs, 0, BURNIN_TAG_INVENTORY, &wi,
-				  sizeof(wi), clock_mono_now() + ctx->cfg->timeout_s);
+				  sizeof(wi),
+				  clock_mono_now() + ctx->cfg->timeout_s);
 }
 
 static int add_port(struct burnin_coord *co, const struct wire_inventory *wi,
@@ -51,7 +52,8 @@ static int add_port(struct burnin_coord *co, const struct wire_inventory *wi,
 static void sort_inventory(struct burnin_coord *co)
 {
 	char name[2 * BURNIN_NAME_MAX + 16];
-	struct burnin_port *copy = malloc((size_t)(co->n_inv + 1) * sizeof(*copy));
+	struct burnin_port *copy =
+		malloc((size_t)(co->n_inv + 1) * sizeof(*copy));
 	int *ranks = malloc((size_t)(co->n_inv + 1) * sizeof(*ranks));
 
 	if (!copy || !ranks)
@@ -78,10 +80,11 @@ static int check_undriven(const struct wire_inventory *wi, int rank)
 {
 	if (wi->node_ports <= wi->node_ranks)
 		return 0;
-	log_error("%s: %d ports but %d ranks on this node (rank %d): %.*s would go untested; start one rank per port (mpirun --map-by ppr:%d:node, srun --ntasks-per-node=%d) or name the ports with --ports",
-		  wi->port.host[0] ? wi->port.host : "a node", wi->node_ports,
-		  wi->node_ranks, rank, (int)sizeof(wi->untested), wi->untested,
-		  wi->node_ports, wi->node_ports);
+	log_error(
+		"%s: %d ports but %d ranks on this node (rank %d): %.*s would go untested; start one rank per port (mpirun --map-by ppr:%d:node, srun --ntasks-per-node=%d) or name the ports with --ports",
+		wi->port.host[0] ? wi->port.host : "a node", wi->node_ports,
+		wi->node_ranks, rank, (int)sizeof(wi->untested), wi->untested,
+		wi->node_ports, wi->node_ports);
 	return -EINVAL;
 }
 
@@ -100,8 +103,8 @@ int burnin_inventory_gather(struct burnin_coord *co)
 		goto out;
 	for (int r = 1; r < size; r++)
 		peers[r - 1] = r;
-	bs->ops->recv_many(bs, peers, size - 1, BURNIN_TAG_INVENTORY,
-			   wi + 1, sizeof(*wi), got + 1,
+	bs->ops->recv_many(bs, peers, size - 1, BURNIN_TAG_INVENTORY, wi + 1,
+			   sizeof(*wi), got + 1,
 			   clock_mono_now() + co->ctx->cfg->timeout_s);
 	wi[0] = my_inventory(co->ctx);
 	got[0] = true;
@@ -109,8 +112,9 @@ int burnin_inventory_gather(struct burnin_coord *co)
 	for (int r = 0; r < size && !ret; r++) {
 		co->alive[r] = got[r];
 		if (!got[r]) {
-			log_error("rank %d did not report its port within %.0f s; it is left out",
-				  r, co->ctx->cfg->timeout_s);
+			log_error(
+				"rank %d did not report its port within %.0f s; it is left out",
+				r, co->ctx->cfg->timeout_s);
 			burnin_drop_rank(co, r, 0);
 		} else {
 			ret = add_port(co, &wi[r], r);
@@ -152,8 +156,9 @@ static void port_from_record(const json_t *rec, struct burnin_port *p)
 	if (s)
 		record_guid_parse(s, &p->guid);
 	p->lid = (uint16_t)json_integer_value(json_object_get(rec, "lid"));
-	p->ethernet = !strcmp(json_string_value(json_object_get(rec, "link_layer")),
-			      "Ethernet");
+	p->ethernet =
+		!strcmp(json_string_value(json_object_get(rec, "link_layer")),
+			"Ethernet");
 	snprintf(p->state, sizeof(p->state), "%s",
 		 json_string_value(json_object_get(rec, "state")));
 	p->rate_gbps = json_number_value(json_object_get(rec, "rate_gbps"));
@@ -166,8 +171,7 @@ static void port_from_record(const json_t *rec, struct burnin_port *p)
 	p->gid_index = -1;
 }
 
-int burnin_inventory_load(const char *path, struct burnin_port **ports,
-			  int *n)
+int burnin_inventory_load(const char *path, struct burnin_port **ports, int *n)
 {
 	struct record_reader *r = record_reader_open(path);
 	struct burnin_port *p = NULL, *grown;
@@ -180,7 +184,8 @@ int burnin_inventory_load(const char *path, struct burnin_port **ports,
 		return -errno;
 	}
 	while ((ret = record_reader_next(r, &rec)) == 1) {
-		if (!strcmp(json_string_value(json_object_get(rec, "kind")), "port")) {
+		if (!strcmp(json_string_value(json_object_get(rec, "kind")),
+			    "port")) {
 			grown = realloc(p, (size_t)(k + 1) * sizeof(*p));
 			if (!grown) {
 				json_decref(rec);

@@ -65,7 +65,8 @@ static int count_rates(const struct burnin_port *ports, int n, int p,
 		if (k == n_rc && n_rc == MAX_RATES)
 			continue;
 		if (k == n_rc)
-			rc[n_rc++] = (struct rate_count){ ports[q].rate_gbps, 0, q };
+			rc[n_rc++] =
+				(struct rate_count){ ports[q].rate_gbps, 0, q };
 		rc[k].count++;
 	}
 	return n_rc;
@@ -86,7 +87,8 @@ int burnin_link_rate_reference(const struct burnin_judge_params *jp,
 	n_rc = count_rates(ports, n, p, rc, n_peers);
 	for (int k = 0; k < n_rc; k++)
 		if (best < 0 || rc[k].count > rc[best].count ||
-		    (rc[k].count == rc[best].count && rc[k].gbps > rc[best].gbps))
+		    (rc[k].count == rc[best].count &&
+		     rc[k].gbps > rc[best].gbps))
 			best = k;
 	if (best < 0)
 		return -1;
@@ -186,18 +188,23 @@ static int class_stats(const struct burnin_measure *m, int n_m,
 	}
 	for (int j = 0; j < n_m; j++)
 		if (m[j].status == BURNIN_PAIR_OK)
-			o[n++] = (struct ok_pair){ m[j].expected_gbps, m[j].gbps,
-				(int)m[j].test, j, m[j].round, m[j].bidir };
+			o[n++] = (struct ok_pair){
+				m[j].expected_gbps, m[j].gbps,
+				(int)m[j].test,	    j,
+				m[j].round,	    m[j].bidir
+			};
 	qsort(o, (size_t)n, sizeof(*o), cmp_ok_pair);
 	for (int first = 0, end; first < n; first = end) {
-		for (end = first + 1; end < n && same_class(&o[first], &o[end]); end++)
+		for (end = first + 1; end < n && same_class(&o[first], &o[end]);
+		     end++)
 			;
 		stat_class(&o[first], end - first, tmp, st);
 	}
 	/* the round's own figures where it has enough pairs: traffic that
 	 * slows a whole round (another job) is not every pair's fault */
 	for (int first = 0, end; first < n; first = end) {
-		for (end = first + 1; end < n && same_round_class(&o[first], &o[end]); end++)
+		for (end = first + 1;
+		     end < n && same_round_class(&o[first], &o[end]); end++)
 			;
 		if (end - first >= MIN_ROUND_CLASS)
 			stat_class(&o[first], end - first, tmp, st);
@@ -210,7 +217,8 @@ static int class_stats(const struct burnin_measure *m, int n_m,
 static void mark_pair(const struct burnin_judge_params *jp,
 		      struct burnin_measure *p, const struct class_stat *c)
 {
-	double med = c->med, spread = fmax(jp->mad_k * c->mad, jp->min_spread * med);
+	double med = c->med,
+	       spread = fmax(jp->mad_k * c->mad, jp->min_spread * med);
 	double ref;
 
 	p->low = p->dip = false;
@@ -232,13 +240,16 @@ static void mark_pair(const struct burnin_judge_params *jp,
 static bool is_bad(const struct burnin_measure *p, enum bad_kind kind)
 {
 	switch (kind) {
-	case BAD_LOW: return p->low;
-	case BAD_DIP: return p->dip;
+	case BAD_LOW:
+		return p->low;
+	case BAD_DIP:
+		return p->dip;
 	case BAD_ERR:
 		return p->status == BURNIN_PAIR_ERROR || p->error_completions;
 	case BAD_ANY:
 		return p->low || p->dip || is_bad(p, BAD_ERR);
-	default: return false;
+	default:
+		return false;
 	}
 }
 
@@ -386,7 +397,8 @@ static struct evidence *judging_order(const struct burnin_port_verdict *v,
 	for (int p = 0; e && p < n_ports; p++) {
 		e[p].port = p;
 		e[p].bad = v[p].n_bad;
-		e[p].share = v[p].n_pairs ? (double)v[p].n_bad / v[p].n_pairs : 0;
+		e[p].share =
+			v[p].n_pairs ? (double)v[p].n_bad / v[p].n_pairs : 0;
 	}
 	if (e)
 		qsort(e, n, sizeof(*e), cmp_evidence);
@@ -429,7 +441,8 @@ void burnin_judge(const struct burnin_judge_params *jp,
 		 * its partners explains their pairs before they are judged */
 		memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
 		for (int i = 0; i < n_ports; i++)
-			blame_mixed(m, n_m, order[i].port, jp->min_partners, stamp, v);
+			blame_mixed(m, n_m, order[i].port, jp->min_partners,
+				    stamp, v);
 	}
 	for (int p = 0; p < n_ports; p++)
 		v[p].suspect = is_suspect(m, n_m, p, v);
@@ -499,11 +512,14 @@ static bool may_partner(const struct burnin_measure *m, int n_m,
 			enum partner_kind kind)
 {
 	switch (kind) {
-	case PARTNER_GOOD: return is_good(&v[q]);
-	case PARTNER_FRESH: return !v[q].n_pairs;
+	case PARTNER_GOOD:
+		return is_good(&v[q]);
+	case PARTNER_FRESH:
+		return !v[q].n_pairs;
 	case PARTNER_SUSPECT:
 		return v[q].suspect && !have_met(m, n_m, p, q);
-	default: return false;
+	default:
+		return false;
 	}
 }
 
@@ -534,7 +550,8 @@ static int partner_of_kind(const struct burnin_measure *m, int n_m,
 		for (int q = 0; q < n_ports; q++) {
 			int met;
 
-			if (q == p || used[q] || !may_partner(m, n_m, v, p, q, kind))
+			if (q == p || used[q] ||
+			    !may_partner(m, n_m, v, p, q, kind))
 				continue;
 			if (!(pass & 1) && ports[q].rail != ports[p].rail)
 				continue;
@@ -548,7 +565,8 @@ static int partner_of_kind(const struct burnin_measure *m, int n_m,
 			/* an acquaintance: the one met least, so that the next
 			 * retest is not the same fine pair again */
 			met = times_met(m, n_m, p, q);
-			if (!bad_with(m, n_m, p, q) && (best < 0 || met < best_met)) {
+			if (!bad_with(m, n_m, p, q) &&
+			    (best < 0 || met < best_met)) {
 				best = q;
 				best_met = met;
 			}
@@ -598,7 +616,8 @@ static int suspect_order(const struct burnin_measure *m, int n_m,
 		if (!v[p].suspect)
 			continue;
 		fine = fine_count(m, n_m, p);
-		for (i = k; i > 0 && fine_count(m, n_m, order[i - 1]) > fine; i--)
+		for (i = k; i > 0 && fine_count(m, n_m, order[i - 1]) > fine;
+		     i--)
 			order[i] = order[i - 1];
 		order[i] = p;
 		k++;

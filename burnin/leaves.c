@@ -85,7 +85,7 @@ static void set_leaf(struct burnin_port *p, const struct fabric_port *fp)
 int burnin_leaves_assign(const struct fabric *f, struct burnin_port *ports,
 			 int n)
 {
-	struct guid_port key = {0}, *hit, *idx;
+	struct guid_port key = { 0 }, *hit, *idx;
 	size_t n_idx = 0;
 	int known = 0;
 

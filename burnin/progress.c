@@ -30,7 +30,8 @@ static void track_worst(struct burnin_coord *co, int from)
 		double ratio = m->expected_gbps > 0 ? m->gbps / m->expected_gbps
 						    : m->gbps;
 
-		if (m->status != BURNIN_PAIR_OK || (co->worst[0] && ratio >= co->worst_ratio))
+		if (m->status != BURNIN_PAIR_OK ||
+		    (co->worst[0] && ratio >= co->worst_ratio))
 			continue;
 		co->worst_ratio = ratio;
 		burnin_port_name(&co->inv[m->a], a, sizeof(a));
@@ -52,7 +53,8 @@ void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,
 	co->pairs_done += n;
 	done = co->pairs_done + co->pairs_resumed;
 	for (int r = 0; r < co->sched.n_rounds; r++)
-		total += burnin_schedule_round_size(&co->sched, r) * co->ctx->cfg->n_tests;
+		total += burnin_schedule_round_size(&co->sched, r) *
+			 co->ctx->cfg->n_tests;
 	/* the pace of this run's pairs, over what is left */
 	eta = co->pairs_done ? el * (total - done) / co->pairs_done : 0;
 	fmt_duration(eta > 0 ? eta : 0, eta_s, sizeof(eta_s));
@@ -65,11 +67,13 @@ void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,
 		memset(bar, '#', 20);
 		memset(bar + fill, '.', (size_t)(20 - fill));
 		bar[20] = '\0';
-		fprintf(stderr, "\r[%s] round %d/%d %s: %d/%d ok, %d/%d pairs, ETA %s, worst %s\033[K",
+		fprintf(stderr,
+			"\r[%s] round %d/%d %s: %d/%d ok, %d/%d pairs, ETA %s, worst %s\033[K",
 			bar, round + 1, n_rounds, burnin_test_name(test), ok, n,
 			done, total, eta_s, co->worst[0] ? co->worst : "-");
 	} else {
-		fprintf(stderr, "burnin: round %d/%d %s: %d/%d pairs ok, %d/%d pairs done, ETA %s, worst %s\n",
+		fprintf(stderr,
+			"burnin: round %d/%d %s: %d/%d pairs ok, %d/%d pairs done, ETA %s, worst %s\n",
 			round + 1, n_rounds, burnin_test_name(test), ok, n,
 			done, total, eta_s, co->worst[0] ? co->worst : "-");
 	}
@@ -77,7 +81,9 @@ void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,
 
 void burnin_progress_done(struct burnin_coord *co)
 {
-	FILE *out = co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-") ? stderr : stdout;
+	FILE *out = co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-")
+			    ? stderr
+			    : stdout;
 	int n[3] = { 0 };
 	char el[32];
 
@@ -86,15 +92,18 @@ void burnin_progress_done(struct burnin_coord *co)
 	for (int i = 0; i < co->n_m; i++)
 		n[co->m[i].status]++;
 	fmt_duration(clock_mono_now() - co->start, el, sizeof(el));
-	fprintf(out, "burnin: %d ports, %d rounds, %d pairs: %d ok, %d error, %d not-tested; %s%s; worst %s\n",
+	fprintf(out,
+		"burnin: %d ports, %d rounds, %d pairs: %d ok, %d error, %d not-tested; %s%s; worst %s\n",
 		co->n_inv, co->sched.n_rounds, co->n_m, n[0], n[1], n[2], el,
-		co->stopped ? " (interrupted)" : "", co->worst[0] ? co->worst : "-");
+		co->stopped ? " (interrupted)" : "",
+		co->worst[0] ? co->worst : "-");
 }
 
 double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds)
 {
 	return n_rounds * cfg->n_tests *
-	       (cfg->params.warmup_s + cfg->params.duration_s + BURNIN_SETUP_ESTIMATE_S);
+	       (cfg->params.warmup_s + cfg->params.duration_s +
+		BURNIN_SETUP_ESTIMATE_S);
 }
 
 /*
@@ -147,7 +156,8 @@ static void print_partners(const struct burnin_port *inv, int n_inv,
 		printf("\n");
 		for (int r = 0; r < s->n_rounds; r++)
 			for (int i = s->start[r]; i < s->start[r + 1]; i++) {
-				const struct burnin_port *b = &inv[s->pairs[i].b];
+				const struct burnin_port *b =
+					&inv[s->pairs[i].b];
 
 				if (s->pairs[i].a != t)
 					continue;
@@ -191,5 +201,6 @@ void burnin_print_plan(const struct burnin_config *cfg,
 	fmt_duration(burnin_predict_seconds(cfg, s->n_rounds), t, sizeof(t));
 	printf("predicted wall time: %s (%d steps x (%.1f s warm-up + %.1f s + ~%.1f s setup)), plus up to %d retest round(s)\n",
 	       t, s->n_rounds * cfg->n_tests, cfg->params.warmup_s,
-	       cfg->params.duration_s, BURNIN_SETUP_ESTIMATE_S, cfg->retest_rounds);
+	       cfg->params.duration_s, BURNIN_SETUP_ESTIMATE_S,
+	       cfg->retest_rounds);
 }

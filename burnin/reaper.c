@@ -63,8 +63,9 @@ static void *reap(void *arg)
 	return NULL;
 }
 
-struct burnin_reaper *burnin_reaper_start(const struct burnin_transport_ops *ops,
-					  const char *who, double budget_s)
+struct burnin_reaper *
+burnin_reaper_start(const struct burnin_transport_ops *ops, const char *who,
+		    double budget_s)
 {
 	struct burnin_reaper *r = calloc(1, sizeof(*r));
 
@@ -78,7 +79,9 @@ struct burnin_reaper *burnin_reaper_start(const struct burnin_transport_ops *ops
 	pthread_cond_init(&r->cond, NULL);
 	r->wd = burnin_watchdog_start(who);
 	if (pthread_create(&r->thread, NULL, reap, r)) {
-		log_warn("%s: no teardown thread; endpoints are destroyed inline", who);
+		log_warn(
+			"%s: no teardown thread; endpoints are destroyed inline",
+			who);
 		burnin_watchdog_stop(r->wd);
 		pthread_mutex_destroy(&r->lock);
 		pthread_cond_destroy(&r->cond);
@@ -88,7 +91,8 @@ struct burnin_reaper *burnin_reaper_start(const struct burnin_transport_ops *ops
 	return r;
 }
 
-void burnin_reaper_add(struct burnin_reaper *r, const struct burnin_transport_ops *ops,
+void burnin_reaper_add(struct burnin_reaper *r,
+		       const struct burnin_transport_ops *ops,
 		       struct burnin_endpoint *ep)
 {
 	struct reap_item *it;
@@ -137,8 +141,9 @@ void burnin_reaper_stop(struct burnin_reaper *r, double wait_s)
 	pthread_mutex_unlock(&r->lock);
 	if (!drained) {
 		/* blocked in the kernel: the process's exit ends it */
-		log_warn("%s: endpoint teardown still running %.0f s after the run; leaving it to the exit",
-			 r->who, wait_s);
+		log_warn(
+			"%s: endpoint teardown still running %.0f s after the run; leaving it to the exit",
+			r->who, wait_s);
 		pthread_detach(r->thread);
 		return;
 	}

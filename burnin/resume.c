@@ -28,15 +28,17 @@ static int check_start(const struct burnin_coord *co, const json_t *rec,
 		       const char *where)
 {
 	const json_t *params = json_object_get(rec, "params");
-	const char *sched = json_string_value(json_object_get(params, "schedule"));
+	const char *sched =
+		json_string_value(json_object_get(params, "schedule"));
 	json_int_t seed = json_integer_value(json_object_get(params, "seed"));
 
 	if (sched && !strcmp(sched, co->ctx->cfg->schedule) &&
 	    seed == (json_int_t)co->ctx->cfg->seed)
 		return 0;
-	log_error("%s: the run to resume used schedule '%s' seed %lld; this one uses '%s' seed %llu",
-		  where, sched ? sched : "?", (long long)seed, co->ctx->cfg->schedule,
-		  (unsigned long long)co->ctx->cfg->seed);
+	log_error(
+		"%s: the run to resume used schedule '%s' seed %lld; this one uses '%s' seed %llu",
+		where, sched ? sched : "?", (long long)seed,
+		co->ctx->cfg->schedule, (unsigned long long)co->ctx->cfg->seed);
 	return -EINVAL;
 }
 
@@ -47,8 +49,8 @@ static int check_start(const struct burnin_coord *co, const json_t *rec,
 static int check_leaf(const struct burnin_coord *co, const json_t *rec,
 		      const char *where)
 {
-	const char *s = json_string_value(json_object_get(
-		json_object_get(rec, "leaf"), "guid"));
+	const char *s = json_string_value(
+		json_object_get(json_object_get(rec, "leaf"), "guid"));
 	uint64_t was = 0;
 	int i = ref_index(co, rec);
 
@@ -58,17 +60,20 @@ static int check_leaf(const struct burnin_coord *co, const json_t *rec,
 		was = 0;
 	if (was == co->inv[i].leaf_guid)
 		return 0;
-	log_error("%s: the run to resume had port %s:%s:%d on leaf 0x%016llx, this one on 0x%016llx (0: unknown); resume with the same --topology",
-		  where, co->inv[i].host, co->inv[i].ca, co->inv[i].port,
-		  (unsigned long long)was,
-		  (unsigned long long)co->inv[i].leaf_guid);
+	log_error(
+		"%s: the run to resume had port %s:%s:%d on leaf 0x%016llx, this one on 0x%016llx (0: unknown); resume with the same --topology",
+		where, co->inv[i].host, co->inv[i].ca, co->inv[i].port,
+		(unsigned long long)was,
+		(unsigned long long)co->inv[i].leaf_guid);
 	return -EINVAL;
 }
 
 static enum burnin_pair_status status_of(const char *s)
 {
-	return !s ? BURNIN_PAIR_NOT_TESTED : !strcmp(s, "ok") ? BURNIN_PAIR_OK
-	       : !strcmp(s, "error") ? BURNIN_PAIR_ERROR : BURNIN_PAIR_NOT_TESTED;
+	return !s		     ? BURNIN_PAIR_NOT_TESTED
+	       : !strcmp(s, "ok")    ? BURNIN_PAIR_OK
+	       : !strcmp(s, "error") ? BURNIN_PAIR_ERROR
+				     : BURNIN_PAIR_NOT_TESTED;
 }
 
 /* The index of the pair {a, b} in round r of the schedule, -1 if none. */
@@ -76,7 +81,8 @@ static int scheduled_pair(const struct burnin_schedule *s, int r, int a, int b)
 {
 	if (r >= s->n_rounds)
 		return -1;
-	for (int i = s->start[r]; i < s->start[r] + burnin_schedule_round_size(s, r); i++)
+	for (int i = s->start[r];
+	     i < s->start[r] + burnin_schedule_round_size(s, r); i++)
 		if ((s->pairs[i].a == a && s->pairs[i].b == b) ||
 		    (s->pairs[i].a == b && s->pairs[i].b == a))
 			return i;
@@ -95,13 +101,15 @@ static int take_pair(struct burnin_coord *co, const json_t *rec, bool *seen,
 	const char *test = json_string_value(json_object_get(rec, "test"));
 	int round, t, i;
 
-	json_int_t rec_round = json_integer_value(json_object_get(rec, "round"));
+	json_int_t rec_round =
+		json_integer_value(json_object_get(rec, "round"));
 	int last = co->sched.n_rounds + co->ctx->cfg->retest_rounds;
 
 	if (rec_round < 1 || rec_round > last) {
-		log_error("%s: round %lld: expected 1 to %d (this schedule's %d rounds and %d retests)",
-			  where, (long long)rec_round, last, co->sched.n_rounds,
-			  co->ctx->cfg->retest_rounds);
+		log_error(
+			"%s: round %lld: expected 1 to %d (this schedule's %d rounds and %d retests)",
+			where, (long long)rec_round, last, co->sched.n_rounds,
+			co->ctx->cfg->retest_rounds);
 		return -EINVAL;
 	}
 	round = (int)rec_round - 1;
@@ -111,11 +119,13 @@ static int take_pair(struct burnin_coord *co, const json_t *rec, bool *seen,
 	if (m.a < 0 || m.b < 0 || m.status == BURNIN_PAIR_NOT_TESTED)
 		return 0;
 	m.round = round;
-	m.test = test && !strcmp(test, "read") ? BURNIN_TEST_READ : BURNIN_TEST_WRITE;
+	m.test = test && !strcmp(test, "read") ? BURNIN_TEST_READ
+					       : BURNIN_TEST_WRITE;
 	m.bidir = !strcmp(json_string_value(json_object_get(rec, "dir")), "bi");
 	m.gbps = json_number_value(json_object_get(rec, "gbps"));
 	m.gbps_min = json_number_value(json_object_get(rec, "gbps_min"));
-	m.expected_gbps = json_number_value(json_object_get(rec, "expected_gbps"));
+	m.expected_gbps =
+		json_number_value(json_object_get(rec, "expected_gbps"));
 	m.error_completions = (uint64_t)json_integer_value(
 		json_object_get(rec, "error_completions"));
 	for (t = 0; t < co->ctx->cfg->n_tests; t++)
@@ -133,12 +143,16 @@ static int take_pair(struct burnin_coord *co, const json_t *rec, bool *seen,
 static void mark_done(struct burnin_coord *co, const bool *seen)
 {
 	for (int step = 0; step < co->n_done_steps; step++) {
-		int round = step / co->ctx->cfg->n_tests, t = step % co->ctx->cfg->n_tests;
+		int round = step / co->ctx->cfg->n_tests,
+		    t = step % co->ctx->cfg->n_tests;
 		const struct burnin_schedule *s = &co->sched;
 		bool done = round < s->n_rounds;
 
-		for (int i = 0; done && i < burnin_schedule_round_size(s, round); i++)
-			done = seen[(s->start[round] + i) * co->ctx->cfg->n_tests + t];
+		for (int i = 0;
+		     done && i < burnin_schedule_round_size(s, round); i++)
+			done = seen[(s->start[round] + i) *
+					    co->ctx->cfg->n_tests +
+				    t];
 		co->done_steps[step] = done;
 		if (!done)
 			continue;
@@ -150,8 +164,10 @@ static void mark_done(struct burnin_coord *co, const bool *seen)
 
 int burnin_resume_load(struct burnin_coord *co, const char *path)
 {
-	int n = (co->sched.n_rounds + co->ctx->cfg->retest_rounds) * co->ctx->cfg->n_tests;
-	size_t n_seen = (size_t)co->sched.n_pairs * (size_t)co->ctx->cfg->n_tests;
+	int n = (co->sched.n_rounds + co->ctx->cfg->retest_rounds) *
+		co->ctx->cfg->n_tests;
+	size_t n_seen =
+		(size_t)co->sched.n_pairs * (size_t)co->ctx->cfg->n_tests;
 	struct record_reader *r = record_reader_open(path);
 	bool *seen = calloc(n_seen ? n_seen : 1, sizeof(*seen));
 	char where[4200];
@@ -168,14 +184,18 @@ int burnin_resume_load(struct burnin_coord *co, const char *path)
 	if (!seen || !co->done_steps)
 		goto out;
 	while ((ret = record_reader_next(r, &rec)) == 1) {
-		const char *kind = json_string_value(json_object_get(rec, "kind"));
-		const char *ev = json_string_value(json_object_get(rec, "event"));
-		const char *tool = json_string_value(json_object_get(rec, "tool"));
+		const char *kind =
+			json_string_value(json_object_get(rec, "kind"));
+		const char *ev =
+			json_string_value(json_object_get(rec, "event"));
+		const char *tool =
+			json_string_value(json_object_get(rec, "tool"));
 
-		snprintf(where, sizeof(where), "%s:%lu", path, record_reader_line(r));
+		snprintf(where, sizeof(where), "%s:%lu", path,
+			 record_reader_line(r));
 		ret = 0;
-		if (!strcmp(kind, "run") && ev && !strcmp(ev, "start") && tool &&
-		    !strcmp(tool, "burnin"))
+		if (!strcmp(kind, "run") && ev && !strcmp(ev, "start") &&
+		    tool && !strcmp(tool, "burnin"))
 			ret = check_start(co, rec, where);
 		else if (!strcmp(kind, "pair"))
 			ret = take_pair(co, rec, seen, where);

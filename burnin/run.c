@@ -28,11 +28,13 @@ int burnin_pin_numa(int numa_node, const char *sysfs_root)
 	if (ret)
 		return ret;
 	CPU_ZERO(&set);
-	for (tok = strtok_r(list, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
+	for (tok = strtok_r(list, ",\n", &save); tok;
+	     tok = strtok_r(NULL, ",\n", &save)) {
 		int lo, hi;
 		int k = sscanf(tok, "%d-%d", &lo, &hi);
 
-		for (int c = lo; k >= 1 && c <= (k == 2 ? hi : lo) && c < CPU_SETSIZE; c++)
+		for (int c = lo;
+		     k >= 1 && c <= (k == 2 ? hi : lo) && c < CPU_SETSIZE; c++)
 			CPU_SET(c, &set);
 	}
 	if (!CPU_COUNT(&set))
@@ -41,8 +43,8 @@ int burnin_pin_numa(int numa_node, const char *sysfs_root)
 }
 
 /* Ports beyond the node's ranks: named in the inventory, a launch error. */
-static void note_undriven(struct burnin_ctx *ctx, const struct burnin_port *ports,
-			  int n)
+static void note_undriven(struct burnin_ctx *ctx,
+			  const struct burnin_port *ports, int n)
 {
 	struct wire_inventory *u = &ctx->undriven;
 	char name[2 * BURNIN_NAME_MAX + 16];
@@ -50,10 +52,12 @@ static void note_undriven(struct burnin_ctx *ctx, const struct burnin_port *port
 
 	u->node_ports = n;
 	u->node_ranks = ctx->bs->local_size;
-	for (int i = ctx->bs->local_size; i < n && len < sizeof(u->untested); i++) {
+	for (int i = ctx->bs->local_size; i < n && len < sizeof(u->untested);
+	     i++) {
 		burnin_port_name(&ports[i], name, sizeof(name));
-		len += (size_t)snprintf(u->untested + len, sizeof(u->untested) - len,
-					"%s%s", len ? ", " : "", name);
+		len += (size_t)snprintf(u->untested + len,
+					sizeof(u->untested) - len, "%s%s",
+					len ? ", " : "", name);
 	}
 }
 
@@ -65,8 +69,8 @@ static int pick_port(struct burnin_ctx *ctx)
 	int ret = ctx->cfg->ops->list_ports(ctx->cfg->ports_filter, &ports, &n);
 
 	if (ret) {
-		log_error("rank %d: listing the %s ports failed: %s", ctx->bs->rank,
-			  ctx->cfg->ops->name, strerror(-ret));
+		log_error("rank %d: listing the %s ports failed: %s",
+			  ctx->bs->rank, ctx->cfg->ops->name, strerror(-ret));
 		return ret;
 	}
 	burnin_inventory_sort(ports, n);
@@ -77,8 +81,9 @@ static int pick_port(struct burnin_ctx *ctx)
 	if (lr == 0 && ctx->bs->local_size < n)
 		note_undriven(ctx, ports, n);
 	if (lr >= n)
-		log_warn("rank %d: no port left for node-local rank %d (%d ports)",
-			 ctx->bs->rank, lr, n);
+		log_warn(
+			"rank %d: no port left for node-local rank %d (%d ports)",
+			ctx->bs->rank, lr, n);
 	free(ports);
 	return 0;
 }
@@ -91,12 +96,13 @@ static void pin(struct burnin_ctx *ctx)
 		return;
 	ret = burnin_pin_numa(ctx->port.numa_node, "/sys");
 	if (ret)
-		log_warn("%s port %d: cannot pin to NUMA node %d: %s", ctx->port.ca,
-			 ctx->port.port, ctx->port.numa_node, strerror(-ret));
+		log_warn("%s port %d: cannot pin to NUMA node %d: %s",
+			 ctx->port.ca, ctx->port.port, ctx->port.numa_node,
+			 strerror(-ret));
 }
 
-int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv,
-		int n, struct burnin_schedule *s)
+int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
+		struct burnin_schedule *s)
 {
 	char err[512];
 	int ret;
@@ -104,7 +110,8 @@ int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 	if (cfg->topology) {
 		ret = burnin_leaves_load(cfg->topology, inv, n);
 		if (ret)
-			return ret == -ENOMEM ? IBP_EXIT_RUNTIME : IBP_EXIT_USAGE;
+			return ret == -ENOMEM ? IBP_EXIT_RUNTIME
+					      : IBP_EXIT_USAGE;
 	}
 	ret = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s, err,
 				    sizeof(err));
@@ -120,8 +127,9 @@ static int plan(struct burnin_coord *co)
 	int code;
 
 	if (co->n_inv < 2) {
-		log_error("%d port(s) in the inventory: burnin needs at least 2 (one MPI rank per port)",
-			  co->n_inv);
+		log_error(
+			"%d port(s) in the inventory: burnin needs at least 2 (one MPI rank per port)",
+			co->n_inv);
 		return IBP_EXIT_RUNTIME;
 	}
 	code = burnin_plan(co->ctx->cfg, co->inv, co->n_inv, &co->sched);
@@ -137,7 +145,8 @@ static int open_records(struct burnin_coord *co)
 	if (cfg->resume) {
 		ret = burnin_resume_load(co, cfg->resume);
 		if (ret)
-			return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
+			return ret == -EINVAL ? IBP_EXIT_USAGE
+					      : IBP_EXIT_RUNTIME;
 	}
 	if (!cfg->records)
 		return IBP_EXIT_PASS;
@@ -179,7 +188,8 @@ static void start_watchdog(struct burnin_ctx *ctx)
 		burnin_port_name(&ctx->port, port, sizeof(port));
 	snprintf(who, sizeof(who), "rank %d (%s)", ctx->bs->rank, port);
 	ctx->wd = burnin_watchdog_start(who);
-	ctx->reaper = burnin_reaper_start(ctx->cfg->ops, who, BURNIN_TEARDOWN_BUDGET_S);
+	ctx->reaper = burnin_reaper_start(ctx->cfg->ops, who,
+					  BURNIN_TEARDOWN_BUDGET_S);
 }
 
 /* The watchdog, and the reaper after its last teardowns (bounded). */
@@ -201,7 +211,8 @@ int burnin_run(const struct burnin_config *cfg, struct burnin_bootstrap *bs)
 	start_watchdog(&ctx);
 	if (bs->rank) {
 		if (burnin_inventory_send(&ctx))
-			log_error("rank %d: rank 0 did not take the inventory", bs->rank);
+			log_error("rank %d: rank 0 did not take the inventory",
+				  bs->rank);
 		code = burnin_worker_loop(&ctx);
 		stop_helpers(&ctx);
 		return code;
@@ -244,8 +255,9 @@ int burnin_run_local(const struct burnin_config *cfg)
 		return IBP_EXIT_RUNTIME;
 	free(ports);
 	if (n < 2) {
-		log_error("%d local %s port(s): without mpirun burnin needs 2 ports on this node",
-			  n, cfg->ops->name);
+		log_error(
+			"%d local %s port(s): without mpirun burnin needs 2 ports on this node",
+			n, cfg->ops->name);
 		return IBP_EXIT_RUNTIME;
 	}
 	bs = calloc((size_t)n, sizeof(*bs));
@@ -267,4 +279,3 @@ out:
 	free(t);
 	return code;
 }
-

@@ -43,10 +43,10 @@ enum ctrl_cmd { CTRL_IDLE, CTRL_RUN, CTRL_STOP };
 /* Rank 0 -> each rank, before every step (one test of one round). */
 struct wire_ctrl {
 	int32_t cmd, seq, round, test;
-	int32_t role;		/* enum burnin_role */
-	int32_t partner;	/* rank */
-	int32_t pair;		/* index within the step */
-	int32_t side;		/* 0: a, 1: b */
+	int32_t role; /* enum burnin_role */
+	int32_t partner; /* rank */
+	int32_t pair; /* index within the step */
+	int32_t side; /* 0: a, 1: b */
 };
 
 struct wire_conn {
@@ -57,13 +57,13 @@ struct wire_conn {
 struct wire_counter {
 	char name[40];
 	uint64_t delta;
-	uint8_t saturated;	/* at its maximum after the step */
+	uint8_t saturated; /* at its maximum after the step */
 };
 
 /* Each end of a pair -> rank 0, after the step. */
 struct wire_result {
 	int32_t seq, pair, side, rc;
-	int32_t stop;		/* this rank got SIGINT/SIGTERM */
+	int32_t stop; /* this rank got SIGINT/SIGTERM */
 	int32_t n_counters;
 	struct burnin_result res;
 	struct wire_counter counters[BURNIN_MAX_COUNTERS];
@@ -75,35 +75,36 @@ struct burnin_ctx {
 	struct burnin_bootstrap *bs;
 	struct burnin_port port;
 	bool has_port;
-	struct wire_inventory undriven;	/* node_ports, node_ranks, untested */
+	struct wire_inventory undriven; /* node_ports, node_ranks, untested */
 	struct burnin_watchdog *wd; /* names a stage that overruns */
-	struct burnin_reaper *reaper; /* destroys endpoints off the step's path */
+	struct burnin_reaper
+		*reaper; /* destroys endpoints off the step's path */
 };
 
 /* Rank 0: the inventory, the plan, the results, the records, progress. */
 struct burnin_coord {
-	struct burnin_ctx *ctx;	/* rank 0's own: it runs pairs as well */
+	struct burnin_ctx *ctx; /* rank 0's own: it runs pairs as well */
 	struct burnin_port *inv;
 	int n_inv;
-	int *inv_rank;		/* inventory index -> rank */
-	bool *alive;		/* per rank */
+	int *inv_rank; /* inventory index -> rank */
+	bool *alive; /* per rank */
 	struct burnin_schedule sched;
 	int n_main_rounds;
 	struct burnin_measure *m;
 	int n_m, cap_m;
-	json_t **port_counters;	/* inventory index -> {name: error delta} */
+	json_t **port_counters; /* inventory index -> {name: error delta} */
 	json_t **port_saturated; /* inventory index -> [names at their max] */
 	struct record_writer *w;
-	bool *done_steps;	/* resumed: (round, test) already recorded */
+	bool *done_steps; /* resumed: (round, test) already recorded */
 	int n_done_steps;
 	int seq;
 	bool stopped;
-	bool workers_stopped;	/* CTRL_STOP sent to every live rank */
+	bool workers_stopped; /* CTRL_STOP sent to every live rank */
 	/* progress */
 	double start, worst_ratio;
 	char worst[400];
 	int pairs_done;
-	int pairs_resumed;	/* pairs of the steps --resume skips */
+	int pairs_resumed; /* pairs of the steps --resume skips */
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */

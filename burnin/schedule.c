@@ -135,7 +135,8 @@ static int circle_add(struct burnin_schedule *s, const int *idx, int n, int r)
 	if (r >= m - 1)
 		return 0;
 	for (int p = 0; p < m / 2; p++) {
-		int x = circle_element(m, r, p), y = circle_element(m, r, m - 1 - p);
+		int x = circle_element(m, r, p),
+		    y = circle_element(m, r, m - 1 - p);
 
 		if (x >= n || y >= n)
 			continue; /* the bye */
@@ -154,8 +155,8 @@ static int circle_add(struct burnin_schedule *s, const int *idx, int n, int r)
  * All-pairs within each group (group[i] of port i), group round r merged
  * into schedule round r: groups are disjoint, so rounds stay disjoint.
  */
-static int grouped_all_pairs(struct burnin_schedule *s, const int *group,
-			     int n, uint64_t seed)
+static int grouped_all_pairs(struct burnin_schedule *s, const int *group, int n,
+			     uint64_t seed)
 {
 	int *idx = malloc((size_t)(n ? n : 1) * sizeof(*idx));
 	int n_groups = 0, max_size = 0, ret = -ENOMEM;
@@ -236,15 +237,15 @@ int burnin_schedule_all_pairs(const struct burnin_port *ports, int n,
 	return build_grouped(ports, n, seed, s, 0);
 }
 
-int burnin_schedule_rail(const struct burnin_port *ports, int n,
-			 uint64_t seed, struct burnin_schedule *s)
+int burnin_schedule_rail(const struct burnin_port *ports, int n, uint64_t seed,
+			 struct burnin_schedule *s)
 {
 	s->rail_bound = true;
 	return build_grouped(ports, n, seed, s, 1);
 }
 
-int burnin_schedule_intra(const struct burnin_port *ports, int n,
-			  uint64_t seed, struct burnin_schedule *s)
+int burnin_schedule_intra(const struct burnin_port *ports, int n, uint64_t seed,
+			  struct burnin_schedule *s)
 {
 	return build_grouped(ports, n, seed, s, 2);
 }

@@ -18,7 +18,8 @@ static bool host_listed(const char *hosts, const char *host)
 {
 	size_t len = strlen(host);
 
-	for (const char *p = hosts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+	for (const char *p = hosts; p && *p;
+	     p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
 		if (!strncmp(p, host, len) && (p[len] == ',' || !p[len]))
 			return true;
 	return false;
@@ -33,14 +34,17 @@ static int check_hosts(const char *hosts, const struct burnin_port *ports,
 
 	if (!copy)
 		return -ENOMEM;
-	for (h = strtok_r(copy, ",", &save); h && !ret; h = strtok_r(NULL, ",", &save)) {
+	for (h = strtok_r(copy, ",", &save); h && !ret;
+	     h = strtok_r(NULL, ",", &save)) {
 		int found = 0;
 
 		for (int i = 0; i < n; i++)
 			found |= !strcmp(ports[i].host, h);
 		if (!found) {
-			snprintf(err, err_len, "node:%s: no port of host '%s' in the inventory",
-				 hosts, h);
+			snprintf(
+				err, err_len,
+				"node:%s: no port of host '%s' in the inventory",
+				hosts, h);
 			ret = -EINVAL;
 		}
 	}
@@ -98,7 +102,8 @@ static int node_best(const struct node_plan *np,
 	for (int k = 0; k < n; k++) {
 		int q = (t + r + 1 + k) % n, g;
 
-		if ((free_only && np->used[q]) || !node_candidate(np, ports, t, q))
+		if ((free_only && np->used[q]) ||
+		    !node_candidate(np, ports, t, q))
 			continue;
 		g = leaf_gain(np, ports, t, q);
 		if (g > *gain)
@@ -112,8 +117,8 @@ static int node_best(const struct node_plan *np,
  * whose only new leaf is busy this round waits for a later round: each
  * wait lets another target meet that port, so the rounds stay finite.
  */
-static int node_pick(const struct node_plan *np, const struct burnin_port *ports,
-		     int n, int t, int r)
+static int node_pick(const struct node_plan *np,
+		     const struct burnin_port *ports, int n, int t, int r)
 {
 	int gain, any_gain;
 	int q = node_best(np, ports, n, t, r, true, &gain);
@@ -132,7 +137,8 @@ static void node_wants(struct node_plan *np, const struct burnin_port *ports,
 
 		for (int q = 0; q < n; q++) {
 			all += !np->target[q];
-			rail += !np->target[q] && ports[q].rail == ports[t].rail;
+			rail += !np->target[q] &&
+				ports[q].rail == ports[t].rail;
 		}
 		np->same_rail[t] = rail > 0;
 		np->want[t] = np->target[t] ? (rail ? rail : all) : 0;
@@ -186,7 +192,8 @@ int burnin_schedule_node(const char *hosts, const struct burnin_port *ports,
 	np.n_met = calloc(m, sizeof(int));
 	np.want = calloc(m, sizeof(int));
 	ret = -ENOMEM;
-	if (!np.target || !np.same_rail || !np.used || !np.met || !np.n_met || !np.want)
+	if (!np.target || !np.same_rail || !np.used || !np.met || !np.n_met ||
+	    !np.want)
 		goto out;
 	for (int i = 0; i < n; i++) {
 		np.target[i] = host_listed(hosts, ports[i].host);
@@ -194,8 +201,8 @@ int burnin_schedule_node(const char *hosts, const struct burnin_port *ports,
 	}
 	ret = -EINVAL;
 	if (!refs) {
-		snprintf(err, err_len, "node:%s: no reference ports on other hosts",
-			 hosts);
+		snprintf(err, err_len,
+			 "node:%s: no reference ports on other hosts", hosts);
 		goto out;
 	}
 	node_wants(&np, ports, n);
@@ -239,28 +246,31 @@ static int parse_pair_line(char *line, const char *path, unsigned long no,
 		return 1;
 	fp->line = no;
 	if (k != 3 || fp->round < 0) {
-		snprintf(err, err_len,
-			 "%s:%lu: expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'",
-			 path, no);
+		snprintf(
+			err, err_len,
+			"%s:%lu: expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'",
+			path, no);
 		return -EINVAL;
 	}
 	fp->a = burnin_inventory_find(ports, n, a);
 	fp->b = burnin_inventory_find(ports, n, b);
 	if (fp->a < 0 || fp->b < 0) {
-		snprintf(err, err_len, "%s:%lu: port '%s' is not in the inventory",
-			 path, no, fp->a < 0 ? a : b);
+		snprintf(err, err_len,
+			 "%s:%lu: port '%s' is not in the inventory", path, no,
+			 fp->a < 0 ? a : b);
 		return -EINVAL;
 	}
 	if (fp->a == fp->b) {
-		snprintf(err, err_len, "%s:%lu: a port cannot meet itself ('%s')",
-			 path, no, a);
+		snprintf(err, err_len,
+			 "%s:%lu: a port cannot meet itself ('%s')", path, no,
+			 a);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int read_pairs(const char *path, const struct burnin_port *ports,
-		      int n, struct file_pair **out, int *n_out, char *err,
+static int read_pairs(const char *path, const struct burnin_port *ports, int n,
+		      struct file_pair **out, int *n_out, char *err,
 		      size_t err_len)
 {
 	FILE *f = fopen(path, "r");
@@ -290,7 +300,8 @@ static int read_pairs(const char *path, const struct burnin_port *ports,
 	free(line);
 	fclose(f);
 	if (!ret && !k) {
-		snprintf(err, err_len, "%s:%lu: no pairs in the file", path, no);
+		snprintf(err, err_len, "%s:%lu: no pairs in the file", path,
+			 no);
 		ret = -EINVAL;
 	}
 	if (ret)
@@ -319,8 +330,10 @@ int burnin_schedule_pairs_file(const char *path,
 			ret = burnin_schedule_new_round(s);
 		if (ret)
 			break;
-		if (busy[fp[i].a] == s->n_rounds || busy[fp[i].b] == s->n_rounds) {
-			snprintf(err, err_len, "%s:%lu: port already in a pair of round %ld",
+		if (busy[fp[i].a] == s->n_rounds ||
+		    busy[fp[i].b] == s->n_rounds) {
+			snprintf(err, err_len,
+				 "%s:%lu: port already in a pair of round %ld",
 				 path, fp[i].line, fp[i].round);
 			ret = -EINVAL;
 			break;

@@ -32,17 +32,20 @@ int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
 		r = strtol(spec + 7, &end, 10);
 		if (end != spec + 7 && !*end && r > 0 && r <= 100000)
 			return burnin_schedule_random(n, r, seed, s);
-		snprintf(err, err_len, "random:R expects R from 1 to 100000, got '%s'",
+		snprintf(err, err_len,
+			 "random:R expects R from 1 to 100000, got '%s'",
 			 spec + 7);
 		return -EINVAL;
 	}
 	if (!strncmp(spec, "node:", 5))
-		return burnin_schedule_node(spec + 5, ports, n, s, err, err_len);
+		return burnin_schedule_node(spec + 5, ports, n, s, err,
+					    err_len);
 	if (!strncmp(spec, "pairs:", 6))
 		return burnin_schedule_pairs_file(spec + 6, ports, n, s, err,
 						  err_len);
-	snprintf(err, err_len,
-		 "unknown schedule '%s' (expected all-pairs, rail, shift, random:R, node:HOST[,HOST...], intra or pairs:FILE)",
-		 spec);
+	snprintf(
+		err, err_len,
+		"unknown schedule '%s' (expected all-pairs, rail, shift, random:R, node:HOST[,HOST...], intra or pairs:FILE)",
+		spec);
 	return -EINVAL;
 }

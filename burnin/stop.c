@@ -16,8 +16,7 @@
  */
 static volatile _Atomic sig_atomic_t stop_flag;
 
-_Static_assert(ATOMIC_INT_LOCK_FREE == 2 &&
-		       sizeof(sig_atomic_t) == sizeof(int),
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && sizeof(sig_atomic_t) == sizeof(int),
 	       "the stop flag must be a lock-free atomic");
 
 bool burnin_stop_requested(void)

@@ -42,8 +42,10 @@ static void *watch(void *arg)
 		double now = clock_mono_now(), due = wd->since + wd->budget;
 
 		if (wd->stage && !wd->warned && now >= due) {
-			log_warn("%s: %s still running after %.0f s (budget %.0f s)",
-				 wd->who, wd->stage, now - wd->since, wd->budget);
+			log_warn(
+				"%s: %s still running after %.0f s (budget %.0f s)",
+				wd->who, wd->stage, now - wd->since,
+				wd->budget);
 			wd->warned = true;
 		}
 		if (wd->stage && !wd->warned) {

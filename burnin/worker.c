@@ -60,7 +60,8 @@ static uint64_t counter_delta(const struct counters *before,
 
 /* Deltas worth sending: error counters first, then the data counters. */
 static void counter_deltas(const struct counters *before,
-			   const struct counters *after, struct wire_result *out)
+			   const struct counters *after,
+			   struct wire_result *out)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < after->n; i++) {
@@ -69,14 +70,16 @@ static void counter_deltas(const struct counters *before,
 			struct wire_counter *wc;
 
 			bool sat = ib_counter_saturated(after->names[i],
-							    after->values[i]);
+							after->values[i]);
 
-			if (err != !pass || out->n_counters == BURNIN_MAX_COUNTERS)
+			if (err != !pass ||
+			    out->n_counters == BURNIN_MAX_COUNTERS)
 				continue;
 			if (!d && !sat && !strstr(after->names[i], "xmit_data"))
 				continue;
 			wc = &out->counters[out->n_counters++];
-			snprintf(wc->name, sizeof(wc->name), "%s", after->names[i]);
+			snprintf(wc->name, sizeof(wc->name), "%s",
+				 after->names[i]);
 			wc->delta = d;
 			wc->saturated = sat;
 		}
@@ -112,29 +115,35 @@ static int pair_connect(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	if (!mine.rc)
 		ops->local_info(*ep, &mine.info);
 	else
-		fail(out, mine.rc, "endpoint_create failed: %s", strerror(-mine.rc));
-	if (ctx->bs->ops->exchange(ctx->bs, c->partner, burnin_tag(c->seq, MSG_CONN),
-				   &mine, &theirs, sizeof(mine), deadline))
-		return fail(out, -ETIMEDOUT,
-			    "partner rank %d did not answer the connection exchange",
-			    c->partner);
+		fail(out, mine.rc, "endpoint_create failed: %s",
+		     strerror(-mine.rc));
+	if (ctx->bs->ops->exchange(ctx->bs, c->partner,
+				   burnin_tag(c->seq, MSG_CONN), &mine, &theirs,
+				   sizeof(mine), deadline))
+		return fail(
+			out, -ETIMEDOUT,
+			"partner rank %d did not answer the connection exchange",
+			c->partner);
 	if (mine.rc)
 		return mine.rc;
 	if (theirs.rc)
 		return fail(out, -ECANCELED,
-			    "partner rank %d could not set up its endpoint", c->partner);
+			    "partner rank %d could not set up its endpoint",
+			    c->partner);
 	ready = ops->connect(*ep, &theirs.info, &out->res);
 	if (ready)
 		fail(out, ready, "connect failed: %s", strerror(-ready));
-	if (ctx->bs->ops->exchange(ctx->bs, c->partner, burnin_tag(c->seq, MSG_READY),
-				   &ready, &peer_ready, sizeof(ready), deadline))
+	if (ctx->bs->ops->exchange(ctx->bs, c->partner,
+				   burnin_tag(c->seq, MSG_READY), &ready,
+				   &peer_ready, sizeof(ready), deadline))
 		return fail(out, -ETIMEDOUT,
 			    "partner rank %d did not get ready", c->partner);
 	if (ready)
 		return ready;
-	return peer_ready ? fail(out, -ECANCELED,
-				 "partner rank %d could not connect", c->partner)
-			  : 0;
+	return peer_ready
+		       ? fail(out, -ECANCELED,
+			      "partner rank %d could not connect", c->partner)
+		       : 0;
 }
 
 /*
@@ -156,14 +165,16 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	out->pair = c->pair;
 	out->side = c->side;
 	read_counters(ctx, &before);
-	burnin_watchdog_enter(ctx->wd, "connection setup", ctx->cfg->timeout_s + 1);
+	burnin_watchdog_enter(ctx->wd, "connection setup",
+			      ctx->cfg->timeout_s + 1);
 	out->rc = pair_connect(ctx, c, &ep, out);
 	burnin_watchdog_leave(ctx->wd);
 	if (!out->rc) {
 		const struct burnin_params *p = &ctx->cfg->params;
 
 		burnin_watchdog_enter(ctx->wd, "the test",
-				      p->warmup_s + p->duration_s + p->stall_s + 1);
+				      p->warmup_s + p->duration_s + p->stall_s +
+					      1);
 		out->rc = ops->run(ep, (enum burnin_role)c->role, &out->res);
 		burnin_watchdog_leave(ctx->wd);
 		if (out->rc && !out->res.error[0])
@@ -200,8 +211,9 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 	for (;; seq++) {
 		if (burnin_bootstrap_recv(bs, 0, burnin_tag(seq, MSG_CTRL), &c,
 					  sizeof(c), clock_mono_now() + wait)) {
-			log_error("rank %d: no word from rank 0 for %.0f s; giving up",
-				  bs->rank, wait);
+			log_error(
+				"rank %d: no word from rank 0 for %.0f s; giving up",
+				bs->rank, wait);
 			bs->peers_lost = true;
 			bs->end_job = true;
 			bs->exit_code = IBP_EXIT_RUNTIME;
@@ -210,10 +222,12 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 		if (c.cmd == CTRL_STOP) {
 			bs->peers_lost = c.partner > 0; /* ranks rank 0 lost */
 			if (c.round == 1)
-				log_warn("rank %d: rank 0 gave up on this rank (late or silent: see its pairs, not-tested); leaving",
-					 bs->rank);
+				log_warn(
+					"rank %d: rank 0 gave up on this rank (late or silent: see its pairs, not-tested); leaving",
+					bs->rank);
 			else
-				log_debug("rank %d: rank 0 ends the run", bs->rank);
+				log_debug("rank %d: rank 0 ends the run",
+					  bs->rank);
 			return IBP_EXIT_PASS;
 		}
 		if (c.cmd != CTRL_RUN)
@@ -226,8 +240,9 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 		 */
 		if (bs->ops->send(bs, 0, burnin_tag(seq, MSG_RESULT), &r,
 				  sizeof(r), clock_mono_now() + wait))
-			log_warn("rank %d: could not send the result of step %d to rank 0",
-				 bs->rank, seq);
+			log_warn(
+				"rank %d: could not send the result of step %d to rank 0",
+				bs->rank, seq);
 		burnin_worker_teardown(ctx, ep);
 	}
 }

@@ -17,12 +17,18 @@ static const struct subcommand {
 	int (*main)(int argc, char **argv);
 	const char *summary;
 } subcommands[] = {
-	{ "burnin", burnin_main, "RDMA WRITE/READ bandwidth over every HCA port pair (under mpirun)" },
-	{ "fabric", fabric_main, "discover the fabric, check cabling against a spec, read port counters" },
-	{ "pcie", pcie_main, "audit PCIe links, AER counters, ACS, and DMA bandwidth through each HCA" },
-	{ "report", report_main, "merge record files into a verdict and the list of ports to disable" },
-	{ "node", node_main, "post-repair validation of one node: may it go back into service?" },
-	{ "demo", demo_main, "run the whole suite on the built-in simulated cluster" },
+	{ "burnin", burnin_main,
+	  "RDMA WRITE/READ bandwidth over every HCA port pair (under mpirun)" },
+	{ "fabric", fabric_main,
+	  "discover the fabric, check cabling against a spec, read port counters" },
+	{ "pcie", pcie_main,
+	  "audit PCIe links, AER counters, ACS, and DMA bandwidth through each HCA" },
+	{ "report", report_main,
+	  "merge record files into a verdict and the list of ports to disable" },
+	{ "node", node_main,
+	  "post-repair validation of one node: may it go back into service?" },
+	{ "demo", demo_main,
+	  "run the whole suite on the built-in simulated cluster" },
 	{ NULL, NULL, NULL },
 };
 
@@ -42,7 +48,8 @@ static void usage(FILE *f)
 static int version(void)
 {
 	printf("ibproof %s\n", IBPROOF_VERSION);
-	printf("record schema %s, jansson %s\n", RECORD_SCHEMA, JANSSON_VERSION);
+	printf("record schema %s, jansson %s\n", RECORD_SCHEMA,
+	       JANSSON_VERSION);
 	return IBP_EXIT_PASS;
 }
 

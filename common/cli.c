@@ -22,24 +22,32 @@ static const struct {
 	unsigned int bit;
 	struct cli_opt opt;
 } common_opts[] = {
-	{ CLI_COMMON_RECORDS, { "records", CLI_KEY_RECORDS, "FILE",
-		"write JSON Lines records to FILE ('-' = stdout)" } },
-	{ CLI_COMMON_JSON, { "json", CLI_KEY_JSON, "FILE",
-		"write the result as one JSON document to FILE" } },
-	{ CLI_COMMON_OUT, { "out", CLI_KEY_OUT, "DIR",
-		"write output files under DIR" } },
-	{ CLI_COMMON_TIMEOUT, { "timeout", CLI_KEY_TIMEOUT, "SECONDS",
-		"give up on any one operation after SECONDS" } },
-	{ CLI_COMMON_CA, { "ca", CLI_KEY_CA, "NAME",
-		"use only the HCA named NAME (e.g. mlx5_0)" } },
-	{ CLI_COMMON_PORT, { "port", CLI_KEY_PORT, "N",
-		"use only port N of the HCA" } },
-	{ CLI_COMMON_NODE_NAME_MAP, { "node-name-map", CLI_KEY_NODE_NAME_MAP,
-		"FILE", "map node GUIDs to names (rdma-core format)" } },
-	{ 0, { "verbose", CLI_KEY_VERBOSE, NULL,
-		"more messages on stderr (twice: debug)" } },
+	{ CLI_COMMON_RECORDS,
+	  { "records", CLI_KEY_RECORDS, "FILE",
+	    "write JSON Lines records to FILE ('-' = stdout)" } },
+	{ CLI_COMMON_JSON,
+	  { "json", CLI_KEY_JSON, "FILE",
+	    "write the result as one JSON document to FILE" } },
+	{ CLI_COMMON_OUT,
+	  { "out", CLI_KEY_OUT, "DIR", "write output files under DIR" } },
+	{ CLI_COMMON_TIMEOUT,
+	  { "timeout", CLI_KEY_TIMEOUT, "SECONDS",
+	    "give up on any one operation after SECONDS" } },
+	{ CLI_COMMON_CA,
+	  { "ca", CLI_KEY_CA, "NAME",
+	    "use only the HCA named NAME (e.g. mlx5_0)" } },
+	{ CLI_COMMON_PORT,
+	  { "port", CLI_KEY_PORT, "N", "use only port N of the HCA" } },
+	{ CLI_COMMON_NODE_NAME_MAP,
+	  { "node-name-map", CLI_KEY_NODE_NAME_MAP, "FILE",
+	    "map node GUIDs to names (rdma-core format)" } },
+	{ 0,
+	  { "verbose", CLI_KEY_VERBOSE, NULL,
+	    "more messages on stderr (twice: debug)" } },
 	{ 0, { "help", CLI_KEY_HELP, NULL, "show this help and exit" } },
-	{ 0, { "man", CLI_KEY_MAN, NULL, "print this help as a man page and exit" } },
+	{ 0,
+	  { "man", CLI_KEY_MAN, NULL,
+	    "print this help as a man page and exit" } },
 };
 
 #define N_COMMON (sizeof(common_opts) / sizeof(common_opts[0]))
@@ -87,17 +95,27 @@ static size_t build_getopt(const struct cli_cmd *cmd, struct option *lo,
 	return n;
 }
 
-static int set_common(const struct cli_cmd *cmd, struct cli_common *c,
-		      int key, const char *arg)
+static int set_common(const struct cli_cmd *cmd, struct cli_common *c, int key,
+		      const char *arg)
 {
 	long port;
 
 	switch (key) {
-	case CLI_KEY_RECORDS: c->records = arg; return 0;
-	case CLI_KEY_JSON: c->json = arg; return 0;
-	case CLI_KEY_OUT: c->out = arg; return 0;
-	case CLI_KEY_CA: c->ca = arg; return 0;
-	case CLI_KEY_NODE_NAME_MAP: c->node_name_map = arg; return 0;
+	case CLI_KEY_RECORDS:
+		c->records = arg;
+		return 0;
+	case CLI_KEY_JSON:
+		c->json = arg;
+		return 0;
+	case CLI_KEY_OUT:
+		c->out = arg;
+		return 0;
+	case CLI_KEY_CA:
+		c->ca = arg;
+		return 0;
+	case CLI_KEY_NODE_NAME_MAP:
+		c->node_name_map = arg;
+		return 0;
 	case CLI_KEY_TIMEOUT:
 		return cli_parse_double(cmd, "--timeout", arg, 0.001, 1e7,
 					&c->timeout_s);
@@ -108,7 +126,8 @@ static int set_common(const struct cli_cmd *cmd, struct cli_common *c,
 		return 0;
 	case CLI_KEY_VERBOSE:
 		c->verbose++;
-		log_set_level(c->verbose > 1 ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+		log_set_level(c->verbose > 1 ? LOG_LEVEL_DEBUG
+					     : LOG_LEVEL_INFO);
 		return 0;
 	}
 	return 1; /* not a shared option */
@@ -134,8 +153,9 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 			return CLI_PARSE_HELP;
 		}
 		if (key == '?' || key == ':') {
-			cli_usage_error(cmd, "unknown option or missing argument: '%s'",
-					argv[optind - 1]);
+			cli_usage_error(
+				cmd, "unknown option or missing argument: '%s'",
+				argv[optind - 1]);
 			return CLI_PARSE_ERROR;
 		}
 		ret = set_common(cmd, common, key, optarg);
@@ -160,7 +180,8 @@ static void print_opt(FILE *f, const struct cli_opt *o)
 	if (!o->help)
 		return;
 	if (o->key > 0 && o->key < CLI_KEY_FIRST)
-		n = snprintf(left, sizeof(left), "  -%c, --%s", o->key, o->name);
+		n = snprintf(left, sizeof(left), "  -%c, --%s", o->key,
+			     o->name);
 	else
 		n = snprintf(left, sizeof(left), "      --%s", o->name);
 	if (o->arg && n > 0 && (size_t)n < sizeof(left))
@@ -203,8 +224,9 @@ int cli_parse_double(const struct cli_cmd *cmd, const char *opt,
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
-		return cli_usage_error(cmd, "%s: expected a number from %g to %g, got '%s'",
-				       opt, min, max, arg);
+		return cli_usage_error(
+			cmd, "%s: expected a number from %g to %g, got '%s'",
+			opt, min, max, arg);
 	*out = v;
 	return 0;
 }
@@ -224,12 +246,14 @@ int cli_str_to_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
-int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
-		   const char *arg, long min, long max, long *out)
+int cli_parse_long(const struct cli_cmd *cmd, const char *opt, const char *arg,
+		   long min, long max, long *out)
 {
 	if (cli_str_to_long(arg, min, max, out))
-		return cli_usage_error(cmd, "%s: expected an integer from %ld to %ld, got '%s'",
-				       opt, min, max, arg);
+		return cli_usage_error(
+			cmd,
+			"%s: expected an integer from %ld to %ld, got '%s'",
+			opt, min, max, arg);
 	return 0;
 }
 
@@ -274,7 +298,8 @@ void cli_man(FILE *f, const struct cli_cmd *cmd)
 {
 	fputs(".TH \"IBPROOF ", f);
 	man_text(f, cmd->name);
-	fprintf(f, "\" 1 \"\" \"ibproof %s\" \"ibproof manual\"\n", IBPROOF_VERSION);
+	fprintf(f, "\" 1 \"\" \"ibproof %s\" \"ibproof manual\"\n",
+		IBPROOF_VERSION);
 	fputs(".SH NAME\nibproof ", f);
 	man_text(f, cmd->name);
 	fputs("\n.SH SYNOPSIS\n.B ibproof ", f);

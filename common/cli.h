@@ -6,10 +6,10 @@
 
 /* Exit codes of every subcommand (documented in README and --help). */
 enum ibp_exit {
-	IBP_EXIT_PASS = 0,	/* ran, and what it checked passed */
-	IBP_EXIT_FAIL = 1,	/* ran, and found problems that fail acceptance */
-	IBP_EXIT_USAGE = 2,	/* usage or input error */
-	IBP_EXIT_RUNTIME = 3,	/* could not test: runtime error, not built */
+	IBP_EXIT_PASS = 0, /* ran, and what it checked passed */
+	IBP_EXIT_FAIL = 1, /* ran, and found problems that fail acceptance */
+	IBP_EXIT_USAGE = 2, /* usage or input error */
+	IBP_EXIT_RUNTIME = 3, /* could not test: runtime error, not built */
 };
 
 /*
@@ -52,21 +52,21 @@ enum cli_common_key {
 #define CLI_COMMON_NODE_NAME_MAP (1u << 6)
 
 struct cli_cmd {
-	const char *name;	 /* "fabric check" */
-	const char *synopsis;	 /* "[OPTIONS] --spec FILE" */
+	const char *name; /* "fabric check" */
+	const char *synopsis; /* "[OPTIONS] --spec FILE" */
 	const char *description; /* paragraphs shown by --help */
 	const struct cli_opt *opts; /* own options, ended by { NULL } */
-	unsigned int common;	 /* CLI_COMMON_* bits */
+	unsigned int common; /* CLI_COMMON_* bits */
 };
 
 /* Values of the shared options after cli_parse(). */
 struct cli_common {
-	const char *records;	/* --records FILE, "-" = stdout */
-	const char *json;	/* --json FILE */
-	const char *out;	/* --out DIR */
-	double timeout_s;	/* --timeout SECONDS, 0 = none */
-	const char *ca;		/* --ca NAME */
-	int port;		/* --port N, 0 = any */
+	const char *records; /* --records FILE, "-" = stdout */
+	const char *json; /* --json FILE */
+	const char *out; /* --out DIR */
+	double timeout_s; /* --timeout SECONDS, 0 = none */
+	const char *ca; /* --ca NAME */
+	int port; /* --port N, 0 = any */
 	const char *node_name_map; /* --node-name-map FILE */
 	int verbose;
 };
@@ -74,8 +74,9 @@ struct cli_common {
 /* Called for each of the command's own options; returns 0 or -EINVAL. */
 typedef int (*cli_opt_fn)(void *ctx, int key, const char *arg);
 
-#define CLI_PARSE_HELP (-1)  /* --help was printed: exit IBP_EXIT_PASS */
-#define CLI_PARSE_ERROR (-2) /* a usage error was printed: exit IBP_EXIT_USAGE */
+#define CLI_PARSE_HELP (-1) /* --help was printed: exit IBP_EXIT_PASS */
+#define CLI_PARSE_ERROR \
+	(-2) /* a usage error was printed: exit IBP_EXIT_USAGE */
 
 /*
  * Parses argv with getopt_long from the command's table plus the shared
@@ -100,8 +101,8 @@ int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 /* Strict number parsing for option values: 0 or -EINVAL (with a message). */
 int cli_parse_double(const struct cli_cmd *cmd, const char *opt,
 		     const char *arg, double min, double max, double *out);
-int cli_parse_long(const struct cli_cmd *cmd, const char *opt,
-		   const char *arg, long min, long max, long *out);
+int cli_parse_long(const struct cli_cmd *cmd, const char *opt, const char *arg,
+		   long min, long max, long *out);
 /*
  * The whole of s as an integer (base 0: 10, 0x.. or 0..) from min to max:
  * 0, or -EINVAL when s is not one, -ERANGE when it is out of range. Prints

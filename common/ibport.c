@@ -5,7 +5,7 @@
 #include "common/ibport.h"
 
 static const char *const port_states[] = {
-    "unknown", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
+	"unknown", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
 };
 
 /*
@@ -13,18 +13,18 @@ static const char *const port_states[] = {
  * the MAD spelling; `report --previous` still reads such files.
  */
 static const char *const port_states_old[] = {
-    "NoChange", "Down", "Init", "Armed", "Active", "ActiveDefer",
+	"NoChange", "Down", "Init", "Armed", "Active", "ActiveDefer",
 };
 
 static const char *const phys_states[] = {
-    "unknown",
-    "Sleep",
-    "Polling",
-    "Disabled",
-    "PortConfigurationTraining",
-    "LinkUp",
-    "LinkErrorRecovery",
-    "PhyTest",
+	"unknown",
+	"Sleep",
+	"Polling",
+	"Disabled",
+	"PortConfigurationTraining",
+	"LinkUp",
+	"LinkErrorRecovery",
+	"PhyTest",
 };
 
 #define NSTATES (int)(sizeof(port_states) / sizeof(port_states[0]))
@@ -59,25 +59,26 @@ int ib_phys_state_from_name(const char *name)
 }
 
 const struct ib_pc_def ib_pc_defs[IB_PC_COUNT] = {
-    {"SymbolErrorCounter", "symbol_error", 16, true},
-    {"LinkErrorRecoveryCounter", "link_error_recovery", 8, true},
-    {"LinkDownedCounter", "link_downed", 8, true},
-    {"PortRcvErrors", "port_rcv_errors", 16, true},
-    {"PortRcvRemotePhysicalErrors", "port_rcv_remote_physical_errors", 16,
-     true},
-    {"PortRcvSwitchRelayErrors", "port_rcv_switch_relay_errors", 16, true},
-    {"PortXmitDiscards", "port_xmit_discards", 16, true},
-    {"PortXmitConstraintErrors", "port_xmit_constraint_errors", 8, true},
-    {"PortRcvConstraintErrors", "port_rcv_constraint_errors", 8, true},
-    {"LocalLinkIntegrityErrors", "local_link_integrity_errors", 4, true},
-    {"ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors", 4,
-     true},
-    {"VL15Dropped", "VL15_dropped", 16, true},
-    {"PortXmitWait", "port_xmit_wait", 32, false},
-    {"PortXmitData", "port_xmit_data", 32, false},
-    {"PortRcvData", "port_rcv_data", 32, false},
-    {"PortXmitPkts", "port_xmit_packets", 32, false},
-    {"PortRcvPkts", "port_rcv_packets", 32, false},
+	{ "SymbolErrorCounter", "symbol_error", 16, true },
+	{ "LinkErrorRecoveryCounter", "link_error_recovery", 8, true },
+	{ "LinkDownedCounter", "link_downed", 8, true },
+	{ "PortRcvErrors", "port_rcv_errors", 16, true },
+	{ "PortRcvRemotePhysicalErrors", "port_rcv_remote_physical_errors", 16,
+	  true },
+	{ "PortRcvSwitchRelayErrors", "port_rcv_switch_relay_errors", 16,
+	  true },
+	{ "PortXmitDiscards", "port_xmit_discards", 16, true },
+	{ "PortXmitConstraintErrors", "port_xmit_constraint_errors", 8, true },
+	{ "PortRcvConstraintErrors", "port_rcv_constraint_errors", 8, true },
+	{ "LocalLinkIntegrityErrors", "local_link_integrity_errors", 4, true },
+	{ "ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors", 4,
+	  true },
+	{ "VL15Dropped", "VL15_dropped", 16, true },
+	{ "PortXmitWait", "port_xmit_wait", 32, false },
+	{ "PortXmitData", "port_xmit_data", 32, false },
+	{ "PortRcvData", "port_rcv_data", 32, false },
+	{ "PortXmitPkts", "port_xmit_packets", 32, false },
+	{ "PortRcvPkts", "port_rcv_packets", 32, false },
 };
 
 int ib_pc_index(const char *name)

@@ -69,10 +69,10 @@ enum ib_pc {
 };
 
 struct ib_pc_def {
-	const char *name;  /* IBTA, error_thresholds: SymbolErrorCounter */
+	const char *name; /* IBTA, error_thresholds: SymbolErrorCounter */
 	const char *sysfs; /* counters/ file: "symbol_error" */
-	int bits;	   /* width in PortCounters: it saturates there */
-	bool error;	   /* counts errors (XmitWait: congestion) */
+	int bits; /* width in PortCounters: it saturates there */
+	bool error; /* counts errors (XmitWait: congestion) */
 };
 
 extern const struct ib_pc_def ib_pc_defs[IB_PC_COUNT];

@@ -8,7 +8,7 @@
 static const struct {
 	const char *name;
 	double lane_gbps; /* data rate per lane after encoding */
-	int verbs_code;	  /* ibv_port_attr.active_speed */
+	int verbs_code; /* ibv_port_attr.active_speed */
 } speeds[] = {
 	[IB_SPEED_UNKNOWN] = { "unknown", 0, 0 },
 	[IB_SPEED_SDR] = { "SDR", 2.0, 1 },
@@ -45,7 +45,8 @@ double ib_speed_lane_gbps(enum ib_speed speed)
 enum ib_speed ib_speed_from_verbs(int active_speed)
 {
 	for (unsigned i = 1; i < N_SPEEDS; i++)
-		if (speeds[i].verbs_code && speeds[i].verbs_code == active_speed)
+		if (speeds[i].verbs_code &&
+		    speeds[i].verbs_code == active_speed)
 			return i;
 	return IB_SPEED_UNKNOWN;
 }
@@ -53,18 +54,26 @@ enum ib_speed ib_speed_from_verbs(int active_speed)
 enum ib_speed ib_speed_from_mad(int speed_active, int ext_active, int fdr10)
 {
 	switch (ext_active) {
-	case 1: return IB_SPEED_FDR;
-	case 2: return IB_SPEED_EDR;
-	case 4: return IB_SPEED_HDR;
-	case 8: return IB_SPEED_NDR;
-	case 16: return IB_SPEED_XDR;
+	case 1:
+		return IB_SPEED_FDR;
+	case 2:
+		return IB_SPEED_EDR;
+	case 4:
+		return IB_SPEED_HDR;
+	case 8:
+		return IB_SPEED_NDR;
+	case 16:
+		return IB_SPEED_XDR;
 	}
 	if (fdr10)
 		return IB_SPEED_FDR10;
 	switch (speed_active) {
-	case 1: return IB_SPEED_SDR;
-	case 2: return IB_SPEED_DDR;
-	case 4: return IB_SPEED_QDR;
+	case 1:
+		return IB_SPEED_SDR;
+	case 2:
+		return IB_SPEED_DDR;
+	case 4:
+		return IB_SPEED_QDR;
 	}
 	return IB_SPEED_UNKNOWN;
 }
@@ -75,7 +84,8 @@ static const int width_codes[][2] = {
 
 int ib_width_lanes_from_code(int code)
 {
-	for (unsigned i = 0; i < sizeof(width_codes) / sizeof(width_codes[0]); i++)
+	for (unsigned i = 0; i < sizeof(width_codes) / sizeof(width_codes[0]);
+	     i++)
 		if (width_codes[i][0] == code)
 			return width_codes[i][1];
 	return 0;
@@ -83,7 +93,8 @@ int ib_width_lanes_from_code(int code)
 
 int ib_width_code_from_lanes(int lanes)
 {
-	for (unsigned i = 0; i < sizeof(width_codes) / sizeof(width_codes[0]); i++)
+	for (unsigned i = 0; i < sizeof(width_codes) / sizeof(width_codes[0]);
+	     i++)
 		if (width_codes[i][1] == lanes)
 			return width_codes[i][0];
 	return 0;

@@ -47,6 +47,9 @@ int ib_width_from_name(const char *name);
 double ib_data_rate_gbps(enum ib_speed speed, int lanes);
 
 /* Gb/s to GB/s (10^9 bytes per second). */
-static inline double gbps_to_GBps(double gbps) { return gbps / 8.0; }
+static inline double gbps_to_GBps(double gbps)
+{
+	return gbps / 8.0;
+}
 
 #endif

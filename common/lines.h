@@ -22,14 +22,14 @@
 #include <stdio.h>
 
 struct lines {
-	const char *path;	/* names the input in errors */
-	int line;		/* number of the line last read, from 1; a
+	const char *path; /* names the input in errors */
+	int line; /* number of the line last read, from 1; a
 				 * parser may set it to blame an earlier line */
-	char *err;		/* lines_error() and the open functions */
-	size_t errlen;		/* write "path:line: ..." here */
+	char *err; /* lines_error() and the open functions */
+	size_t errlen; /* write "path:line: ..." here */
 	/* private */
-	FILE *f;		/* NULL when reading text */
-	const char *text;	/* the rest of the text */
+	FILE *f; /* NULL when reading text */
+	const char *text; /* the rest of the text */
 	char *buf;
 	size_t cap;
 };

@@ -50,7 +50,8 @@ void log_msg(enum log_level level, const char *fmt, ...)
 
 	if (level > log_get_level())
 		return;
-	flockfile(stderr); /* one line, whole, among threads (watchdog, ranks) */
+	flockfile(
+		stderr); /* one line, whole, among threads (watchdog, ranks) */
 	fprintf(stderr, "ibproof: %s: ", level_names[level]);
 	va_start(ap, fmt);
 	errno = saved_errno;

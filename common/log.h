@@ -2,7 +2,12 @@
 #ifndef IBPROOF_COMMON_LOG_H
 #define IBPROOF_COMMON_LOG_H
 
-enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
+enum log_level {
+	LOG_LEVEL_ERROR,
+	LOG_LEVEL_WARN,
+	LOG_LEVEL_INFO,
+	LOG_LEVEL_DEBUG
+};
 
 /* Messages go to stderr as "ibproof: <level>: <text>"; stdout is for results. */
 void log_set_level(enum log_level level);

@@ -14,12 +14,12 @@
 
 struct namemap_entry {
 	uint64_t guid;
-	size_t seq;		/* order in the file: the first name wins */
+	size_t seq; /* order in the file: the first name wins */
 	char *name;
 };
 
 struct namemap {
-	struct namemap_entry *v;	/* sorted by guid, one per guid */
+	struct namemap_entry *v; /* sorted by guid, one per guid */
 	size_t n, cap;
 };
 
@@ -72,7 +72,7 @@ static int parse_quoted(struct lines *in, char *p, char **name, size_t *len)
 	end += 1 + strspn(end + 1, " \t");
 	if (*end && *end != '#')
 		return lines_error(in, EXPECTED ": text after the closing "
-				   "quote");
+						"quote");
 	return 0;
 }
 
@@ -83,7 +83,7 @@ static int parse_bare(struct lines *in, char *p, char **name, size_t *len)
 
 	if (p[n] == '"')
 		return lines_error(in, EXPECTED ": a quote inside an "
-				   "unquoted name");
+						"unquoted name");
 	while (n && isspace((unsigned char)p[n - 1]))
 		n--;
 	if (!n)

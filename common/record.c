@@ -72,8 +72,8 @@ json_t *record_new(const char *kind)
 	char now[32];
 
 	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema", RECORD_SCHEMA,
-			 "kind", kind, "time", record_time_now(now),
-			 "host", record_hostname(), "version", IBPROOF_VERSION);
+			 "kind", kind, "time", record_time_now(now), "host",
+			 record_hostname(), "version", IBPROOF_VERSION);
 }
 
 json_t *record_port_ref(const char *host, const char *ca, int port,
@@ -81,16 +81,16 @@ json_t *record_port_ref(const char *host, const char *ca, int port,
 {
 	char g[19];
 
-	return json_pack("{s:s, s:s, s:i, s:s}", "host", host, "ca", ca,
-			 "port", port, "guid", record_guid_str(guid, g));
+	return json_pack("{s:s, s:s, s:i, s:s}", "host", host, "ca", ca, "port",
+			 port, "guid", record_guid_str(guid, g));
 }
 
 json_t *record_switch_port_ref(const char *node, uint64_t guid, int port)
 {
 	char g[19];
 
-	return json_pack("{s:s, s:s, s:i}", "node", node,
-			 "guid", record_guid_str(guid, g), "port", port);
+	return json_pack("{s:s, s:s, s:i}", "node", node, "guid",
+			 record_guid_str(guid, g), "port", port);
 }
 
 static bool in_list(const char *s, const char *const *list)
@@ -102,8 +102,10 @@ static bool in_list(const char *s, const char *const *list)
 }
 
 static const char *const severities[] = { "fail", "warn", "info", NULL };
-static const char *const actions[] = { "disable-port", "replace-cable",
-	"reseat", "drain-node", "check-pcie", "none", NULL };
+static const char *const actions[] = {
+	"disable-port", "replace-cable", "reseat", "drain-node",
+	"check-pcie",	"none",		 NULL
+};
 
 json_t *record_finding(const char *severity, const char *category,
 		       json_t *subject, json_t *evidence, const char *action,

@@ -12,10 +12,10 @@ struct record_reader {
 	char *line;
 	size_t cap;
 	unsigned long lineno;
-	off_t start;		/* record_reader_open_range(): the byte range */
-	off_t end;		/* -1: to the end of the file */
-	off_t pos;		/* offset of the next line */
-	bool base_pending;	/* lines before start not counted yet */
+	off_t start; /* record_reader_open_range(): the byte range */
+	off_t end; /* -1: to the end of the file */
+	off_t pos; /* offset of the next line */
+	bool base_pending; /* lines before start not counted yet */
 	char error[512];
 };
 
@@ -58,11 +58,12 @@ static void resolve_line_base(struct record_reader *r)
 	if (!f)
 		return;
 	while (left > 0) {
-		size_t want = left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+		size_t want =
+			left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
 		size_t got = fread(buf, 1, want, f);
 
-		for (char *p = buf; got && (p = memchr(p, '\n', got - (size_t)(p - buf)));
-		     p++)
+		for (char *p = buf;
+		     got && (p = memchr(p, '\n', got - (size_t)(p - buf))); p++)
 			lines++;
 		if (got < want)
 			break;
@@ -151,8 +152,9 @@ int record_reader_next_fast(struct record_reader *r, json_t **rec,
 		if (n < 0) {
 			if (!errno)
 				return 0;
-			snprintf(r->error, sizeof(r->error), "%s:%lu: read error: %s",
-				 r->path, current_line(r) + 1, strerror(errno));
+			snprintf(r->error, sizeof(r->error),
+				 "%s:%lu: read error: %s", r->path,
+				 current_line(r) + 1, strerror(errno));
 			return -errno;
 		}
 		r->pos += n;

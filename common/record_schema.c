@@ -11,12 +11,19 @@
 
 #include "common/record.h"
 
-enum field_type { FT_STRING, FT_INTEGER, FT_NUMBER, FT_OBJECT, FT_ARRAY, FT_BOOL };
+enum field_type {
+	FT_STRING,
+	FT_INTEGER,
+	FT_NUMBER,
+	FT_OBJECT,
+	FT_ARRAY,
+	FT_BOOL
+};
 
 struct field_rule {
-	const char *path;		 /* "a.host": field host of object a */
+	const char *path; /* "a.host": field host of object a */
 	enum field_type type;
-	const char *const *allowed;	 /* NULL: any value of the type */
+	const char *const *allowed; /* NULL: any value of the type */
 };
 
 struct kind_rules {
@@ -30,60 +37,94 @@ static const char *const dirs[] = { "uni", "bi", NULL };
 static const char *const pair_status[] = { "ok", "error", "not-tested", NULL };
 static const char *const node_types[] = { "switch", "ca", "router", NULL };
 static const char *const severities[] = { "fail", "warn", "info", NULL };
-static const char *const actions[] = { "disable-port", "replace-cable",
-	"reseat", "drain-node", "check-pcie", "none", NULL };
+static const char *const actions[] = {
+	"disable-port", "replace-cable", "reseat", "drain-node",
+	"check-pcie",	"none",		 NULL
+};
 static const char *const run_events[] = { "start", "end", NULL };
 
 static const struct field_rule common_fields[] = {
-	{ "kind", FT_STRING }, { "time", FT_STRING }, { "host", FT_STRING },
-	{ "version", FT_STRING }, { NULL },
-};
-
-static const struct field_rule port_fields[] = {
-	{ "ca", FT_STRING }, { "port", FT_INTEGER }, { "guid", FT_STRING },
-	{ "lid", FT_INTEGER }, { "link_layer", FT_STRING, link_layers },
-	{ "state", FT_STRING }, { "rate_gbps", FT_NUMBER },
-	{ "rail", FT_INTEGER }, { NULL },
-};
-
-#define PORT_REF(x) \
-	{ x, FT_OBJECT }, { x ".host", FT_STRING }, { x ".ca", FT_STRING }, \
-	{ x ".port", FT_INTEGER }, { x ".guid", FT_STRING }
-
-static const struct field_rule pair_fields[] = {
-	{ "round", FT_INTEGER }, { "test", FT_STRING, tests },
-	{ "dir", FT_STRING, dirs }, PORT_REF("a"), PORT_REF("b"),
-	{ "gbps", FT_NUMBER }, { "gbps_min", FT_NUMBER },
-	{ "expected_gbps", FT_NUMBER }, { "status", FT_STRING, pair_status },
+	{ "kind", FT_STRING },
+	{ "time", FT_STRING },
+	{ "host", FT_STRING },
+	{ "version", FT_STRING },
 	{ NULL },
 };
 
-#define LINK_END(x) \
+static const struct field_rule port_fields[] = {
+	{ "ca", FT_STRING },
+	{ "port", FT_INTEGER },
+	{ "guid", FT_STRING },
+	{ "lid", FT_INTEGER },
+	{ "link_layer", FT_STRING, link_layers },
+	{ "state", FT_STRING },
+	{ "rate_gbps", FT_NUMBER },
+	{ "rail", FT_INTEGER },
+	{ NULL },
+};
+
+#define PORT_REF(x)                                                         \
+	{ x, FT_OBJECT }, { x ".host", FT_STRING }, { x ".ca", FT_STRING }, \
+		{ x ".port", FT_INTEGER },                                  \
+	{                                                                   \
+		x ".guid", FT_STRING                                        \
+	}
+
+static const struct field_rule pair_fields[] = {
+	{ "round", FT_INTEGER },
+	{ "test", FT_STRING, tests },
+	{ "dir", FT_STRING, dirs },
+	PORT_REF("a"),
+	PORT_REF("b"),
+	{ "gbps", FT_NUMBER },
+	{ "gbps_min", FT_NUMBER },
+	{ "expected_gbps", FT_NUMBER },
+	{ "status", FT_STRING, pair_status },
+	{ NULL },
+};
+
+#define LINK_END(x)                                                           \
 	{ x, FT_OBJECT }, { x ".name", FT_STRING }, { x ".guid", FT_STRING }, \
-	{ x ".port", FT_INTEGER }, { x ".type", FT_STRING, node_types }
+		{ x ".port", FT_INTEGER },                                    \
+	{                                                                     \
+		x ".type", FT_STRING, node_types                              \
+	}
 
 static const struct field_rule link_fields[] = {
-	LINK_END("a"), LINK_END("b"), { "width", FT_STRING },
-	{ "speed", FT_STRING }, { "state", FT_STRING },
-	{ "phys_state", FT_STRING }, { NULL },
+	LINK_END("a"),
+	LINK_END("b"),
+	{ "width", FT_STRING },
+	{ "speed", FT_STRING },
+	{ "state", FT_STRING },
+	{ "phys_state", FT_STRING },
+	{ NULL },
 };
 
 static const struct field_rule finding_fields[] = {
-	{ "severity", FT_STRING, severities }, { "category", FT_STRING },
-	{ "subject", FT_OBJECT }, { "evidence", FT_OBJECT },
-	{ "action", FT_STRING, actions }, { "message", FT_STRING }, { NULL },
+	{ "severity", FT_STRING, severities },
+	{ "category", FT_STRING },
+	{ "subject", FT_OBJECT },
+	{ "evidence", FT_OBJECT },
+	{ "action", FT_STRING, actions },
+	{ "message", FT_STRING },
+	{ NULL },
 };
 
 static const struct field_rule run_fields[] = {
-	{ "tool", FT_STRING }, { "event", FT_STRING, run_events }, { NULL },
+	{ "tool", FT_STRING },
+	{ "event", FT_STRING, run_events },
+	{ NULL },
 };
 
 static const struct field_rule pcie_fields[] = {
-	{ "bdf", FT_STRING }, { NULL },
+	{ "bdf", FT_STRING },
+	{ NULL },
 };
 
 static const struct field_rule counters_fields[] = {
-	{ "subject", FT_OBJECT }, { "counters", FT_OBJECT }, { NULL },
+	{ "subject", FT_OBJECT },
+	{ "counters", FT_OBJECT },
+	{ NULL },
 };
 
 static const struct kind_rules kinds[] = {
@@ -96,18 +137,24 @@ static const struct kind_rules kinds[] = {
 static const char *const type_names[] = {
 	[FT_STRING] = "a string", [FT_INTEGER] = "an integer",
 	[FT_NUMBER] = "a number", [FT_OBJECT] = "an object",
-	[FT_ARRAY] = "an array", [FT_BOOL] = "true or false",
+	[FT_ARRAY] = "an array",  [FT_BOOL] = "true or false",
 };
 
 static bool type_matches(const json_t *v, enum field_type t)
 {
 	switch (t) {
-	case FT_STRING: return json_is_string(v);
-	case FT_INTEGER: return json_is_integer(v);
-	case FT_NUMBER: return json_is_number(v);
-	case FT_OBJECT: return json_is_object(v);
-	case FT_ARRAY: return json_is_array(v);
-	case FT_BOOL: return json_is_boolean(v);
+	case FT_STRING:
+		return json_is_string(v);
+	case FT_INTEGER:
+		return json_is_integer(v);
+	case FT_NUMBER:
+		return json_is_number(v);
+	case FT_OBJECT:
+		return json_is_object(v);
+	case FT_ARRAY:
+		return json_is_array(v);
+	case FT_BOOL:
+		return json_is_boolean(v);
 	}
 	return false;
 }
@@ -153,14 +200,18 @@ static int check_fields(const json_t *rec, const char *kind,
 		const json_t *v = lookup(rec, r->path);
 
 		if (!v)
-			return fail(why, len, "%s record: missing required field '%s'",
+			return fail(why, len,
+				    "%s record: missing required field '%s'",
 				    kind, r->path);
 		if (!type_matches(v, r->type))
-			return fail(why, len, "%s record: field '%s' must be %s",
-				    kind, r->path, type_names[r->type]);
+			return fail(why, len,
+				    "%s record: field '%s' must be %s", kind,
+				    r->path, type_names[r->type]);
 		if (r->type == FT_STRING && !allowed_value(v, r->allowed))
-			return fail(why, len, "%s record: field '%s' has unknown value '%s'",
-				    kind, r->path, json_string_value(v));
+			return fail(
+				why, len,
+				"%s record: field '%s' has unknown value '%s'",
+				kind, r->path, json_string_value(v));
 	}
 	return 0;
 }
@@ -173,7 +224,8 @@ static int check_cross_fields(const json_t *rec, const char *kind, char *why,
 
 	if (!strcmp(kind, "pair") && strcmp(status, "ok") &&
 	    !json_is_string(json_object_get(rec, "error")))
-		return fail(why, len, "pair record: status '%s' needs an 'error' string",
+		return fail(why, len,
+			    "pair record: status '%s' needs an 'error' string",
 			    status);
 	return 0;
 }
@@ -186,7 +238,8 @@ int record_validate(const json_t *rec, char *why, size_t len)
 	if (!json_is_object(rec))
 		return fail(why, len, "expected a JSON object");
 	if (!json_is_string(schema))
-		return fail(why, len, "missing required field 'schema' (expected \"%s\")",
+		return fail(why, len,
+			    "missing required field 'schema' (expected \"%s\")",
 			    RECORD_SCHEMA);
 	if (strcmp(json_string_value(schema), RECORD_SCHEMA))
 		return fail(why, len, "unknown schema '%s' (expected \"%s\")",
@@ -196,7 +249,8 @@ int record_validate(const json_t *rec, char *why, size_t len)
 	kind = json_string_value(json_object_get(rec, "kind"));
 	for (const struct kind_rules *k = kinds; k->kind; k++)
 		if (!strcmp(k->kind, kind))
-			return check_fields(rec, kind, k->fields, why, len) ?:
-			       check_cross_fields(rec, kind, why, len);
+			return check_fields(rec, kind, k->fields, why, len)
+				       ?: check_cross_fields(rec, kind, why,
+							     len);
 	return fail(why, len, "unknown record kind '%s'", kind);
 }

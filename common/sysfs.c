@@ -286,8 +286,8 @@ int sysfs_port_read(const char *root, const char *ca, int port,
 	return ret ? ret : sysfs_read(root, rel, buf, len);
 }
 
-int sysfs_ca_read(const char *root, const char *ca, const char *attr,
-		  char *buf, size_t len)
+int sysfs_ca_read(const char *root, const char *ca, const char *attr, char *buf,
+		  size_t len)
 {
 	char rel[PATH_MAX];
 	int n = snprintf(rel, sizeof(rel), "class/infiniband/%s/%s", ca, attr);

@@ -50,8 +50,8 @@ int sysfs_port_read(const char *root, const char *ca, int port,
 		    const char *attr, char *buf, size_t len);
 
 /* sysfs_read() of ROOT/class/infiniband/CA/ATTR ("node_guid", "fw_ver"). */
-int sysfs_ca_read(const char *root, const char *ca, const char *attr,
-		  char *buf, size_t len);
+int sysfs_ca_read(const char *root, const char *ca, const char *attr, char *buf,
+		  size_t len);
 
 /*
  * Calls fn(ctx, ca, port) for every port of root/class/infiniband/CA/ports

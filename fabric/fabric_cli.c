@@ -26,13 +26,16 @@ enum fabric_key {
 #define INPUT_OPTS                                                          \
 	{ "load-cache", KEY_LOAD_CACHE, "FILE",                             \
 	  "read the fabric from an ibnetdiscover --cache FILE" },           \
-	{ "topology", KEY_TOPOLOGY, "FILE",                                 \
-	  "read the fabric from ibnetdiscover topology text" },             \
-	{ "cache", KEY_CACHE, "FILE",                                       \
-	  "also save the live walk as an ibnetdiscover cache" }
+		{ "topology", KEY_TOPOLOGY, "FILE",                         \
+		  "read the fabric from ibnetdiscover topology text" },     \
+	{                                                                   \
+		"cache", KEY_CACHE, "FILE",                                 \
+			"also save the live walk as an ibnetdiscover cache" \
+	}
 
-#define COMMON (CLI_COMMON_RECORDS | CLI_COMMON_TIMEOUT | CLI_COMMON_CA | \
-		CLI_COMMON_PORT | CLI_COMMON_NODE_NAME_MAP)
+#define COMMON                                                     \
+	(CLI_COMMON_RECORDS | CLI_COMMON_TIMEOUT | CLI_COMMON_CA | \
+	 CLI_COMMON_PORT | CLI_COMMON_NODE_NAME_MAP)
 
 static const struct cli_cmd discover_cmd = {
 	.name = "fabric discover",
@@ -56,9 +59,10 @@ static const struct cli_cmd check_cmd = {
 		"missing-link, unexpected-link, miswired, wrong-port, swapped,\n"
 		"node-replaced, port-disabled, degraded-width, degraded-speed,\n"
 		"unreachable, ambiguous-name. Exit 1 if any is `fail`.\n",
-	.opts = (const struct cli_opt[]){
-		{ "spec", KEY_SPEC, "FILE", "the expected cabling" },
-		INPUT_OPTS, { NULL } },
+	.opts = (const struct cli_opt[]){ { "spec", KEY_SPEC, "FILE",
+					    "the expected cabling" },
+					  INPUT_OPTS,
+					  { NULL } },
 	.common = COMMON,
 };
 
@@ -74,13 +78,15 @@ static const struct cli_cmd counters_cmd = {
 		"format; defaults as its example file). Counters saturate:\n"
 		"saturated values are flagged. --records writes one `counters`\n"
 		"record per port, usable later as --baseline.\n",
-	.opts = (const struct cli_opt[]){
-		{ "baseline", KEY_BASELINE, "FILE",
-		  "judge deltas against `counters` records in FILE" },
-		{ "reset", KEY_RESET, NULL, "reset the counters after reading" },
-		{ "thresholds", KEY_THRESHOLDS, "FILE",
-		  "override thresholds (CounterName=value lines)" },
-		{ NULL } },
+	.opts =
+		(const struct cli_opt[]){
+			{ "baseline", KEY_BASELINE, "FILE",
+			  "judge deltas against `counters` records in FILE" },
+			{ "reset", KEY_RESET, NULL,
+			  "reset the counters after reading" },
+			{ "thresholds", KEY_THRESHOLDS, "FILE",
+			  "override thresholds (CounterName=value lines)" },
+			{ NULL } },
 	.common = COMMON,
 };
 
@@ -97,14 +103,29 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 	struct fabric_args *a = ctx;
 
 	switch (key) {
-	case KEY_SPEC: a->spec = arg; break;
-	case KEY_LOAD_CACHE: a->load_cache = arg; break;
-	case KEY_TOPOLOGY: a->topology = arg; break;
-	case KEY_CACHE: a->cache_out = arg; break;
-	case KEY_BASELINE: a->baseline = arg; break;
-	case KEY_RESET: a->reset = true; break;
-	case KEY_THRESHOLDS: a->thresholds = arg; break;
-	default: return -EINVAL;
+	case KEY_SPEC:
+		a->spec = arg;
+		break;
+	case KEY_LOAD_CACHE:
+		a->load_cache = arg;
+		break;
+	case KEY_TOPOLOGY:
+		a->topology = arg;
+		break;
+	case KEY_CACHE:
+		a->cache_out = arg;
+		break;
+	case KEY_BASELINE:
+		a->baseline = arg;
+		break;
+	case KEY_RESET:
+		a->reset = true;
+		break;
+	case KEY_THRESHOLDS:
+		a->thresholds = arg;
+		break;
+	default:
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -124,7 +145,7 @@ static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
 	}
 	if (a->load_cache && a->topology) {
 		cli_usage_error(cmd, "--load-cache and --topology exclude "
-				"each other");
+				     "each other");
 		return IBP_EXIT_USAGE;
 	}
 	if (a->common.verbose)
@@ -140,7 +161,8 @@ int fabric_main(int argc, char **argv)
 	int rc;
 
 	if (sub && !strcmp(sub, "discover")) {
-		if ((rc = parse_sub(&discover_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&discover_cmd, argc - 1, argv + 1, &a)) >=
+		    0)
 			return rc;
 		return fabric_discover_run(&a);
 	}
@@ -154,7 +176,8 @@ int fabric_main(int argc, char **argv)
 		return fabric_check_run(&a);
 	}
 	if (sub && !strcmp(sub, "counters")) {
-		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, &a)) >=
+		    0)
 			return rc;
 		return fabric_counters_run(&a);
 	}

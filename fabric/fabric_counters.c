@@ -88,7 +88,8 @@ static int thresholds_parse_line(void *arg, char *line)
 	int rc = threshold_line(tp->t, line);
 
 	if (rc == -ENOENT)
-		return lines_error(&tp->in, "unknown counter \"%s\" "
+		return lines_error(&tp->in,
+				   "unknown counter \"%s\" "
 				   "(expected e.g. SymbolErrorCounter=10)",
 				   line);
 	if (rc)
@@ -145,7 +146,8 @@ static void add_ber(struct fabric_finding *f, const char *key,
 	uint64_t words = pc->delta.v[IB_PC_RCV_DATA];
 
 	if (words && !pc->saturated[IB_PC_RCV_DATA])
-		fabric_finding_real(f, key, (double)pc->delta.v[id] /
+		fabric_finding_real(f, key,
+				    (double)pc->delta.v[id] /
 					    ((double)words * 32.0));
 }
 
@@ -177,13 +179,12 @@ static int add_counter_finding(struct fabric_findings *out, int id,
 	fabric_port_str(p, ps, sizeof(ps));
 	if (p->remote)
 		fabric_port_str(p->remote, rs, sizeof(rs));
-	fabric_finding_msg(f, "%s%s%s: %s %llu%s%s / %llu%s%s", ps,
-			   *rs ? " - " : "", rs, name,
-			   (unsigned long long)a->delta.v[id],
-			   a->saturated[id] ? "+" : "", a->has_base ? " new" : "",
-			   b ? (unsigned long long)b->delta.v[id] : 0ULL,
-			   b && b->saturated[id] ? "+" : "",
-			   b ? "" : " (no far end)");
+	fabric_finding_msg(
+		f, "%s%s%s: %s %llu%s%s / %llu%s%s", ps, *rs ? " - " : "", rs,
+		name, (unsigned long long)a->delta.v[id],
+		a->saturated[id] ? "+" : "", a->has_base ? " new" : "",
+		b ? (unsigned long long)b->delta.v[id] : 0ULL,
+		b && b->saturated[id] ? "+" : "", b ? "" : " (no far end)");
 	return 0;
 }
 
@@ -223,7 +224,7 @@ int fabric_counters_check(const struct fabric *m,
 			if (!a && !b)
 				continue;
 			if (p->remote && p->remote->id < p->id)
-				continue;	/* seen from the other end */
+				continue; /* seen from the other end */
 			if (!a) {
 				p = p->remote;
 				a = b;

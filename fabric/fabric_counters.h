@@ -24,7 +24,7 @@
 
 struct fabric_pc {
 	uint64_t v[IB_PC_COUNT];
-	bool ext;		/* data/pkts are 64-bit PortCountersExtended */
+	bool ext; /* data/pkts are 64-bit PortCountersExtended */
 };
 
 struct fabric_thresholds {

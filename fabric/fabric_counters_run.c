@@ -20,7 +20,7 @@ struct counters_run {
 	const struct fabric_args *a;
 	struct fabric *m;
 	struct fabric_pma *pma;
-	struct fabric_port_counters *pcs;	/* by port id */
+	struct fabric_port_counters *pcs; /* by port id */
 	struct fabric_thresholds t;
 	size_t read, failed;
 };
@@ -51,9 +51,8 @@ struct req_list {
 	size_t n, cap;
 };
 
-static struct fabric_pma_req *req_add(struct req_list *l,
-				      const struct fabric_port *p, int kind,
-				      int tag)
+static struct fabric_pma_req *
+req_add(struct req_list *l, const struct fabric_port *p, int kind, int tag)
 {
 	struct fabric_pma_req *q;
 
@@ -165,9 +164,11 @@ static int read_all(struct counters_run *r)
 		rc = read_extended(r, &cpi, &ext);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_info("PMA: %zu ports read in %.3f s (%zu ClassPortInfo, %zu "
-		 "PortCountersExtended)", r->read,
+		 "PortCountersExtended)",
+		 r->read,
 		 (double)(t1.tv_sec - t0.tv_sec) +
-			 (t1.tv_nsec - t0.tv_nsec) / 1e9, cpi.n, ext.n);
+			 (t1.tv_nsec - t0.tv_nsec) / 1e9,
+		 cpi.n, ext.n);
 	free(pc.v);
 	free(cpi.v);
 	free(ext.v);
@@ -233,7 +234,8 @@ static int load_thresholds(struct counters_run *r, const char *path)
 		return 0;
 	rc = fabric_read_text(path, &text, err, sizeof(err));
 	if (!rc)
-		rc = fabric_thresholds_parse(path, text, &r->t, err, sizeof(err));
+		rc = fabric_thresholds_parse(path, text, &r->t, err,
+					     sizeof(err));
 	if (rc)
 		log_error("%s", err);
 	free(text);
@@ -250,9 +252,9 @@ static int emit_snapshot(struct counters_run *r, struct record_writer *w)
 		for (j = 1; j <= r->m->nodes[i]->nports && !rc; j++) {
 			p = &r->m->nodes[i]->ports[j];
 			if (r->pcs[p->id].valid)
-				rc = record_writer_emit_steal(w,
-					fabric_counters_record(p,
-							&r->pcs[p->id]));
+				rc = record_writer_emit_steal(
+					w, fabric_counters_record(
+						   p, &r->pcs[p->id]));
 		}
 	}
 	return rc;

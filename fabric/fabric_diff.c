@@ -19,13 +19,13 @@
 #include "common/record.h"
 #include "fabric_diff_priv.h"
 
-#define ADD(ctx, sev, cat, act)                                           \
-	({                                                                \
-		struct fabric_finding *f_ =                               \
-			fabric_finding_add((ctx)->out, sev, cat, act);    \
-		if (!f_)                                                  \
-			return -ENOMEM;                                   \
-		f_;                                                       \
+#define ADD(ctx, sev, cat, act)                                        \
+	({                                                             \
+		struct fabric_finding *f_ =                            \
+			fabric_finding_add((ctx)->out, sev, cat, act); \
+		if (!f_)                                               \
+			return -ENOMEM;                                \
+		f_;                                                    \
 	})
 
 static int index_name(struct strtab *t, const char *name, long idx)
@@ -36,7 +36,7 @@ static int index_name(struct strtab *t, const char *name, long idx)
 		return 0;
 	if (v) {
 		if (*v != idx)
-			*v = -1;	/* a second node has this name */
+			*v = -1; /* a second node has this name */
 		return 0;
 	}
 	return strtab_put(t, name, idx) < 0 ? -ENOMEM : 0;
@@ -87,7 +87,8 @@ static int report_ambiguous(struct diff_ctx *c, const struct fabric_spec_end *e,
 	fabric_finding_spec_end(f, e->node, 0, 0);
 	fabric_finding_num(f, "nodes", (long long)count);
 	fabric_finding_num(f, "spec_line", line);
-	fabric_finding_msg(f, "spec name \"%s\" (line %d) matches %zu nodes; "
+	fabric_finding_msg(f,
+			   "spec name \"%s\" (line %d) matches %zu nodes; "
 			   "their cables were not checked: name them with "
 			   "--node-name-map or use GUIDs in the spec",
 			   e->node, line, count);
@@ -108,9 +109,11 @@ static int report_replaced(struct diff_ctx *c, const struct fabric_spec_end *e,
 	fabric_finding_spec_end(f, n->name, n->guid, 0);
 	fabric_finding_str(f, "expected_guid", "0x%016" PRIx64, e->guid);
 	fabric_finding_str(f, "found_guid", "0x%016" PRIx64, n->guid);
-	fabric_finding_msg(f, "%s has GUID 0x%016" PRIx64 ", the spec says "
+	fabric_finding_msg(f,
+			   "%s has GUID 0x%016" PRIx64 ", the spec says "
 			   "0x%016" PRIx64 ": the node was replaced; update "
-			   "the spec", n->name, n->guid, e->guid);
+			   "the spec",
+			   n->name, n->guid, e->guid);
 	return 0;
 }
 

@@ -29,8 +29,8 @@ static void diff_ref_end(const struct diff_ctx *c, struct fabric_finding *f,
 		fabric_finding_spec_end(f, e->node, e->guid, e->port);
 }
 
-static const char *diff_end_str(const struct diff_ctx *c, size_t k,
-				 char *buf, size_t len)
+static const char *diff_end_str(const struct diff_ctx *c, size_t k, char *buf,
+				size_t len)
 {
 	const struct fabric_spec_end *e = spec_end(c, k);
 
@@ -44,7 +44,7 @@ static int add_degraded(struct fabric_findings *out, const char *category,
 			const struct fabric_port *a, int have, int want,
 			int line)
 {
-	bool width = category[9] == 'w';	/* "degraded-width" */
+	bool width = category[9] == 'w'; /* "degraded-width" */
 	const char *h = width ? fabric_width_str(have) : ib_speed_name(have);
 	const char *w = width ? fabric_width_str(want) : ib_speed_name(want);
 	struct fabric_finding *f;
@@ -59,8 +59,10 @@ static int add_degraded(struct fabric_findings *out, const char *category,
 	fabric_finding_str(f, "actual", "%s", h);
 	if (line)
 		fabric_finding_num(f, "spec_line", line);
-	fabric_finding_msg(f, "%s - %s runs at %s, expected %s%s: reseat or "
-			   "replace the cable", fabric_port_str(a, pa, sizeof(pa)),
+	fabric_finding_msg(f,
+			   "%s - %s runs at %s, expected %s%s: reseat or "
+			   "replace the cable",
+			   fabric_port_str(a, pa, sizeof(pa)),
 			   fabric_port_str(a->remote, pb, sizeof(pb)), h, w,
 			   line ? " (spec)" : " (both ends enable it)");
 	return 0;
@@ -73,18 +75,19 @@ static int min_int(int a, int b)
 
 /* Width/speed of a connected pair against the spec, or against the best
  * that both ends enable when the spec does not say. */
-int fabric_check_rate(struct fabric_findings *out,
-		      const struct fabric_port *a, int want_w, int want_s,
-		      int line)
+int fabric_check_rate(struct fabric_findings *out, const struct fabric_port *a,
+		      int want_w, int want_s, int line)
 {
 	const struct fabric_port *z = a->remote;
 	int w = min_int(a->width, z->width), s = min_int(a->speed, z->speed);
 	int rc = 0;
 
 	if (!want_w)
-		want_w = fabric_best_of_mask(a->width_enabled & z->width_enabled);
+		want_w = fabric_best_of_mask(a->width_enabled &
+					     z->width_enabled);
 	if (!want_s)
-		want_s = fabric_best_of_mask(a->speed_enabled & z->speed_enabled);
+		want_s = fabric_best_of_mask(a->speed_enabled &
+					     z->speed_enabled);
 	if (w && want_w && w < want_w)
 		rc = add_degraded(out, "degraded-width", a, w, want_w, line);
 	if (!rc && s && want_s && s < want_s)
@@ -137,7 +140,8 @@ static int add_swapped(struct diff_ctx *c, size_t c1, size_t c2)
 	f->extra_role = "swapped_with";
 	fabric_finding_num(f, "spec_line", c->s->cables[c1].line);
 	fabric_finding_num(f, "other_spec_line", c->s->cables[c2].line);
-	fabric_finding_msg(f, "cables %s - %s (line %d) and %s - %s (line %d) "
+	fabric_finding_msg(f,
+			   "cables %s - %s (line %d) and %s - %s (line %d) "
 			   "are swapped: exchange them",
 			   diff_end_str(c, 2 * c1, a, sizeof(a)),
 			   diff_end_str(c, 2 * c1 + 1, z, sizeof(z)),
@@ -219,8 +223,8 @@ static int add_misplaced(struct diff_ctx *c, const struct fabric_port *p,
 			 int kp, int kr)
 {
 	const struct fabric_port *r = p->remote;
-	bool wrong_port = peer_is_node(c, kp, r->node) ||
-			  peer_is_node(c, kr, p->node);
+	bool wrong_port =
+		peer_is_node(c, kp, r->node) || peer_is_node(c, kr, p->node);
 	struct fabric_finding *f;
 	char ps[128], rs[128], ep[192], er[192], want[448] = "";
 	size_t n;
@@ -242,8 +246,10 @@ static int add_misplaced(struct diff_ctx *c, const struct fabric_port *p,
 	if (*er)
 		snprintf(want + n, sizeof(want) - n, "%s%s to %s",
 			 n ? " and " : "", rs, er);
-	fabric_finding_msg(f, "%s is cabled to %s; the spec wants %s: move "
-			   "the cable", ps, rs, want);
+	fabric_finding_msg(f,
+			   "%s is cabled to %s; the spec wants %s: move "
+			   "the cable",
+			   ps, rs, want);
 	consume(c, p);
 	consume(c, r);
 	return 0;
@@ -319,19 +325,23 @@ static int add_leftover(struct diff_ctx *c, size_t i)
 	diff_end_str(c, 2 * i, as, sizeof(as));
 	diff_end_str(c, 2 * i + 1, zs, sizeof(zs));
 	if (*cat == 'p')
-		fabric_finding_msg(f, "%s - %s (line %d) is down because a port "
+		fabric_finding_msg(f,
+				   "%s - %s (line %d) is down because a port "
 				   "is disabled (%s: %s, %s: %s): enable it if "
-				   "that was not meant", as, zs,
-				   c->s->cables[i].line, as, ast, zs, zst);
+				   "that was not meant",
+				   as, zs, c->s->cables[i].line, as, ast, zs,
+				   zst);
 	else if (*cat == 'u')
-		fabric_finding_msg(f, "%s - %s (line %d): the link is up but %s "
+		fabric_finding_msg(f,
+				   "%s - %s (line %d): the link is up but %s "
 				   "does not answer: check or drain the node",
 				   as, zs, c->s->cables[i].line,
 				   leads_nowhere(a) ? zs : as);
 	else
-		fabric_finding_msg(f, "%s - %s (line %d) is not connected (%s, "
-				   "%s): reseat or replace the cable", as, zs,
-				   c->s->cables[i].line, ast, zst);
+		fabric_finding_msg(f,
+				   "%s - %s (line %d) is not connected (%s, "
+				   "%s): reseat or replace the cable",
+				   as, zs, c->s->cables[i].line, ast, zst);
 	consume(c, a);
 	consume(c, z);
 	return 0;
@@ -364,7 +374,8 @@ static int add_unexpected(struct fabric_findings *out,
 		return -ENOMEM;
 	fabric_finding_port(f, p);
 	fabric_finding_port(f, p->remote);
-	fabric_finding_msg(f, "%s - %s is cabled but not in the spec: remove "
+	fabric_finding_msg(f,
+			   "%s - %s is cabled but not in the spec: remove "
 			   "the cable or add it to the spec",
 			   fabric_port_str(p, ps, sizeof(ps)),
 			   fabric_port_str(p->remote, rs, sizeof(rs)));
@@ -381,7 +392,8 @@ static int add_unreachable(struct fabric_findings *out,
 	if (!f)
 		return -ENOMEM;
 	fabric_finding_port(f, p);
-	fabric_finding_msg(f, "%s is up but the node behind it did not "
+	fabric_finding_msg(f,
+			   "%s is up but the node behind it did not "
 			   "answer: check or drain that node",
 			   fabric_port_str(p, ps, sizeof(ps)));
 	return 0;

@@ -25,8 +25,7 @@ struct fabric_finding *fabric_finding_add(struct fabric_findings *fs,
 	return f;
 }
 
-void fabric_finding_port(struct fabric_finding *f,
-			 const struct fabric_port *p)
+void fabric_finding_port(struct fabric_finding *f, const struct fabric_port *p)
 {
 	struct fabric_ref *r;
 
@@ -76,8 +75,7 @@ void fabric_finding_str(struct fabric_finding *f, const char *key,
 	va_end(ap);
 }
 
-void fabric_finding_num(struct fabric_finding *f, const char *key,
-			long long v)
+void fabric_finding_num(struct fabric_finding *f, const char *key, long long v)
 {
 	struct fabric_ev *e = next_ev(f, key);
 
@@ -134,8 +132,7 @@ void fabric_findings_free(struct fabric_findings *fs)
 	fs->n = fs->cap = 0;
 }
 
-const char *fabric_port_str(const struct fabric_port *p, char *buf,
-			    size_t len)
+const char *fabric_port_str(const struct fabric_port *p, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s port %d", p->node->name, p->num);
 	return buf;

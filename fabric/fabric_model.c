@@ -132,12 +132,18 @@ bool fabric_port_up(const struct fabric_port *p)
 const char *fabric_width_str(int lanes)
 {
 	switch (lanes) {
-	case 1: return "1x";
-	case 2: return "2x";
-	case 4: return "4x";
-	case 8: return "8x";
-	case 12: return "12x";
-	default: return "none";
+	case 1:
+		return "1x";
+	case 2:
+		return "2x";
+	case 4:
+		return "4x";
+	case 8:
+		return "8x";
+	case 12:
+		return "12x";
+	default:
+		return "none";
 	}
 }
 
@@ -154,9 +160,13 @@ int fabric_best_of_mask(uint16_t mask)
 const char *fabric_node_type_name(int type)
 {
 	switch (type) {
-	case FABRIC_NODE_CA: return "ca";
-	case FABRIC_NODE_SWITCH: return "switch";
-	case FABRIC_NODE_ROUTER: return "router";
-	default: return "unknown";
+	case FABRIC_NODE_CA:
+		return "ca";
+	case FABRIC_NODE_SWITCH:
+		return "switch";
+	case FABRIC_NODE_ROUTER:
+		return "router";
+	default:
+		return "unknown";
 	}
 }

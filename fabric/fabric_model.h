@@ -32,14 +32,14 @@ struct fabric_node;
 
 struct fabric_port {
 	struct fabric_node *node;
-	struct fabric_port *remote;	/* NULL: nothing discovered beyond */
+	struct fabric_port *remote; /* NULL: nothing discovered beyond */
 	uint64_t guid;
 	int num;
-	int id;			/* index over all ports of the model */
-	bool valid;		/* PortInfo was read */
+	int id; /* index over all ports of the model */
+	bool valid; /* PortInfo was read */
 	uint16_t lid;
 	uint8_t state, phys_state;
-	uint8_t width, speed;	/* active: lanes, enum ib_speed */
+	uint8_t width, speed; /* active: lanes, enum ib_speed */
 	uint16_t width_enabled; /* mask of 1 << lanes */
 	uint16_t speed_enabled; /* mask of 1 << enum ib_speed */
 };
@@ -47,21 +47,21 @@ struct fabric_port {
 struct fabric_node {
 	uint64_t guid;
 	enum fabric_node_type type;
-	char desc[65];		/* NodeDescription, untrusted */
-	const char *name;	/* map name if mapped, else desc */
+	char desc[65]; /* NodeDescription, untrusted */
+	const char *name; /* map name if mapped, else desc */
 	char *map_name;
 	int nports;
 	int idx;
-	uint16_t lid;		/* switch port 0 / first CA port */
-	struct fabric_port *ports;	/* [0..nports] */
+	uint16_t lid; /* switch port 0 / first CA port */
+	struct fabric_port *ports; /* [0..nports] */
 };
 
 struct fabric {
 	struct fabric_node **nodes;
 	size_t nnodes, cap;
 	size_t nports_total;
-	struct hashmap by_guid;		/* guid -> index in nodes */
-	char source[32];	/* "live", "cache", "topology" */
+	struct hashmap by_guid; /* guid -> index in nodes */
+	char source[32]; /* "live", "cache", "topology" */
 };
 
 struct fabric *fabric_new(void);

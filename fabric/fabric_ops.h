@@ -15,10 +15,10 @@
 #include "fabric_model.h"
 
 struct fabric_disc_params {
-	const char *ca;		/* NULL = first */
-	int port;		/* 0 = first active */
-	unsigned timeout_ms;	/* per MAD, 0 = library default */
-	const char *cache_out;	/* also write an ibnetdiscover cache */
+	const char *ca; /* NULL = first */
+	int port; /* 0 = first active */
+	unsigned timeout_ms; /* per MAD, 0 = library default */
+	const char *cache_out; /* also write an ibnetdiscover cache */
 };
 
 struct fabric_disc_ops {
@@ -32,19 +32,19 @@ struct fabric_disc_ops {
 struct fabric_pma;
 
 enum fabric_pma_kind {
-	FABRIC_PMA_COUNTERS,		/* PortCounters */
-	FABRIC_PMA_COUNTERS_EXT,	/* PortCountersExtended (data only) */
-	FABRIC_PMA_CLASS_INFO,		/* ClassPortInfo -> ext */
+	FABRIC_PMA_COUNTERS, /* PortCounters */
+	FABRIC_PMA_COUNTERS_EXT, /* PortCountersExtended (data only) */
+	FABRIC_PMA_CLASS_INFO, /* ClassPortInfo -> ext */
 };
 
 /* One query of a batch; status 0 when answered. */
 struct fabric_pma_req {
 	uint16_t lid;
 	uint8_t port;
-	uint8_t kind;		/* enum fabric_pma_kind */
-	struct fabric_pc *out;	/* counters kinds */
-	bool ext;		/* class info: PortCountersExtended supported */
-	int tag;		/* the caller's (port id, node index) */
+	uint8_t kind; /* enum fabric_pma_kind */
+	struct fabric_pc *out; /* counters kinds */
+	bool ext; /* class info: PortCountersExtended supported */
+	int tag; /* the caller's (port id, node index) */
 	int status;
 };
 

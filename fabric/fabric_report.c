@@ -27,7 +27,8 @@ static json_t *ref_json(const struct fabric_ref *r)
 	    sscanf(r->name, "%95s %95s", host, ca) == 2) {
 		json_object_set_new(o, "host", json_string(host));
 		json_object_set_new(o, "ca", json_string(ca));
-		json_object_set_new(o, "port_guid",
+		json_object_set_new(
+			o, "port_guid",
 			json_string(record_guid_str(r->port_guid, g)));
 	}
 	return o;
@@ -99,8 +100,9 @@ json_t *fabric_link_record(const struct fabric_port *p)
 				json_string(ib_speed_name(p->speed))) ||
 	    json_object_set_new(rec, "state",
 				json_string(ib_port_state_name(p->state))) ||
-	    json_object_set_new(rec, "phys_state",
-			json_string(ib_phys_state_name(p->phys_state)))) {
+	    json_object_set_new(
+		    rec, "phys_state",
+		    json_string(ib_phys_state_name(p->phys_state)))) {
 		json_decref(rec);
 		return NULL;
 	}
@@ -119,8 +121,9 @@ json_t *fabric_counters_record(const struct fabric_port *p,
 				    json_integer((json_int_t)pc->cur.v[i]));
 	if (!rec || !c || json_object_set_new(rec, "subject", end_json(p)) ||
 	    json_object_set_new(rec, "counters", c) ||
-	    json_object_set_new(rec, "node_guid",
-				json_string(record_guid_str(p->node->guid, g))) ||
+	    json_object_set_new(
+		    rec, "node_guid",
+		    json_string(record_guid_str(p->node->guid, g))) ||
 	    json_object_set_new(rec, "port", json_integer(p->num)) ||
 	    json_object_set_new(rec, "extended", json_boolean(pc->cur.ext))) {
 		json_decref(rec);
@@ -129,15 +132,16 @@ json_t *fabric_counters_record(const struct fabric_port *p,
 	return rec;
 }
 
-void fabric_print_summary(FILE *out, const char *what,
-			  const struct fabric *m,
+void fabric_print_summary(FILE *out, const char *what, const struct fabric *m,
 			  const struct fabric_findings *fs)
 {
 	size_t i;
 
-	fprintf(out, "%s: %zu nodes, %zu links (%s); %zu findings: %zu fail, "
-		"%zu warn, %zu info\n", what, m->nnodes, fabric_count_links(m),
-		m->source, fs->n, fabric_findings_count(fs, "fail"),
+	fprintf(out,
+		"%s: %zu nodes, %zu links (%s); %zu findings: %zu fail, "
+		"%zu warn, %zu info\n",
+		what, m->nnodes, fabric_count_links(m), m->source, fs->n,
+		fabric_findings_count(fs, "fail"),
 		fabric_findings_count(fs, "warn"),
 		fabric_findings_count(fs, "info"));
 	for (i = 0; i < fs->n; i++)

@@ -16,8 +16,7 @@ json_t *fabric_finding_record(const struct fabric_finding *f);
 json_t *fabric_link_record(const struct fabric_port *p);
 json_t *fabric_counters_record(const struct fabric_port *p,
 			       const struct fabric_port_counters *pc);
-void fabric_print_summary(FILE *out, const char *what,
-			  const struct fabric *m,
+void fabric_print_summary(FILE *out, const char *what, const struct fabric *m,
 			  const struct fabric_findings *fs);
 
 #endif

@@ -26,7 +26,8 @@ const struct fabric_pma_ops *fabric_pma = &fabric_mad_pma_ops;
 int fabric_load_model(const struct fabric_args *a, struct fabric **out)
 {
 	struct fabric_disc_params p = {
-		.ca = a->common.ca, .port = a->common.port,
+		.ca = a->common.ca,
+		.port = a->common.port,
 		.timeout_ms = (unsigned)(a->common.timeout_s * 1000),
 		.cache_out = a->cache_out,
 	};
@@ -80,12 +81,13 @@ static json_t *run_record(const struct fabric_args *a, const char *event)
 static json_t *run_params(const struct fabric_args *a)
 {
 	json_t *p = json_object();
-	const char *const keys[] = { "spec", "load_cache", "topology",
-				     "baseline", "thresholds",
-				     "node_name_map", "ca" };
-	const char *vals[] = { a->spec, a->load_cache, a->topology,
-			       a->baseline, a->thresholds,
-			       a->common.node_name_map, a->common.ca };
+	const char *const keys[] = { "spec",	 "load_cache", "topology",
+				     "baseline", "thresholds", "node_name_map",
+				     "ca" };
+	const char *vals[] = { a->spec,	      a->load_cache,
+			       a->topology,   a->baseline,
+			       a->thresholds, a->common.node_name_map,
+			       a->common.ca };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -99,8 +101,7 @@ static json_t *run_params(const struct fabric_args *a)
 }
 
 /* Opens --records and writes the `run` start record. */
-int fabric_open_records(const struct fabric_args *a,
-			struct record_writer **w)
+int fabric_open_records(const struct fabric_args *a, struct record_writer **w)
 {
 	json_t *rec;
 
@@ -146,7 +147,7 @@ int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 
 	for (i = 0; w && i < fs->n && !rc; i++)
 		rc = record_writer_emit_steal(w,
-					fabric_finding_record(&fs->v[i]));
+					      fabric_finding_record(&fs->v[i]));
 	if (w && !rc)
 		rc = emit_run_end(a, w, code);
 	if (!a->common.records || strcmp(a->common.records, "-"))
@@ -209,8 +210,8 @@ static int run_model_cmd(const struct fabric_args *a, bool check)
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	rc = fabric_finish(a, w, check ? "fabric check" : "fabric discover",
-			   m, &fs);
+	rc = fabric_finish(a, w, check ? "fabric check" : "fabric discover", m,
+			   &fs);
 out:
 	fabric_findings_free(&fs);
 	fabric_spec_free(spec);

@@ -15,7 +15,7 @@
 #include "fabric_ops.h"
 
 struct fabric_args {
-	const char *tool;	/* "fabric check" ... for `run` records */
+	const char *tool; /* "fabric check" ... for `run` records */
 	struct cli_common common;
 	const char *spec, *load_cache, *topology, *cache_out;
 	const char *baseline, *thresholds;
@@ -29,8 +29,7 @@ extern const struct fabric_pma_ops *fabric_pma;
 /* Each returns an exit code (IBP_EXIT_*). */
 int fabric_load_model(const struct fabric_args *a, struct fabric **out);
 int fabric_apply_map_file(const struct fabric_args *a, struct fabric *m);
-int fabric_open_records(const struct fabric_args *a,
-			struct record_writer **w);
+int fabric_open_records(const struct fabric_args *a, struct record_writer **w);
 int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 		  const char *what, const struct fabric *m,
 		  const struct fabric_findings *fs);

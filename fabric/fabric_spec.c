@@ -24,21 +24,29 @@
 #include "fabric_topo.h"
 #include "fabric_util.h"
 
-enum spec_col { COL_A_NODE, COL_A_PORT, COL_Z_NODE, COL_Z_PORT, COL_SPEED,
-		COL_WIDTH, COL_LABEL, COL_RACK, COL_COUNT };
-
-static const char *const col_names[COL_COUNT] = {
-	"a_node", "a_port", "z_node", "z_port", "speed", "width", "label",
-	"rack"
+enum spec_col {
+	COL_A_NODE,
+	COL_A_PORT,
+	COL_Z_NODE,
+	COL_Z_PORT,
+	COL_SPEED,
+	COL_WIDTH,
+	COL_LABEL,
+	COL_RACK,
+	COL_COUNT
 };
+
+static const char *const col_names[COL_COUNT] = { "a_node", "a_port", "z_node",
+						  "z_port", "speed",  "width",
+						  "label",  "rack" };
 
 #define MAX_FIELDS 16
 
 struct csv_ctx {
-	struct lines in;	/* path, line number, err */
-	int col_of[COL_COUNT];	/* field index per column, -1 = absent */
+	struct lines in; /* path, line number, err */
+	int col_of[COL_COUNT]; /* field index per column, -1 = absent */
 	int nfields;
-	struct strtab ends;	/* "node\nport" -> line */
+	struct strtab ends; /* "node\nport" -> line */
 	struct fabric_spec *spec;
 };
 
@@ -142,15 +150,18 @@ static int parse_header(struct csv_ctx *c, char **f, int n)
 			if (!strcasecmp(f[i], col_names[k]))
 				break;
 		if (k == COL_COUNT || c->col_of[k] >= 0)
-			return lines_error(&c->in, "expected a header of "
+			return lines_error(&c->in,
+					   "expected a header of "
 					   "columns a_node,a_port,z_node,"
 					   "z_port[,speed,width,label,rack], "
-					   "got \"%s\"", f[i]);
+					   "got \"%s\"",
+					   f[i]);
 		c->col_of[k] = i;
 	}
 	for (k = 0; k <= COL_Z_PORT; k++)
 		if (c->col_of[k] < 0)
-			return lines_error(&c->in, "header lacks column %s "
+			return lines_error(&c->in,
+					   "header lacks column %s "
 					   "(expected a_node,a_port,z_node,"
 					   "z_port[,speed,width,label,rack])",
 					   col_names[k]);
@@ -169,11 +180,14 @@ static int parse_end(struct csv_ctx *c, char **f, int ncol, int pcol,
 	const char *node = field(c, f, ncol), *port = field(c, f, pcol);
 
 	if (!*node)
-		return lines_error(&c->in, "%s: expected a node name, got "
-				   "nothing", col_names[ncol]);
+		return lines_error(&c->in,
+				   "%s: expected a node name, got "
+				   "nothing",
+				   col_names[ncol]);
 	e->port = fabric_port_parse(port);
 	if (e->port < 0)
-		return lines_error(&c->in, "%s: expected a port number "
+		return lines_error(&c->in,
+				   "%s: expected a port number "
 				   "(1-255) or cage/lane like 17/1, got \"%s\"",
 				   col_names[pcol], port);
 	e->node = strdup(node);
@@ -185,12 +199,16 @@ static int parse_rate(struct csv_ctx *c, char **f, struct fabric_cable *cb)
 	const char *s = field(c, f, COL_SPEED), *w = field(c, f, COL_WIDTH);
 
 	if (*s && !(cb->speed = ib_speed_from_name(s)))
-		return lines_error(&c->in, "speed: expected SDR, DDR, QDR, "
+		return lines_error(&c->in,
+				   "speed: expected SDR, DDR, QDR, "
 				   "FDR10, FDR, EDR, HDR, NDR or XDR, "
-				   "got \"%s\"", s);
+				   "got \"%s\"",
+				   s);
 	if (*w && !(cb->width = ib_width_from_name(w)))
-		return lines_error(&c->in, "width: expected 1x, 2x, 4x, 8x or "
-				   "12x, got \"%s\"", w);
+		return lines_error(&c->in,
+				   "width: expected 1x, 2x, 4x, 8x or "
+				   "12x, got \"%s\"",
+				   w);
 	return 0;
 }
 
@@ -204,15 +222,16 @@ static int claim_end(struct csv_ctx *c, const struct fabric_spec_end *e)
 	if (prev == -ENOMEM)
 		return prev;
 	if (prev > 0)
-		return lines_error(&c->in, "%s port %d is already in the "
-				   "cable at line %d", e->node, e->port, prev);
+		return lines_error(&c->in,
+				   "%s port %d is already in the "
+				   "cable at line %d",
+				   e->node, e->port, prev);
 	return 0;
 }
 
 struct fabric_cable *fabric_spec_add(struct fabric_spec *s)
 {
-	if (array_reserve(&s->cables, &s->cap, s->ncables,
-			   sizeof(*s->cables)))
+	if (array_reserve(&s->cables, &s->cap, s->ncables, sizeof(*s->cables)))
 		return NULL;
 	return memset(&s->cables[s->ncables++], 0, sizeof(*s->cables));
 }
@@ -251,8 +270,10 @@ static int parse_line(void *arg, char *line)
 	if (!c->nfields)
 		return parse_header(c, f, n);
 	if (n != c->nfields)
-		return lines_error(&c->in, "expected %d columns as in the "
-				   "header, got %d", c->nfields, n);
+		return lines_error(&c->in,
+				   "expected %d columns as in the "
+				   "header, got %d",
+				   c->nfields, n);
 	return parse_row(c, f, c->spec);
 }
 
@@ -272,7 +293,7 @@ int fabric_spec_parse_csv(const char *path, const char *text,
 	if (!c.nfields) {
 		c.in.line = 1;
 		rc = lines_error(&c.in, "expected a header line a_node,"
-				 "a_port,z_node,z_port[,...], got none");
+					"a_port,z_node,z_port[,...], got none");
 		goto fail;
 	}
 	*out = s;

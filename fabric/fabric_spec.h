@@ -18,14 +18,14 @@
 #define FABRIC_ERR_LEN 512
 
 struct fabric_spec_end {
-	char *node;		/* node name or description */
-	uint64_t guid;		/* 0 = not given */
+	char *node; /* node name or description */
+	uint64_t guid; /* 0 = not given */
 	int port;
 };
 
 struct fabric_cable {
 	struct fabric_spec_end a, z;
-	int speed, width;	/* enum ib_speed, lanes; 0 = any */
+	int speed, width; /* enum ib_speed, lanes; 0 = any */
 	char *label, *rack;
 	int line;
 };

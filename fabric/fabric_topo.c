@@ -35,18 +35,18 @@ struct topo_link {
 };
 
 struct topo_ctx {
-	struct lines in;	/* path, line number, err */
+	struct lines in; /* path, line number, err */
 	struct fabric *f;
 	struct fabric_node *cur;
 	uint64_t next_guid;
-	struct strtab ids;	/* node id -> node idx + 1 */
+	struct strtab ids; /* node id -> node idx + 1 */
 	struct topo_link *links;
 	size_t nlinks, cap;
 };
 
 static const char *const topo_keys[] = {
-	"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=",
-	"rtguid=", "Switch", "Ca\t", "Ca ", "Rt\t", "Rt "
+	"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid=",
+	"Switch",  "Ca\t",   "Ca ",	    "Rt\t",	   "Rt "
 };
 
 bool fabric_topo_detect(const char *text)
@@ -123,14 +123,16 @@ static int parse_node(struct topo_ctx *c, const char *line,
 	c->next_guid = 0;
 	c->cur = fabric_add_node(c->f, guid, type, desc, (int)nports);
 	if (!c->cur)
-		return errno == EEXIST ?
-			lines_error(&c->in, "node GUID repeated") : -errno;
+		return errno == EEXIST
+			       ? lines_error(&c->in, "node GUID repeated")
+			       : -errno;
 	lid = hash ? strstr(hash, " lid ") : NULL;
 	if (type == FABRIC_NODE_SWITCH && lid) {
 		long v = topo_number(lid + 5, UINT16_MAX);
 
 		if (v < 0)
-			return lines_error(&c->in, "expected a LID after \"lid\"");
+			return lines_error(&c->in,
+					   "expected a LID after \"lid\"");
 		c->cur->lid = (uint16_t)v;
 	}
 	if (strtab_put(&c->ids, id, c->cur->idx + 1))
@@ -197,7 +199,8 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 	if (rest && *rest == '[')
 		rport = topo_number(rest + 1, 255);
 	if (!p || !rest || rport < 0)
-		return lines_error(&c->in, "expected a port line like "
+		return lines_error(&c->in,
+				   "expected a port line like "
 				   "[1] \"S-guid\"[2] (node has %d ports)",
 				   c->cur ? c->cur->nports : 0);
 	p->guid = port_guid(line);
@@ -209,7 +212,8 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 	if (lid && c->cur->type != FABRIC_NODE_SWITCH) {
 		v = topo_number(lid + 6, UINT16_MAX);
 		if (v < 0)
-			return lines_error(&c->in, "expected a LID after \"# lid\"");
+			return lines_error(&c->in,
+					   "expected a LID after \"# lid\"");
 		p->lid = c->cur->lid = (uint16_t)v;
 	}
 	if (c->cur->type == FABRIC_NODE_SWITCH)
@@ -239,7 +243,7 @@ static int parse_topo_line(void *arg, char *line)
 			return lines_error(&c->in, "port line before any node");
 		return parse_port_line(c, line);
 	}
-	if (strchr(line, '='))	/* vendid=, devid=, sysimgguid= */
+	if (strchr(line, '=')) /* vendid=, devid=, sysimgguid= */
 		return 0;
 	return lines_error(&c->in, "expected a node, port or key=value line");
 }
@@ -258,9 +262,10 @@ static int resolve_links(struct topo_ctx *c)
 		r = idx ? fabric_port(c->f->nodes[*idx - 1], l->remote_port)
 			: NULL;
 		if (!r || !l->remote_port)
-			return lines_error(&c->in, "link to unknown node or "
-					   "port \"%s\"[%d]", l->remote_id,
-					   l->remote_port);
+			return lines_error(&c->in,
+					   "link to unknown node or "
+					   "port \"%s\"[%d]",
+					   l->remote_id, l->remote_port);
 		if (fabric_connect(l->port, r))
 			return lines_error(&c->in, "port %d linked twice",
 					   l->port->num);

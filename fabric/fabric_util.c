@@ -40,8 +40,7 @@ fail:
 	return NULL;
 }
 
-int fabric_read_text(const char *path, char **text, char *err,
-		     size_t errlen)
+int fabric_read_text(const char *path, char **text, char *err, size_t errlen)
 {
 	*text = fabric_read_file(path, NULL);
 	if (*text)

@@ -8,7 +8,6 @@
 /* Whole file into a NUL-terminated buffer; NULL + errno. */
 char *fabric_read_file(const char *path, size_t *len);
 /* Same, with "path: cannot read: why" in err; 0 or -errno. */
-int fabric_read_text(const char *path, char **text, char *err,
-		     size_t errlen);
+int fabric_read_text(const char *path, char **text, char *err, size_t errlen);
 
 #endif

@@ -16,10 +16,14 @@
 static enum fabric_node_type node_type(int ibnd_type)
 {
 	switch (ibnd_type) {
-	case IB_NODE_SWITCH: return FABRIC_NODE_SWITCH;
-	case IB_NODE_CA: return FABRIC_NODE_CA;
-	case IB_NODE_ROUTER: return FABRIC_NODE_ROUTER;
-	default: return FABRIC_NODE_UNKNOWN;
+	case IB_NODE_SWITCH:
+		return FABRIC_NODE_SWITCH;
+	case IB_NODE_CA:
+		return FABRIC_NODE_CA;
+	case IB_NODE_ROUTER:
+		return FABRIC_NODE_ROUTER;
+	default:
+		return FABRIC_NODE_UNKNOWN;
 	}
 }
 
@@ -68,8 +72,9 @@ static int copy_links(struct fabric *f, ibnd_fabric_t *in)
 			if (!p || !p->remoteport)
 				continue;
 			rn = fabric_find_guid(f, p->remoteport->node->guid);
-			if (!rn || fabric_connect(&n->ports[i],
-					&rn->ports[p->remoteport->portnum]))
+			if (!rn ||
+			    fabric_connect(&n->ports[i],
+					   &rn->ports[p->remoteport->portnum]))
 				return -EPROTO;
 		}
 	}
@@ -129,7 +134,8 @@ static int ibnd_load(const char *path, struct fabric **out)
 
 	if (!in) {
 		log_error("%s: ibnd_load_fabric failed (not an ibnetdiscover "
-			  "cache?)", path);
+			  "cache?)",
+			  path);
 		return -EINVAL;
 	}
 	rc = copy_fabric(in, "cache", out);

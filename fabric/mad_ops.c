@@ -15,10 +15,10 @@
 #include "common/log.h"
 #include "fabric_ops.h"
 
-#define PORT_CAP_EXT_SPEEDS (1u << 14)	/* PortInfo IsExtendedSpeedsSupported */
-#define PM_CAP_EXT_WIDTH (1u << 9)	/* ClassPortInfo: PortCountersExtended */
+#define PORT_CAP_EXT_SPEEDS (1u << 14) /* PortInfo IsExtendedSpeedsSupported */
+#define PM_CAP_EXT_WIDTH (1u << 9) /* ClassPortInfo: PortCountersExtended */
 #define PM_CAP_EXT_NOIETF (1u << 10)
-#define PMA_WINDOW 16		/* PMA queries in flight on one handle */
+#define PMA_WINDOW 16 /* PMA queries in flight on one handle */
 #define PMA_BUF 1024
 
 struct fabric_pma {
@@ -62,7 +62,8 @@ void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
 
 	if (cap & PORT_CAP_EXT_SPEEDS) {
 		ext_act = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
-		ext_ena = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
+		ext_ena =
+			mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
 	}
 	p->valid = true;
 	p->state = (uint8_t)mad_get_field(pi, 0, IB_PORT_STATE_F);
@@ -72,8 +73,8 @@ void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
 	p->speed = (uint8_t)ib_speed_from_mad(
 		(int)mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ACTIVE_F),
 		(int)ext_act, 0);
-	p->width_enabled = width_mask(
-		mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
+	p->width_enabled =
+		width_mask(mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
 	p->speed_enabled = speed_mask(
 		mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F), ext_ena);
 	if (p->state <= IB_PORT_STATE_DOWN) {
@@ -106,16 +107,18 @@ static int pma_open(const char *ca, int port, unsigned timeout_ms,
 }
 
 static const int pc_fields[IB_PC_COUNT] = {
-	IB_PC_ERR_SYM_F, IB_PC_LINK_RECOVERS_F, IB_PC_LINK_DOWNED_F,
-	IB_PC_ERR_RCV_F, IB_PC_ERR_PHYSRCV_F, IB_PC_ERR_SWITCH_REL_F,
-	IB_PC_XMT_DISCARDS_F, IB_PC_ERR_XMTCONSTR_F, IB_PC_ERR_RCVCONSTR_F,
+	IB_PC_ERR_SYM_F,	IB_PC_LINK_RECOVERS_F,	IB_PC_LINK_DOWNED_F,
+	IB_PC_ERR_RCV_F,	IB_PC_ERR_PHYSRCV_F,	IB_PC_ERR_SWITCH_REL_F,
+	IB_PC_XMT_DISCARDS_F,	IB_PC_ERR_XMTCONSTR_F,	IB_PC_ERR_RCVCONSTR_F,
 	IB_PC_ERR_LOCALINTEG_F, IB_PC_ERR_EXCESS_OVR_F, IB_PC_VL15_DROPPED_F,
-	IB_PC_XMT_WAIT_F, IB_PC_XMT_BYTES_F, IB_PC_RCV_BYTES_F,
-	IB_PC_XMT_PKTS_F, IB_PC_RCV_PKTS_F,
+	IB_PC_XMT_WAIT_F,	IB_PC_XMT_BYTES_F,	IB_PC_RCV_BYTES_F,
+	IB_PC_XMT_PKTS_F,	IB_PC_RCV_PKTS_F,
 };
 
 static const int pc_ext_fields[] = {
-	IB_PC_EXT_XMT_BYTES_F, IB_PC_EXT_RCV_BYTES_F, IB_PC_EXT_XMT_PKTS_F,
+	IB_PC_EXT_XMT_BYTES_F,
+	IB_PC_EXT_RCV_BYTES_F,
+	IB_PC_EXT_XMT_PKTS_F,
 	IB_PC_EXT_RCV_PKTS_F,
 };
 
@@ -129,9 +132,9 @@ static int pma_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
 				   IB_GSI_PORT_COUNTERS, h->port))
 		return -ETIMEDOUT;
 	memset(buf, 0, sizeof(buf));
-	if (ext && !performance_reset_via(buf, &id, port, 0xffffffff,
-					  h->timeout_ms,
-					  IB_GSI_PORT_COUNTERS_EXT, h->port))
+	if (ext &&
+	    !performance_reset_via(buf, &id, port, 0xffffffff, h->timeout_ms,
+				   IB_GSI_PORT_COUNTERS_EXT, h->port))
 		return -ETIMEDOUT;
 	return 0;
 }
@@ -139,7 +142,7 @@ static int pma_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
 struct pma_slot {
 	struct fabric_pma_req *req;
 	uint32_t trid;
-	double deadline;	/* monotonic ms */
+	double deadline; /* monotonic ms */
 };
 
 static double mono_ms(void)
@@ -158,9 +161,11 @@ static unsigned pma_timeout(const struct fabric_pma *h)
 static int pma_send(struct fabric_pma *h, struct fabric_pma_req *q,
 		    uint32_t *trid)
 {
-	static const int attr[] = { [FABRIC_PMA_COUNTERS] = IB_GSI_PORT_COUNTERS,
-		[FABRIC_PMA_COUNTERS_EXT] = IB_GSI_PORT_COUNTERS_EXT,
-		[FABRIC_PMA_CLASS_INFO] = CLASS_PORT_INFO };
+	static const int attr[] = { [FABRIC_PMA_COUNTERS] =
+					    IB_GSI_PORT_COUNTERS,
+				    [FABRIC_PMA_COUNTERS_EXT] =
+					    IB_GSI_PORT_COUNTERS_EXT,
+				    [FABRIC_PMA_CLASS_INFO] = CLASS_PORT_INFO };
 	uint8_t buf[PMA_BUF] = { 0 }, data[IB_PC_DATA_SZ] = { 0 };
 	ib_portid_t id = { 0 };
 	ib_rpc_t rpc = { 0 };
@@ -228,7 +233,7 @@ static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
 	if (umad_recv(mad_rpc_portid(h->port), buf, &len,
 		      first > now ? (int)(first - now) + 1 : 1) < 0) {
 		now = mono_ms();
-		for (i = 0; i < n; i++) {	/* expire the late ones */
+		for (i = 0; i < n; i++) { /* expire the late ones */
 			if (win[i].req && win[i].deadline <= now) {
 				win[i].req = NULL;
 				freed++;
@@ -241,12 +246,13 @@ static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
 	for (i = 0; i < n; i++) {
 		if (!win[i].req || win[i].trid != trid)
 			continue;
-		if (!umad_status(buf) && !mad_get_field(mad, 0, IB_MAD_STATUS_F))
+		if (!umad_status(buf) &&
+		    !mad_get_field(mad, 0, IB_MAD_STATUS_F))
 			pma_decode(win[i].req, mad);
 		win[i].req = NULL;
 		return 1;
 	}
-	return 0;	/* a late answer to a request given up on */
+	return 0; /* a late answer to a request given up on */
 }
 
 /* Sends up to PMA_WINDOW queries at once and matches answers by TID:

@@ -32,12 +32,13 @@ static const struct cli_cmd demo_cmd = {
 		"network namespaces) and the packages of scripts/install-deps;\n"
 		"`make demo` installs them first. An installed ibproof writes\n"
 		"into a new folder under $TMPDIR (or /tmp) unless --out says.\n",
-	.opts = (const struct cli_opt[]){
-		{ "build", KEY_BUILD, "DIR",
-		  "run the source tree's demo with the build folder DIR "
-		  "(default: this binary's, when it runs from its build tree)" },
-		{ NULL },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "build", KEY_BUILD, "DIR",
+			  "run the source tree's demo with the build folder DIR "
+			  "(default: this binary's, when it runs from its build tree)" },
+			{ NULL },
+		},
 	.common = CLI_COMMON_OUT,
 };
 
@@ -98,8 +99,8 @@ static int run_source_demo(const char *build)
 static int join_path(char *buf, const char *dir, const char *rel,
 		     const char *name)
 {
-	int n = snprintf(buf, PATH_MAX, "%s/%s%s%s", dir, rel,
-			 *rel ? "/" : "", name);
+	int n = snprintf(buf, PATH_MAX, "%s/%s%s%s", dir, rel, *rel ? "/" : "",
+			 name);
 
 	if (n < 0 || n >= PATH_MAX) {
 		fprintf(stderr, "ibproof demo: %s/%s: path too long\n", dir,
@@ -114,8 +115,7 @@ static int join_path(char *buf, const char *dir, const char *rel,
  * gen_fattree; output goes to out, else to a new folder under $TMPDIR.
  * Returns only on failure.
  */
-static int run_installed_demo(const char *exe, const char *dir,
-			      const char *out)
+static int run_installed_demo(const char *exe, const char *dir, const char *out)
 {
 	char script[PATH_MAX], gen[PATH_MAX], tmp[PATH_MAX];
 	const char *tmpdir = getenv("TMPDIR");
@@ -137,12 +137,13 @@ static int run_installed_demo(const char *exe, const char *dir,
 	if (!setenv("IBPROOF", exe, 1) && !setenv("GEN_FATTREE", gen, 1) &&
 	    !setenv("IBPROOF_DEMO_OUT", out, 1)) {
 		execl(script, script, (char *)NULL);
-		fprintf(stderr, "ibproof demo: cannot run %s: %s (is ibproof "
-			"installed with `make install`?)\n", script,
-			strerror(errno));
+		fprintf(stderr,
+			"ibproof demo: cannot run %s: %s (is ibproof "
+			"installed with `make install`?)\n",
+			script, strerror(errno));
 	}
 	if (out == tmp)
-		rmdir(tmp);	/* the empty folder made above */
+		rmdir(tmp); /* the empty folder made above */
 	return IBP_EXIT_RUNTIME;
 }
 
@@ -157,7 +158,8 @@ int demo_main(int argc, char **argv)
 	if (ret < 0)
 		return cli_parse_exit(ret);
 	if (ret < argc) {
-		cli_usage_error(&demo_cmd, "unexpected argument '%s'", argv[ret]);
+		cli_usage_error(&demo_cmd, "unexpected argument '%s'",
+				argv[ret]);
 		return IBP_EXIT_USAGE;
 	}
 	if (self_path(exe, dir))

@@ -22,22 +22,22 @@
 struct node_port {
 	char ca[NODE_NAME_LEN];
 	int port;
-	int state;		/* enum ib_port_state (common/ibport.h) */
-	int phys_state;		/* enum ib_phys_state */
-	int lanes;		/* from rate: "(4X HDR)"; 0 unknown */
+	int state; /* enum ib_port_state (common/ibport.h) */
+	int phys_state; /* enum ib_phys_state */
+	int lanes; /* from rate: "(4X HDR)"; 0 unknown */
 	enum ib_speed speed;
-	double nominal_gbps;	/* the figure of sysfs rate */
-	double rate_gbps;	/* data rate: lanes x lane rate; RoCE: netdev */
-	char link_layer[16];	/* InfiniBand | Ethernet */
+	double nominal_gbps; /* the figure of sysfs rate */
+	double rate_gbps; /* data rate: lanes x lane rate; RoCE: netdev */
+	char link_layer[16]; /* InfiniBand | Ethernet */
 	int lid;
-	uint64_t guid;		/* port GUID (GID 0), RoCE: node GUID */
+	uint64_t guid; /* port GUID (GID 0), RoCE: node GUID */
 	uint64_t node_guid;
 	char fw_ver[NODE_TEXT_LEN];
 	char board_id[NODE_TEXT_LEN];
 	char hca_type[NODE_TEXT_LEN];
 	char driver[NODE_TEXT_LEN];
 	char netdev[NODE_TEXT_LEN];
-	int rail;		/* index among this host's ports */
+	int rail; /* index among this host's ports */
 };
 
 /* ---- node_ports.c: sysfs -> ports, and their records ---- */
@@ -69,8 +69,8 @@ int node_ports_load(const char *path, struct node_port **ports, int *n);
 struct node_expect {
 	const struct node_port *ref; /* --reference-inventory, or NULL */
 	int n_ref;
-	int min_ports;		     /* --expect-ports, 0: none */
-	double min_rate_gbps;	     /* --expect-rate, 0: none */
+	int min_ports; /* --expect-ports, 0: none */
+	double min_rate_gbps; /* --expect-rate, 0: none */
 };
 
 /*
@@ -112,8 +112,8 @@ bool node_counter_is_error(const char *name);
  * finding (fail, reseat) per port whose error counters went up; during
  * names the phase ("the DMA loopback"). Returns the number added.
  */
-int node_counters_judge(const char *host, const struct node_port *ports,
-			int n, const struct node_counters *before,
+int node_counters_judge(const char *host, const struct node_port *ports, int n,
+			const struct node_counters *before,
 			const struct node_counters *after, const char *during,
 			json_t *findings);
 /* `counters` records of a snapshot (written for the records file). */

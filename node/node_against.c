@@ -51,8 +51,8 @@ static char *default_launcher(const char *self, const char *hosts, int p)
 	off = (size_t)snprintf(s, len, "mpirun --host %s:%d", self, p);
 	for (h = strtok_r(dup, ",", &save); h; h = strtok_r(NULL, ",", &save))
 		if (*h) {
-			off += (size_t)snprintf(s + off, len - off, ",%s:%d",
-						h, p);
+			off += (size_t)snprintf(s + off, len - off, ",%s:%d", h,
+						p);
 			n++;
 		}
 	snprintf(s + off, len - off, " -np %d", n * p);
@@ -66,8 +66,9 @@ static int build_argv(const struct node_run_opts *o, const char *tmp,
 	char *save = NULL, *w;
 	int ret = 0;
 
-	a->words = o->launcher ? strdup(o->launcher) :
-		   default_launcher(o->host, o->against, o->n_active);
+	a->words = o->launcher
+			   ? strdup(o->launcher)
+			   : default_launcher(o->host, o->against, o->n_active);
 	if (!a->words)
 		return -ENOMEM;
 	for (w = strtok_r(a->words, " \t\n", &save); w && !ret;
@@ -97,15 +98,16 @@ static int build_argv(const struct node_run_opts *o, const char *tmp,
 static void take_finding(const struct node_run_opts *o, json_t *rec,
 			 json_t *findings)
 {
-	const char *h = json_string_value(json_object_get(
-		json_object_get(rec, "subject"), "host"));
+	const char *h = json_string_value(
+		json_object_get(json_object_get(rec, "subject"), "host"));
 	const char *sev = json_string_value(json_object_get(rec, "severity"));
 	char buf[512];
 
 	if (h && strcmp(h, o->host) != 0 && sev && !strcmp(sev, "fail")) {
-		snprintf(buf, sizeof(buf), "reference %s: %s: pick other "
-			 "references", h, json_string_value(json_object_get(
-				rec, "message")));
+		snprintf(buf, sizeof(buf),
+			 "reference %s: %s: pick other "
+			 "references",
+			 h, json_string_value(json_object_get(rec, "message")));
 		json_object_set_new(rec, "severity", json_string("warn"));
 		json_object_set_new(rec, "message", json_string(buf));
 		json_object_set_new(rec, "reference", json_true());
@@ -122,12 +124,13 @@ static int copy_records(const struct node_run_opts *o, const char *tmp,
 
 	if (!r) {
 		log_error("--against: burnin wrote no records to %s: %m "
-			  "(rank 0 must run on this host)", tmp);
+			  "(rank 0 must run on this host)",
+			  tmp);
 		return -errno;
 	}
 	while ((ret = record_reader_next(r, &rec)) == 1) {
-		const char *kind = json_string_value(json_object_get(rec,
-								     "kind"));
+		const char *kind =
+			json_string_value(json_object_get(rec, "kind"));
 
 		if (!strcmp(kind, "finding"))
 			take_finding(o, rec, findings);
@@ -138,8 +141,9 @@ static int copy_records(const struct node_run_opts *o, const char *tmp,
 		json_decref(rec);
 	}
 	if (ret < 0)
-		log_error("--against: %s", ret == -EINVAL ?
-			  record_reader_error(r) : strerror(-ret));
+		log_error("--against: %s", ret == -EINVAL
+						   ? record_reader_error(r)
+						   : strerror(-ret));
 	record_reader_close(r);
 	return ret;
 }
@@ -154,7 +158,7 @@ static double against_timeout(const struct node_run_opts *o)
 		hosts += *s == ',';
 	/* node: schedule: rounds of write then read; generous set-up time */
 	return 60.0 + 4.0 * (o->duration_s + 2.0) * (hosts + 1) *
-		(o->n_active > 0 ? o->n_active : 1);
+			      (o->n_active > 0 ? o->n_active : 1);
 }
 
 int node_against_run(const struct node_run_opts *o, struct record_writer *w,
@@ -188,17 +192,23 @@ int node_against_run(const struct node_run_opts *o, struct record_writer *w,
 	}
 	fputs(res->output, stderr);
 	if (res->timed_out)
-		json_array_append_new(skipped, json_sprintf(
-			"against: burnin killed after %.0f s (--timeout)",
-			against_timeout(o)));
+		json_array_append_new(
+			skipped,
+			json_sprintf(
+				"against: burnin killed after %.0f s (--timeout)",
+				against_timeout(o)));
 	if (copy_records(o, tmp, w, findings, &pairs) < 0 || res->timed_out)
 		goto out;
 	rc = res->exit_status == IBP_EXIT_RUNTIME || res->exit_status > 3 ||
-	     !pairs ? IBP_EXIT_RUNTIME : res->exit_status;
+			     !pairs
+		     ? IBP_EXIT_RUNTIME
+		     : res->exit_status;
 	if (rc == IBP_EXIT_RUNTIME)
-		json_array_append_new(skipped, json_sprintf(
-			"against: burnin could not test (exit %d, %d pairs)",
-			res->exit_status, pairs));
+		json_array_append_new(
+			skipped,
+			json_sprintf(
+				"against: burnin could not test (exit %d, %d pairs)",
+				res->exit_status, pairs));
 out:
 	unlink(tmp);
 	free(a.words);

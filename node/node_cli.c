@@ -54,7 +54,7 @@ static const struct cli_opt node_opts[] = {
 	{ "undrain", NODE_KEY_UNDRAIN, NULL,
 	  "on PASS, return this node to Slurm (scontrol State=RESUME) if "
 	  "(and only if) ibproof drained it" },
-	{ "resume", NODE_KEY_RESUME_RENAMED, NULL, NULL },	/* refused */
+	{ "resume", NODE_KEY_RESUME_RENAMED, NULL, NULL }, /* refused */
 	{ NULL },
 };
 
@@ -141,16 +141,18 @@ static int node_opt(void *ctx, int key, const char *arg)
 		o->undrain = true;
 		return 0;
 	case NODE_KEY_RESUME_RENAMED:
-		return cli_usage_error(&node_cmd, "--resume was renamed --undrain "
-				       "(it returns the node to Slurm; burnin's "
-				       "--resume continues a killed run)");
+		return cli_usage_error(
+			&node_cmd, "--resume was renamed --undrain "
+				   "(it returns the node to Slurm; burnin's "
+				   "--resume continues a killed run)");
 	}
 	return node_opt_num(ctx, key, arg);
 }
 
 int node_main(int argc, char **argv)
 {
-	struct node_run_opts o = { .sysfs_root = "/sys", .samples = 12,
+	struct node_run_opts o = { .sysfs_root = "/sys",
+				   .samples = 12,
 				   .duration_s = 10 };
 	struct cli_common c;
 	int idx;
@@ -164,7 +166,8 @@ int node_main(int argc, char **argv)
 		return IBP_EXIT_USAGE;
 	}
 	if (o.against && !o.against[0]) {
-		cli_usage_error(&node_cmd, "--against: expected HOST[,HOST...]");
+		cli_usage_error(&node_cmd,
+				"--against: expected HOST[,HOST...]");
 		return IBP_EXIT_USAGE;
 	}
 	o.host = record_hostname();

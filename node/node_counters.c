@@ -50,8 +50,8 @@ bool node_counter_is_error(const char *name)
 struct node_counters *node_counters_take(const char *root,
 					 const struct node_port *ports, int n)
 {
-	struct node_counters *c = calloc(1, sizeof(*c) +
-					 (size_t)n * sizeof(c->port[0]));
+	struct node_counters *c =
+		calloc(1, sizeof(*c) + (size_t)n * sizeof(c->port[0]));
 
 	if (!c)
 		return NULL;
@@ -60,8 +60,8 @@ struct node_counters *node_counters_take(const char *root,
 		struct node_port_counters *pc = &c->port[i];
 
 		pc->read = burnin_port_sysfs_counters(
-			root, ports[i].ca, ports[i].port, pc->names, pc->values,
-			NODE_COUNTERS_MAX, &pc->n) == 0;
+				   root, ports[i].ca, ports[i].port, pc->names,
+				   pc->values, NODE_COUNTERS_MAX, &pc->n) == 0;
 	}
 	return c;
 }
@@ -99,21 +99,22 @@ static json_t *counter_finding(const char *host, const struct node_port *p,
 	size_t off = 0;
 	json_t *v;
 
-	json_object_foreach(up, name, v)
-		if (off < sizeof(list))
-			off += (size_t)snprintf(list + off, sizeof(list) - off,
-				"%s%s +%lld", off ? ", " : "", name,
-				(long long)json_integer_value(v));
+	json_object_foreach(up, name, v) if (off < sizeof(list)) off +=
+		(size_t)snprintf(list + off, sizeof(list) - off, "%s%s +%lld",
+				 off ? ", " : "", name,
+				 (long long)json_integer_value(v));
 	snprintf(s, sizeof(s), "%s port %d error counters up", p->ca, p->port);
 	return record_finding("fail", "counter-errors", node_port_ref(host, p),
 			      json_pack("{s:s, s:o, s:s}", "short", s,
 					"increase", up, "during", during),
-			      "reseat", "%s during %s: %s; reseat or replace "
-			      "the cable", s, during, list);
+			      "reseat",
+			      "%s during %s: %s; reseat or replace "
+			      "the cable",
+			      s, during, list);
 }
 
-int node_counters_judge(const char *host, const struct node_port *ports,
-			int n, const struct node_counters *before,
+int node_counters_judge(const char *host, const struct node_port *ports, int n,
+			const struct node_counters *before,
 			const struct node_counters *after, const char *during,
 			json_t *findings)
 {
@@ -127,8 +128,8 @@ int node_counters_judge(const char *host, const struct node_port *ports,
 		up = increases(&before->port[i], &after->port[i]);
 		if (!up)
 			continue;
-		json_array_append_new(findings, counter_finding(host, &ports[i],
-								up, during));
+		json_array_append_new(
+			findings, counter_finding(host, &ports[i], up, during));
 		added++;
 	}
 	return added;
@@ -148,10 +149,11 @@ json_t *node_counters_records(const char *host, const struct node_port *ports,
 		rec = record_new("counters");
 		obj = json_object();
 		for (int k = 0; k < pc->n; k++)
-			json_object_set_new(obj, pc->names[k], json_integer(
-				(json_int_t)pc->values[k]));
-		json_object_set_new(rec, "subject", node_port_ref(host,
-								  &ports[i]));
+			json_object_set_new(
+				obj, pc->names[k],
+				json_integer((json_int_t)pc->values[k]));
+		json_object_set_new(rec, "subject",
+				    node_port_ref(host, &ports[i]));
 		json_object_set_new(rec, "counters", obj);
 		json_object_set_new(rec, "tool", json_string("node"));
 		json_array_append_new(all, rec);

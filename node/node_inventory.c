@@ -53,10 +53,10 @@ static int add_record(json_t *rec, struct node_port **v, int *n)
 	struct node_port *p;
 
 	for (int i = 0; i < *n; i++) /* a port once: the first record */
-		if (!strcmp((*v)[i].ca, json_string_value(json_object_get(
-				rec, "ca"))) &&
-		    (*v)[i].port == json_integer_value(json_object_get(
-				rec, "port")))
+		if (!strcmp((*v)[i].ca,
+			    json_string_value(json_object_get(rec, "ca"))) &&
+		    (*v)[i].port ==
+			    json_integer_value(json_object_get(rec, "port")))
 			return 0;
 	p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
 	if (!p)
@@ -76,12 +76,13 @@ int node_ports_load(const char *path, struct node_port **ports, int *n)
 	*n = 0;
 	if (!r) {
 		ret = -errno;
-		fprintf(stderr, "ibproof node: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "ibproof node: %s: %s\n", path,
+			strerror(errno));
 		return ret;
 	}
 	while ((ret = record_reader_next(r, &rec)) == 1) {
-		const char *kind = json_string_value(json_object_get(rec,
-								     "kind"));
+		const char *kind =
+			json_string_value(json_object_get(rec, "kind"));
 
 		ret = kind && !strcmp(kind, "port") ? add_record(rec, ports, n)
 						    : 0;
@@ -90,12 +91,15 @@ int node_ports_load(const char *path, struct node_port **ports, int *n)
 			break;
 	}
 	if (ret < 0)
-		fprintf(stderr, "ibproof node: %s\n", ret == -EINVAL ?
-			record_reader_error(r) : strerror(-ret));
+		fprintf(stderr, "ibproof node: %s\n",
+			ret == -EINVAL ? record_reader_error(r)
+				       : strerror(-ret));
 	else if (*n == 0) {
-		fprintf(stderr, "ibproof node: %s: expected port records "
-				"(e.g. of `ibproof node --records`), found "
-				"none\n", path);
+		fprintf(stderr,
+			"ibproof node: %s: expected port records "
+			"(e.g. of `ibproof node --records`), found "
+			"none\n",
+			path);
 		ret = -EINVAL;
 	}
 	record_reader_close(r);

@@ -51,15 +51,15 @@ static json_t *port_down(const char *host, const struct node_port *p)
 		 ib_port_state_name(p->state),
 		 ib_phys_state_name(p->phys_state));
 	return record_finding("fail", "port-down", node_port_ref(host, p),
-			      json_pack("{s:s, s:s, s:s}", "short", s,
-					"state", ib_port_state_name(p->state),
+			      json_pack("{s:s, s:s, s:s}", "short", s, "state",
+					ib_port_state_name(p->state),
 					"phys_state",
 					ib_phys_state_name(p->phys_state)),
 			      "reseat", "%s: %s", s, down_why(p));
 }
 
-static json_t *width_low(const char *host, const struct node_port *p,
-			 int want, const char *from)
+static json_t *width_low(const char *host, const struct node_port *p, int want,
+			 const char *from)
 {
 	char s[96], w[8], x[8];
 
@@ -69,8 +69,10 @@ static json_t *width_low(const char *host, const struct node_port *p,
 			      json_pack("{s:s, s:s, s:s, s:s}", "short", s,
 					"width", w, "expected",
 					ib_width_name(want, x), "from", from),
-			      "replace-cable", "%s, expected %s (%s): "
-			      "replace the cable or reseat it", s, x, from);
+			      "replace-cable",
+			      "%s, expected %s (%s): "
+			      "replace the cable or reseat it",
+			      s, x, from);
 }
 
 static json_t *speed_low(const char *host, const struct node_port *p,
@@ -83,11 +85,12 @@ static json_t *speed_low(const char *host, const struct node_port *p,
 	return record_finding("fail", "degraded-speed", node_port_ref(host, p),
 			      json_pack("{s:s, s:s, s:s, s:s}", "short", s,
 					"speed", ib_speed_name(p->speed),
-					"expected", ib_speed_name(want),
-					"from", from),
-			      "replace-cable", "%s, expected %s (%s): "
-			      "replace the cable or reseat it", s,
-			      ib_speed_name(want), from);
+					"expected", ib_speed_name(want), "from",
+					from),
+			      "replace-cable",
+			      "%s, expected %s (%s): "
+			      "replace the cable or reseat it",
+			      s, ib_speed_name(want), from);
 }
 
 static json_t *rate_low(const char *host, const struct node_port *p,
@@ -102,9 +105,11 @@ static json_t *rate_low(const char *host, const struct node_port *p,
 					"rate_gbps", p->rate_gbps,
 					"expected_gbps", want, "from",
 					"--expect-rate"),
-			      "replace-cable", "%s, expected at least %.4g "
+			      "replace-cable",
+			      "%s, expected at least %.4g "
 			      "Gb/s (--expect-rate): replace the cable or "
-			      "reseat it", s, want);
+			      "reseat it",
+			      s, want);
 }
 
 static const struct node_port *find(const struct node_port *v, int n,
@@ -141,12 +146,12 @@ static void peers_best(const struct node_port *v, int n,
 }
 
 static void judge_rate(const char *host, const struct node_port *ports, int n,
-		       const struct node_port *p,
-		       const struct node_expect *ex, json_t *out, int *nf)
+		       const struct node_port *p, const struct node_expect *ex,
+		       json_t *out, int *nf)
 {
 	const struct node_port *r = find(ex->ref, ex->n_ref, p->ca, p->port);
-	const char *from = r ? "the reference inventory" :
-			       "the best port of this node's same HCA model";
+	const char *from = r ? "the reference inventory"
+			     : "the best port of this node's same HCA model";
 	enum ib_speed speed;
 	int lanes;
 
@@ -177,11 +182,12 @@ static json_t *fw_mismatch(const char *host, const struct node_port *p,
 	snprintf(s, sizeof(s), "%s firmware %s", p->ca, p->fw_ver);
 	return record_finding("fail", "firmware-mismatch",
 			      node_port_ref(host, p),
-			      json_pack("{s:s, s:s, s:s}", "short", s,
-					"fw_ver", p->fw_ver, "expected",
-					r->fw_ver),
-			      "drain-node", "%s, the reference has %s: "
-			      "flash the reference firmware", s, r->fw_ver);
+			      json_pack("{s:s, s:s, s:s}", "short", s, "fw_ver",
+					p->fw_ver, "expected", r->fw_ver),
+			      "drain-node",
+			      "%s, the reference has %s: "
+			      "flash the reference firmware",
+			      s, r->fw_ver);
 }
 
 static json_t *port_missing(const char *host, const struct node_port *r)
@@ -203,11 +209,13 @@ static json_t *too_few(const char *host, int n, int want)
 	snprintf(s, sizeof(s), "%d of %d expected ports", n, want);
 	return record_finding("fail", "port-missing",
 			      json_pack("{s:s}", "host", host),
-			      json_pack("{s:s, s:i, s:i}", "short", s,
-					"ports", n, "expected", want),
-			      "drain-node", "%s present (--expect-ports): "
+			      json_pack("{s:s, s:i, s:i}", "short", s, "ports",
+					n, "expected", want),
+			      "drain-node",
+			      "%s present (--expect-ports): "
 			      "check that every HCA is seated and its driver "
-			      "loaded", s);
+			      "loaded",
+			      s);
 }
 
 static void judge_reference(const char *host, const struct node_port *ports,

@@ -39,7 +39,8 @@ void node_parse_rate(const char *text, struct node_port *p)
 	p->nominal_gbps = strtod(text, NULL);
 	p->lanes = 0;
 	p->speed = IB_SPEED_UNKNOWN;
-	if (!paren || sscanf(paren + 1, "%7s %15[A-Za-z0-9]", width, speed) != 2)
+	if (!paren ||
+	    sscanf(paren + 1, "%7s %15[A-Za-z0-9]", width, speed) != 2)
 		return;
 	p->lanes = ib_width_from_name(width);
 	p->speed = ib_speed_from_name(speed);
@@ -74,10 +75,8 @@ static void read_ca(const char *root, struct node_port *p)
 	char text[64];
 
 	read_attr(root, p->ca, 0, "fw_ver", p->fw_ver, sizeof(p->fw_ver));
-	read_attr(root, p->ca, 0, "board_id", p->board_id,
-		  sizeof(p->board_id));
-	read_attr(root, p->ca, 0, "hca_type", p->hca_type,
-		  sizeof(p->hca_type));
+	read_attr(root, p->ca, 0, "board_id", p->board_id, sizeof(p->board_id));
+	read_attr(root, p->ca, 0, "hca_type", p->hca_type, sizeof(p->hca_type));
 	read_attr(root, p->ca, 0, "node_guid", text, sizeof(text));
 	if (text[0]) {
 		/* "0c42:a103:00a1:b2c0" */
@@ -110,15 +109,16 @@ static void read_port(const char *root, struct node_port *p)
 		snprintf(p->link_layer, sizeof(p->link_layer), "InfiniBand");
 	read_attr(root, p->ca, p->port, "lid", text, sizeof(text));
 	p->lid = sysfs_parse_long(text, 0, &lid) || lid < 0 || lid > INT_MAX
-		     ? 0
-		     : (int)lid;
+			 ? 0
+			 : (int)lid;
 	snprintf(bp.ca, sizeof(bp.ca), "%s", p->ca);
 	if (burnin_port_sysfs_fill(root, &bp) == 0) {
 		p->guid = bp.guid;
 		snprintf(p->netdev, sizeof(p->netdev), "%s", bp.netdev);
 	}
 	if (strcmp(p->link_layer, "Ethernet") == 0)
-		p->rate_gbps = burnin_netdev_speed_mbps(root, p->netdev) / 1000.0;
+		p->rate_gbps =
+			burnin_netdev_speed_mbps(root, p->netdev) / 1000.0;
 	else
 		p->rate_gbps = ib_data_rate_gbps(p->speed, p->lanes);
 }
@@ -183,8 +183,7 @@ json_t *node_port_record(const struct node_port *p)
 		      "speed", ib_speed_name(p->speed), "node_guid", nguid,
 		      "nominal_gbps", p->nominal_gbps, "fw_ver", p->fw_ver,
 		      "board_id", p->board_id, "hca_type", p->hca_type,
-		      "driver", p->driver, "netdev", p->netdev,
-		      "tool", "node");
+		      "driver", p->driver, "netdev", p->netdev, "tool", "node");
 	json_object_update(rec, f);
 	json_decref(f);
 	return rec;

@@ -22,9 +22,10 @@ static void print_findings(FILE *f, const json_t *findings, const char *sev)
 	size_t i;
 	json_t *fd;
 
-	json_array_foreach(findings, i, fd) {
-		const char *s = json_string_value(json_object_get(fd,
-								  "severity"));
+	json_array_foreach(findings, i, fd)
+	{
+		const char *s =
+			json_string_value(json_object_get(fd, "severity"));
 
 		if (!s || strcmp(s, sev))
 			continue;
@@ -41,13 +42,14 @@ static void print_ports(FILE *f, const struct node_ctx *c)
 	for (int i = 0; i < c->n; i++) {
 		const struct node_port *p = &c->ports[i];
 
-		fprintf(f, "  port %s %d: %s/%s %s %s (%.4g Gb/s nominal), "
-			   "%s, fw %s%s%s\n", p->ca, p->port,
-			ib_port_state_name(p->state),
+		fprintf(f,
+			"  port %s %d: %s/%s %s %s (%.4g Gb/s nominal), "
+			"%s, fw %s%s%s\n",
+			p->ca, p->port, ib_port_state_name(p->state),
 			ib_phys_state_name(p->phys_state),
 			p->lanes ? ib_width_name(p->lanes, w) : "?",
-			ib_speed_name(p->speed), p->nominal_gbps,
-			p->link_layer, p->fw_ver[0] ? p->fw_ver : "?",
+			ib_speed_name(p->speed), p->nominal_gbps, p->link_layer,
+			p->fw_ver[0] ? p->fw_ver : "?",
 			p->board_id[0] ? ", board " : "", p->board_id);
 	}
 }
@@ -72,8 +74,8 @@ int node_report_json(const struct node_ctx *c, const char *verdict, int rc)
 			RECORD_SCHEMA, "verdict", verdict, "host", c->o->host,
 			"exit_code", rc, "findings", c->findings, "ports",
 			ports, "skipped", c->skipped, "notes", c->notes);
-	if (!doc || json_dump_file(doc, c->o->json,
-				   JSON_INDENT(2) | JSON_SORT_KEYS)) {
+	if (!doc ||
+	    json_dump_file(doc, c->o->json, JSON_INDENT(2) | JSON_SORT_KEYS)) {
 		log_error("--json %s: cannot write the file", c->o->json);
 		ret = -1;
 	}
@@ -85,8 +87,9 @@ int node_report_json(const struct node_ctx *c, const char *verdict, int rc)
 static int decide(const struct node_ctx *c, char **verdict)
 {
 	int n_fail = node_count_severity(c->findings, "fail");
-	int rc = n_fail ? IBP_EXIT_FAIL :
-		 c->no_test ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
+	int rc = n_fail	      ? IBP_EXIT_FAIL
+		 : c->no_test ? IBP_EXIT_RUNTIME
+			      : IBP_EXIT_PASS;
 
 	*verdict = node_verdict_line(c->o->host, c->findings);
 	if (!*verdict)
@@ -94,8 +97,8 @@ static int decide(const struct node_ctx *c, char **verdict)
 	if (rc == IBP_EXIT_RUNTIME) { /* never PASS what was not tested */
 		free(*verdict);
 		*verdict = NULL;
-		if (asprintf(verdict, "node %s: COULD NOT TEST",
-			     c->o->host) < 0) {
+		if (asprintf(verdict, "node %s: COULD NOT TEST", c->o->host) <
+		    0) {
 			*verdict = NULL;
 			return -ENOMEM;
 		}

@@ -53,13 +53,16 @@ static void node_run_record(struct node_ctx *c, const char *event, int rc,
 	json_object_set_new(rec, "tool", json_string("node"));
 	json_object_set_new(rec, "event", json_string(event));
 	if (!verdict) {
-		json_object_set_new(rec, "params", json_pack(
-			"{s:s, s:s?, s:i, s:f, s:s?, s:f, s:b, s:i}",
-			"sysfs_root", o->sysfs_root, "reference_inventory",
-			o->reference, "expect_ports", o->expect_ports,
-			"expect_rate_gbps", o->expect_rate_gbps, "against",
-			o->against, "duration_s", o->duration_s, "dma",
-			!o->no_dma, "samples", o->samples));
+		json_object_set_new(
+			rec, "params",
+			json_pack("{s:s, s:s?, s:i, s:f, s:s?, s:f, s:b, s:i}",
+				  "sysfs_root", o->sysfs_root,
+				  "reference_inventory", o->reference,
+				  "expect_ports", o->expect_ports,
+				  "expect_rate_gbps", o->expect_rate_gbps,
+				  "against", o->against, "duration_s",
+				  o->duration_s, "dma", !o->no_dma, "samples",
+				  o->samples));
 	} else {
 		json_object_set_new(rec, "outcome",
 				    json_string(outcome[rc & 3]));
@@ -91,17 +94,19 @@ static void prefixed(json_t *to, const char *prefix, json_t *from)
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(from, i, v)
-		json_array_append_new(to, json_sprintf("%s: %s", prefix,
-						       json_string_value(v)));
+	json_array_foreach(from, i, v) json_array_append_new(
+		to, json_sprintf("%s: %s", prefix, json_string_value(v)));
 }
 
 static void run_pcie(struct node_ctx *c)
 {
 	const struct node_run_opts *o = c->o;
 	struct pcie_options po = {
-		.sysfs_root = o->sysfs_root, .no_dma = o->no_dma,
-		.samples = o->samples, .ca = o->ca, .port = o->port,
+		.sysfs_root = o->sysfs_root,
+		.no_dma = o->no_dma,
+		.samples = o->samples,
+		.ca = o->ca,
+		.port = o->port,
 		.timeout_s = o->timeout_s,
 	};
 	char tmp[] = "/tmp/ibproof-node-pcie-XXXXXX";
@@ -127,9 +132,10 @@ static void run_pcie(struct node_ctx *c)
 	prefixed(c->skipped, "pcie", a.skipped);
 	prefixed(c->notes, "pcie", a.notes);
 	if (rc != IBP_EXIT_PASS && rc != IBP_EXIT_FAIL) {
-		json_array_append_new(c->skipped, json_sprintf(
-			"pcie: could not audit %s (exit %d)", o->sysfs_root,
-			rc));
+		json_array_append_new(
+			c->skipped,
+			json_sprintf("pcie: could not audit %s (exit %d)",
+				     o->sysfs_root, rc));
 		c->no_test = true;
 	}
 	unlink(tmp);
@@ -144,9 +150,11 @@ static int scan_ports(struct node_ctx *c)
 	int k;
 
 	if (ret == -ENOENT && strcmp(o->sysfs_root, "/sys") != 0) {
-		fprintf(stderr, "ibproof node: --sysfs-root %s: expected a "
-				"directory standing for /sys (with "
-				"class/infiniband)\n", o->sysfs_root);
+		fprintf(stderr,
+			"ibproof node: --sysfs-root %s: expected a "
+			"directory standing for /sys (with "
+			"class/infiniband)\n",
+			o->sysfs_root);
 		return IBP_EXIT_USAGE;
 	}
 	if (ret && ret != -ENOENT) {
@@ -173,20 +181,24 @@ static void judge_ports(struct node_ctx *c)
 {
 	const struct node_run_opts *o = c->o;
 	struct node_expect ex = {
-		.ref = c->ref, .n_ref = c->n_ref,
+		.ref = c->ref,
+		.n_ref = c->n_ref,
 		.min_ports = o->expect_ports,
 		.min_rate_gbps = o->expect_rate_gbps,
 	};
 
 	if (c->n == 0 && !c->n_ref && !o->expect_ports)
-		json_array_append_new(c->findings, record_finding(
-			"fail", "port-missing",
-			json_pack("{s:s}", "host", o->host),
-			json_pack("{s:s}", "short", "no RDMA port"),
-			"drain-node", "no RDMA port in %s/class/infiniband%s%s: "
-			"check that the HCA is seated and its driver loaded",
-			o->sysfs_root, o->ca ? " named " : "",
-			o->ca ? o->ca : ""));
+		json_array_append_new(
+			c->findings,
+			record_finding(
+				"fail", "port-missing",
+				json_pack("{s:s}", "host", o->host),
+				json_pack("{s:s}", "short", "no RDMA port"),
+				"drain-node",
+				"no RDMA port in %s/class/infiniband%s%s: "
+				"check that the HCA is seated and its driver loaded",
+				o->sysfs_root, o->ca ? " named " : "",
+				o->ca ? o->ca : ""));
 	node_judge_ports(o->host, c->ports, c->n, &ex, c->findings);
 	emit_findings(c);
 }
@@ -197,8 +209,7 @@ static void emit_counters(struct node_ctx *c, const struct node_counters *s)
 	size_t i;
 	json_t *rec;
 
-	json_array_foreach(recs, i, rec)
-		node_emit(c, rec);
+	json_array_foreach(recs, i, rec) node_emit(c, rec);
 	json_decref(recs);
 }
 
@@ -215,9 +226,10 @@ static void run_against(struct node_ctx *c, struct node_counters **before)
 		c->no_test = true;
 	after = node_counters_take(c->o->sysfs_root, c->ports, c->n);
 	if (*before && after) {
-		node_counters_judge(c->o->host, c->ports, c->n, *before,
-				    after, "the burn-in against the "
-				    "references", c->findings);
+		node_counters_judge(c->o->host, c->ports, c->n, *before, after,
+				    "the burn-in against the "
+				    "references",
+				    c->findings);
 		emit_findings(c);
 		emit_counters(c, after);
 	}
@@ -237,8 +249,9 @@ static void run_checks(struct node_ctx *c)
 	after = node_counters_take(c->o->sysfs_root, c->ports, c->n);
 	if (before && after) {
 		node_counters_judge(c->o->host, c->ports, c->n, before, after,
-				    c->o->no_dma ? "the PCIe audit" :
-				    "the DMA loopback", c->findings);
+				    c->o->no_dma ? "the PCIe audit"
+						 : "the DMA loopback",
+				    c->findings);
 		emit_findings(c);
 	}
 	node_counters_free(before);
@@ -254,8 +267,8 @@ static void slurm_name(const char *host, char *buf, size_t len)
 
 static void run_slurm(const struct node_ctx *c, const char *verdict, int rc)
 {
-	double t = c->o->timeout_s > 0 ? c->o->timeout_s :
-		   NODE_SCONTROL_TIMEOUT_S;
+	double t =
+		c->o->timeout_s > 0 ? c->o->timeout_s : NODE_SCONTROL_TIMEOUT_S;
 	const char *why = strstr(verdict, ": FAIL");
 	bool resumed = false;
 	char name[256];
@@ -267,7 +280,8 @@ static void run_slurm(const struct node_ctx *c, const char *verdict, int rc)
 	} else if (rc == IBP_EXIT_PASS && c->o->undrain) {
 		if (slurm_resume_if_ours(name, t, &resumed) == 0 && resumed)
 			printf("  slurm: resumed %s (ibproof had drained "
-			       "it)\n", name);
+			       "it)\n",
+			       name);
 	}
 }
 
@@ -299,8 +313,7 @@ int node_run(struct node_run_opts *o)
 	c.findings = json_array();
 	c.skipped = json_array();
 	c.notes = json_array();
-	if (o->reference &&
-	    node_ports_load(o->reference, &c.ref, &c.n_ref)) {
+	if (o->reference && node_ports_load(o->reference, &c.ref, &c.n_ref)) {
 		rc = IBP_EXIT_USAGE; /* said why: FILE:LINE */
 		goto out;
 	}

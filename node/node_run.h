@@ -10,23 +10,23 @@
 
 /* The options of `ibproof node` (node_cli.c) and the whole run. */
 struct node_run_opts {
-	const char *host;	  /* this node's name (record_hostname()) */
-	const char *sysfs_root;	  /* "/sys" */
-	const char *reference;	  /* --reference-inventory FILE */
+	const char *host; /* this node's name (record_hostname()) */
+	const char *sysfs_root; /* "/sys" */
+	const char *reference; /* --reference-inventory FILE */
 	int expect_ports;
 	double expect_rate_gbps;
-	const char *against;	  /* HOST[,HOST...] */
-	const char *launcher;	  /* NULL: mpirun --host ... -np ... */
-	const char *burnin_opts;  /* more words for burnin (--against) */
-	double duration_s;	  /* burnin and DMA windows */
+	const char *against; /* HOST[,HOST...] */
+	const char *launcher; /* NULL: mpirun --host ... -np ... */
+	const char *burnin_opts; /* more words for burnin (--against) */
+	double duration_s; /* burnin and DMA windows */
 	bool no_dma;
-	int samples;		  /* DMA samples per port and test */
+	int samples; /* DMA samples per port and test */
 	bool drain, undrain;
 	const char *records, *json;
-	double timeout_s;	  /* --against, scontrol: 0 = computed */
+	double timeout_s; /* --against, scontrol: 0 = computed */
 	const char *ca;
 	int port;
-	int n_active;		  /* usable ports found (for --against) */
+	int n_active; /* usable ports found (for --against) */
 };
 
 struct node_port;
@@ -35,12 +35,12 @@ struct node_port;
 struct node_ctx {
 	struct node_run_opts *o;
 	struct record_writer *w;
-	json_t *findings;	/* every finding, for the verdict */
-	size_t written;		/* findings already in the records file */
+	json_t *findings; /* every finding, for the verdict */
+	size_t written; /* findings already in the records file */
 	json_t *skipped, *notes;
 	struct node_port *ports, *ref;
 	int n, n_ref;
-	bool no_test;		/* a check could not run: exit 3 */
+	bool no_test; /* a check could not run: exit 3 */
 };
 
 /*

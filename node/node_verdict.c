@@ -16,9 +16,10 @@ int node_count_severity(const json_t *findings, const char *severity)
 	json_t *f;
 	int n = 0;
 
-	json_array_foreach(findings, i, f) {
-		const char *s = json_string_value(json_object_get(f,
-								  "severity"));
+	json_array_foreach(findings, i, f)
+	{
+		const char *s =
+			json_string_value(json_object_get(f, "severity"));
 
 		n += s && !strcmp(s, severity);
 	}
@@ -27,9 +28,12 @@ int node_count_severity(const json_t *findings, const char *severity)
 
 static const char *gen_of(double gts)
 {
-	static const struct { double gts; const char *gen; } t[] = {
-		{ 2.5, "Gen1" }, { 5, "Gen2" }, { 8, "Gen3" }, { 16, "Gen4" },
-		{ 32, "Gen5" }, { 64, "Gen6" },
+	static const struct {
+		double gts;
+		const char *gen;
+	} t[] = {
+		{ 2.5, "Gen1" }, { 5, "Gen2" },	 { 8, "Gen3" },
+		{ 16, "Gen4" },	 { 32, "Gen5" }, { 64, "Gen6" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -43,12 +47,12 @@ static const char *pcie_short(const json_t *f, const char *cat, char *buf,
 			      size_t len)
 {
 	const json_t *ev = json_object_get(f, "evidence");
-	const char *bdf = json_string_value(json_object_get(
-		json_object_get(f, "subject"), "bdf"));
-	double gts = json_number_value(json_object_get(ev,
-						       "current_speed_GTps"));
-	int width = (int)json_integer_value(json_object_get(ev,
-							    "current_width"));
+	const char *bdf = json_string_value(
+		json_object_get(json_object_get(f, "subject"), "bdf"));
+	double gts =
+		json_number_value(json_object_get(ev, "current_speed_GTps"));
+	int width =
+		(int)json_integer_value(json_object_get(ev, "current_width"));
 
 	if (!bdf)
 		return NULL;
@@ -77,8 +81,8 @@ static const char *port_short(const json_t *f, const char *cat, char *buf,
 
 const char *node_finding_short(const json_t *f, char *buf, size_t len)
 {
-	const char *s = json_string_value(json_object_get(
-		json_object_get(f, "evidence"), "short"));
+	const char *s = json_string_value(
+		json_object_get(json_object_get(f, "evidence"), "short"));
 	const char *cat = json_string_value(json_object_get(f, "category"));
 	const char *r = NULL;
 
@@ -116,11 +120,15 @@ char *node_verdict_line(const char *host, const json_t *findings)
 
 	ret = append(&line, &len, "node ");
 	ret = ret ? ret : append(&line, &len, host);
-	ret = ret ? ret : append(&line, &len, node_count_severity(
-		findings, "fail") ? ": FAIL \u2014 " : ": PASS");
-	json_array_foreach(findings, i, f) {
-		const char *sev = json_string_value(json_object_get(f,
-								    "severity"));
+	ret = ret ? ret
+		  : append(&line, &len,
+			   node_count_severity(findings, "fail")
+				   ? ": FAIL \u2014 "
+				   : ": PASS");
+	json_array_foreach(findings, i, f)
+	{
+		const char *sev =
+			json_string_value(json_object_get(f, "severity"));
 		const char *s;
 		char *hit;
 

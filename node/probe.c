@@ -47,8 +47,8 @@ static int collect(int fd, double deadline, struct probe_result *res)
 			return 1;
 		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
 			continue;
-		n = room ? read(fd, res->output + res->output_len, room) :
-			   read(fd, sink, sizeof(sink));
+		n = room ? read(fd, res->output + res->output_len, room)
+			 : read(fd, sink, sizeof(sink));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue; /* closing now would SIGPIPE the child */
 		if (n <= 0)
@@ -93,7 +93,8 @@ int probe_run(char *const argv[], double timeout_s, struct probe_result *res)
 	close(fds[0]);
 	res->output[res->output_len] = '\0';
 	if (res->timed_out) {
-		log_warn("%s: no answer within %.1f s, killed", argv[0], timeout_s);
+		log_warn("%s: no answer within %.1f s, killed", argv[0],
+			 timeout_s);
 		kill_group(pid);
 		res->exit_status = 128 + SIGKILL;
 		return 0;
@@ -112,7 +113,7 @@ int probe_run(char *const argv[], double timeout_s, struct probe_result *res)
 	}
 	if (waited < 0)
 		return -errno;
-	res->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) :
-					       128 + WTERMSIG(status);
+	res->exit_status = WIFEXITED(status) ? WEXITSTATUS(status)
+					     : 128 + WTERMSIG(status);
 	return 0;
 }

@@ -10,9 +10,9 @@
  * its own process group, which is killed (TERM, then KILL) at the deadline.
  */
 struct probe_result {
-	int exit_status;	/* exit code, or 128 + signal */
-	int timed_out;		/* 1 if the deadline killed it */
-	char output[4096];	/* stdout, NUL-terminated, truncated */
+	int exit_status; /* exit code, or 128 + signal */
+	int timed_out; /* 1 if the deadline killed it */
+	char output[4096]; /* stdout, NUL-terminated, truncated */
 	size_t output_len;
 };
 

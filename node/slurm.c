@@ -76,8 +76,8 @@ static int scontrol(char *const argv[], double timeout_s,
 int slurm_drain(const char *node, const char *text, double timeout_s)
 {
 	char name_arg[300], reason[400], reason_arg[420];
-	char *argv[] = { "scontrol", "update", name_arg, "State=DRAIN",
-			 reason_arg, NULL };
+	char *argv[] = { "scontrol",	"update",   name_arg,
+			 "State=DRAIN", reason_arg, NULL };
 	struct probe_result res;
 
 	slurm_make_reason(text, reason, sizeof(reason));
@@ -90,7 +90,8 @@ int slurm_resume_if_ours(const char *node, double timeout_s, bool *resumed)
 {
 	char name_arg[300], reason[512] = "";
 	char *show[] = { "scontrol", "show", "node", (char *)node, NULL };
-	char *resume[] = { "scontrol", "update", name_arg, "State=RESUME", NULL };
+	char *resume[] = { "scontrol", "update", name_arg, "State=RESUME",
+			   NULL };
 	struct probe_result res;
 	int ret;
 
@@ -102,8 +103,9 @@ int slurm_resume_if_ours(const char *node, double timeout_s, bool *resumed)
 		return 0;
 	if (slurm_parse_reason(res.output, reason, sizeof(reason)) ||
 	    strncmp(reason, SLURM_REASON_MARK, strlen(SLURM_REASON_MARK))) {
-		log_warn("node %s was drained by someone else (Reason=%s): not resuming it",
-			 node, reason);
+		log_warn(
+			"node %s was drained by someone else (Reason=%s): not resuming it",
+			node, reason);
 		return 0;
 	}
 	snprintf(name_arg, sizeof(name_arg), "NodeName=%s", node);

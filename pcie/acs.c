@@ -32,10 +32,11 @@ static void read_port(struct pcie_dev *d, const struct pcie_config_ops *ops,
 		d->acs = PCIE_ACS_NO_CAP;
 	} else {
 		d->acs = PCIE_ACS_UNREADABLE;
-		snprintf(d->acs_why, sizeof(d->acs_why), "%s",
-			 ret == -EACCES
-			     ? "extended config space not readable (needs root)"
-			     : strerror(-ret));
+		snprintf(
+			d->acs_why, sizeof(d->acs_why), "%s",
+			ret == -EACCES
+				? "extended config space not readable (needs root)"
+				: strerror(-ret));
 		if (!tl->unreadable++)
 			snprintf(tl->first_unreadable, PCIE_BDF_LEN, "%s",
 				 d->bdf);
@@ -57,15 +58,16 @@ static void acs_finding(struct pcie_topo *t, int port, int gpu, int hca,
 		       "acs_cap", p->acs_cap, "enabled", bits, "gpu", g->bdf,
 		       "hca", h->bdf);
 	pcie_audit_add(
-	    a,
-	    record_finding(
-		"fail", "pcie-acs-p2p", pcie_subject(t, port), ev, "check-pcie",
-		"%s (%04x:%04x, %s): ACS %s is on, so peer traffic between GPU "
-		"%s and %s (HCA) goes through the root complex; disable ACS "
-		"on this switch port (setpci -s %s ECAP_ACS+0x6.w=0000, or in "
-		"the BIOS)",
-		p->bdf, p->vendor, p->device, what, bits, g->bdf, hname,
-		p->bdf));
+		a,
+		record_finding(
+			"fail", "pcie-acs-p2p", pcie_subject(t, port), ev,
+			"check-pcie",
+			"%s (%04x:%04x, %s): ACS %s is on, so peer traffic between GPU "
+			"%s and %s (HCA) goes through the root complex; disable ACS "
+			"on this switch port (setpci -s %s ECAP_ACS+0x6.w=0000, or in "
+			"the BIOS)",
+			p->bdf, p->vendor, p->device, what, bits, g->bdf, hname,
+			p->bdf));
 }
 
 /* Checks the ports on the way from dev up to (not including) top. */
@@ -92,9 +94,9 @@ static void report_tally(const struct acs_tally *tl, int pairs,
 {
 	if (!pairs) {
 		json_array_append_new(
-		    a->notes,
-		    json_string(
-			"acs: no GPU shares a PCIe switch with an HCA"));
+			a->notes,
+			json_string(
+				"acs: no GPU shares a PCIe switch with an HCA"));
 		return;
 	}
 	if (tl->unreadable)
@@ -109,7 +111,7 @@ static void report_tally(const struct acs_tally *tl, int pairs,
 void pcie_audit_acs(struct pcie_topo *t, const struct pcie_config_ops *ops,
 		    struct pcie_audit *a)
 {
-	struct acs_tally tl = {0};
+	struct acs_tally tl = { 0 };
 	bool seen[t->n > 0 ? t->n : 1];
 	int pairs = 0;
 

@@ -13,9 +13,9 @@
 #include "pcie/pcie.h"
 
 static const char *const aer_kind_names[PCIE_AER_KINDS] = {
-    "correctable",
-    "nonfatal",
-    "fatal",
+	"correctable",
+	"nonfatal",
+	"fatal",
 };
 
 int pcie_audit_init(struct pcie_audit *a)
@@ -99,13 +99,13 @@ bool pcie_hop_of(const struct pcie_topo *t, int i, struct pcie_hop *h)
 	h->down = i;
 	h->cur_gts = d->link.cur_gts > 0 ? d->link.cur_gts : p->link.cur_gts;
 	h->cur_width =
-	    d->link.cur_width > 0 ? d->link.cur_width : p->link.cur_width;
+		d->link.cur_width > 0 ? d->link.cur_width : p->link.cur_width;
 	h->cap_gts = min_known(d->link.max_gts, p->link.max_gts);
 	h->cap_width = (int)min_known(d->link.max_width, p->link.max_width);
 	if (!d->link.present && !p->link.present)
 		snprintf(
-		    h->why, sizeof(h->why),
-		    "no link attributes (conventional PCI, or an old kernel)");
+			h->why, sizeof(h->why),
+			"no link attributes (conventional PCI, or an old kernel)");
 	else if (h->cur_gts <= 0 || h->cur_width <= 0)
 		snprintf(h->why, sizeof(h->why),
 			 "current speed or width unknown");
@@ -121,13 +121,13 @@ static json_t *hop_evidence(const struct pcie_topo *t, const struct pcie_hop *h)
 {
 	const struct pcie_dev *u = &t->devs[h->up], *d = &t->devs[h->down];
 	json_t *ev = json_pack(
-	    "{s:s, s:s, s:f, s:f, s:i, s:i, s:f, s:f, s:i, s:i}",
-	    "hop_upstream", u->bdf, "hop_downstream", d->bdf,
-	    "current_speed_GTps", h->cur_gts, "capable_speed_GTps", h->cap_gts,
-	    "current_width", h->cur_width, "capable_width", h->cap_width,
-	    "upstream_max_speed_GTps", u->link.max_gts, "device_max_speed_GTps",
-	    d->link.max_gts, "upstream_max_width", u->link.max_width,
-	    "device_max_width", d->link.max_width);
+		"{s:s, s:s, s:f, s:f, s:i, s:i, s:f, s:f, s:i, s:i}",
+		"hop_upstream", u->bdf, "hop_downstream", d->bdf,
+		"current_speed_GTps", h->cur_gts, "capable_speed_GTps",
+		h->cap_gts, "current_width", h->cur_width, "capable_width",
+		h->cap_width, "upstream_max_speed_GTps", u->link.max_gts,
+		"device_max_speed_GTps", d->link.max_gts, "upstream_max_width",
+		u->link.max_width, "device_max_width", d->link.max_width);
 
 	if (d->kernel_lines)
 		json_object_set(ev, "kernel_limited", d->kernel_lines);
@@ -144,13 +144,14 @@ static void judge_width(const struct pcie_topo *t, const struct pcie_hop *h,
 		return;
 	pcie_dev_what(t, h->down, what, sizeof(what));
 	pcie_audit_add(
-	    a, record_finding(
-		   "fail", "pcie-degraded-width", pcie_subject(t, h->down),
-		   hop_evidence(t, h), "check-pcie",
-		   "%s (%04x:%04x, %s): link %s -> %s runs at x%d, both ends "
-		   "support x%d; reseat the card or check the slot and riser",
-		   d->bdf, d->vendor, d->device, what, t->devs[h->up].bdf,
-		   d->bdf, h->cur_width, h->cap_width));
+		a,
+		record_finding(
+			"fail", "pcie-degraded-width", pcie_subject(t, h->down),
+			hop_evidence(t, h), "check-pcie",
+			"%s (%04x:%04x, %s): link %s -> %s runs at x%d, both ends "
+			"support x%d; reseat the card or check the slot and riser",
+			d->bdf, d->vendor, d->device, what, t->devs[h->up].bdf,
+			d->bdf, h->cur_width, h->cap_width));
 }
 
 static void judge_speed(const struct pcie_topo *t, const struct pcie_hop *h,
@@ -167,21 +168,22 @@ static void judge_speed(const struct pcie_topo *t, const struct pcie_hop *h,
 	ev = hop_evidence(t, h);
 	if (gpu)
 		json_object_set_new(
-		    ev, "note",
-		    json_string(
-			"GPUs lower their link speed when idle to save power; "
-			"check again under load"));
+			ev, "note",
+			json_string(
+				"GPUs lower their link speed when idle to save power; "
+				"check again under load"));
 	pcie_audit_add(
-	    a, record_finding(
-		   gpu ? "warn" : "fail", "pcie-degraded-speed",
-		   pcie_subject(t, h->down), ev, "check-pcie",
-		   "%s (%04x:%04x, %s): link %s -> %s runs at %.1f GT/s, both "
-		   "ends support %.1f GT/s%s",
-		   d->bdf, d->vendor, d->device, what, t->devs[h->up].bdf,
-		   d->bdf, h->cur_gts, h->cap_gts,
-		   gpu ? " (an idle GPU may do this to save power: check under "
-			 "load)"
-		       : "; reseat the card or check the slot"));
+		a,
+		record_finding(
+			gpu ? "warn" : "fail", "pcie-degraded-speed",
+			pcie_subject(t, h->down), ev, "check-pcie",
+			"%s (%04x:%04x, %s): link %s -> %s runs at %.1f GT/s, both "
+			"ends support %.1f GT/s%s",
+			d->bdf, d->vendor, d->device, what, t->devs[h->up].bdf,
+			d->bdf, h->cur_gts, h->cap_gts,
+			gpu ? " (an idle GPU may do this to save power: check under "
+			      "load)"
+			    : "; reseat the card or check the slot"));
 }
 
 /* Functions of one device (0000:c1:00.0 and .1) share its link: judge once. */
@@ -205,11 +207,11 @@ void pcie_audit_links(const struct pcie_topo *t, struct pcie_audit *a)
 			continue;
 		if (t->devs[i].link.missing)
 			json_array_append_new(
-			    a->notes,
-			    json_sprintf(
-				"%s: some link attributes are missing; judged "
-				"with what the other end reports",
-				t->devs[i].bdf));
+				a->notes,
+				json_sprintf(
+					"%s: some link attributes are missing; judged "
+					"with what the other end reports",
+					t->devs[i].bdf));
 		if (!pcie_hop_of(t, i, &h) || link_judged_before(t, i))
 			continue;
 		if (!h.judged) {
@@ -249,9 +251,9 @@ static json_t *aer_counters(const struct pcie_dev *d)
 		for (int c = 0; c < d->aer[k].n; c++)
 			if (d->aer[k].values[c])
 				json_object_set_new(
-				    o, d->aer[k].names[c],
-				    json_integer(
-					(json_int_t)d->aer[k].values[c]));
+					o, d->aer[k].names[c],
+					json_integer((json_int_t)d->aer[k]
+							     .values[c]));
 	return o;
 }
 
@@ -266,7 +268,7 @@ static void judge_aer(const struct pcie_topo *t, int i,
 
 	for (int k = 0; k < PCIE_AER_KINDS; k++)
 		delta[k] =
-		    d->aer[k].present ? aer_delta(d, base, k, &since) : 0;
+			d->aer[k].present ? aer_delta(d, base, k, &since) : 0;
 	if (!delta[0] && !delta[1] && !delta[2])
 		return;
 	ev = json_pack("{s:s, s:I, s:I, s:I, s:o}", "since", since,
@@ -276,14 +278,16 @@ static void judge_aer(const struct pcie_topo *t, int i,
 		       aer_counters(d));
 	pcie_dev_what(t, i, what, sizeof(what));
 	pcie_audit_add(
-	    a, record_finding(
-		   delta[1] || delta[2] ? "fail" : "warn", "pcie-aer-errors",
-		   pcie_subject(t, i), ev, "check-pcie",
-		   "%s (%04x:%04x, %s): %llu correctable, %llu non-fatal, %llu "
-		   "fatal PCIe errors since %s",
-		   d->bdf, d->vendor, d->device, what,
-		   (unsigned long long)delta[0], (unsigned long long)delta[1],
-		   (unsigned long long)delta[2], since));
+		a,
+		record_finding(
+			delta[1] || delta[2] ? "fail" : "warn",
+			"pcie-aer-errors", pcie_subject(t, i), ev, "check-pcie",
+			"%s (%04x:%04x, %s): %llu correctable, %llu non-fatal, %llu "
+			"fatal PCIe errors since %s",
+			d->bdf, d->vendor, d->device, what,
+			(unsigned long long)delta[0],
+			(unsigned long long)delta[1],
+			(unsigned long long)delta[2], since));
 }
 
 void pcie_audit_aer(const struct pcie_topo *t, const struct pcie_baseline *base,

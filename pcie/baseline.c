@@ -13,9 +13,9 @@
 #include "pcie/pcie.h"
 
 static const char *const kind_keys[PCIE_AER_KINDS] = {
-    "correctable",
-    "nonfatal",
-    "fatal",
+	"correctable",
+	"nonfatal",
+	"fatal",
 };
 
 struct pcie_baseline {
@@ -109,8 +109,8 @@ void pcie_baseline_free(struct pcie_baseline *b)
 bool pcie_baseline_aer(const struct pcie_baseline *b, const char *bdf,
 		       enum pcie_aer_kind kind, uint64_t *total)
 {
-	json_t *v =
-	    json_object_get(json_object_get(b->by_bdf, bdf), kind_keys[kind]);
+	json_t *v = json_object_get(json_object_get(b->by_bdf, bdf),
+				    kind_keys[kind]);
 
 	if (!json_is_integer(v))
 		return false;

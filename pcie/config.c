@@ -75,17 +75,18 @@ void pcie_config_files_init(struct pcie_config_ops *ops, const char *root)
 
 const char *pcie_acs_names(uint16_t ctrl, char *buf, size_t len)
 {
-	static const char *const names[] = {
-	    "SrcValid",	   "TransBlk",	 "ReqRedir",   "CmpltRedir",
-	    "UpstreamFwd", "EgressCtrl", "DirectTrans"};
+	static const char *const names[] = { "SrcValid",    "TransBlk",
+					     "ReqRedir",    "CmpltRedir",
+					     "UpstreamFwd", "EgressCtrl",
+					     "DirectTrans" };
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (unsigned int b = 0; b < 7 && used < len; b++)
 		if (ctrl & (1u << b))
-			used +=
-			    (size_t)snprintf(buf + used, len - used, "%s%s+",
-					     used ? " " : "", names[b]);
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%s+", used ? " " : "",
+						 names[b]);
 	if (!buf[0])
 		snprintf(buf, len, "none");
 	return buf;

@@ -80,10 +80,10 @@ void pcie_dma_stats(const double *v, int n, struct pcie_dma_sample_stats *s)
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
 	s->median =
-	    n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+		n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-static const char *const test_names[] = {"write", "read"};
+static const char *const test_names[] = { "write", "read" };
 
 static json_t *dma_record(const struct pcie_topo *t,
 			  const struct pcie_dma_port *p,
@@ -95,7 +95,8 @@ static json_t *dma_record(const struct pcie_topo *t,
 	for (int k = 0; k < n; k++)
 		json_array_append_new(samples, json_real(v[k]));
 	json_object_set_new(
-	    rec, "bdf", json_string(p->dev >= 0 ? t->devs[p->dev].bdf : ""));
+		rec, "bdf",
+		json_string(p->dev >= 0 ? t->devs[p->dev].bdf : ""));
 	json_object_set_new(rec, "check", json_string("dma-loopback"));
 	json_object_set_new(rec, "ca", json_string(p->ca));
 	json_object_set_new(rec, "port", json_integer(p->port));
@@ -123,19 +124,20 @@ static void judge_dma(const struct pcie_topo *t, const struct pcie_dma_port *p,
 		return;
 	pcie_dev_what(t, p->dev, what, sizeof(what));
 	pcie_audit_add(
-	    a,
-	    record_finding(
-		"fail", "pcie-low-dma-bandwidth", pcie_subject(t, p->dev),
-		json_pack("{s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:s}", "ca",
-			  p->ca, "port", p->port, "test", test_names[test],
-			  "samples", n, "median_GBps", s->median, "min_GBps",
-			  s->min, "floor_GBps", p->floor_GBps, "floor",
-			  p->floor_why),
-		"check-pcie",
-		"%s (%04x:%04x, %s) port %d: RDMA %s loopback moves %.2f GB/s "
-		"(median of %d, min %.2f GB/s), under the floor of %.2f GB/s",
-		d->bdf, d->vendor, d->device, what, p->port, test_names[test],
-		s->median, n, s->min, p->floor_GBps));
+		a,
+		record_finding(
+			"fail", "pcie-low-dma-bandwidth",
+			pcie_subject(t, p->dev),
+			json_pack("{s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:s}",
+				  "ca", p->ca, "port", p->port, "test",
+				  test_names[test], "samples", n, "median_GBps",
+				  s->median, "min_GBps", s->min, "floor_GBps",
+				  p->floor_GBps, "floor", p->floor_why),
+			"check-pcie",
+			"%s (%04x:%04x, %s) port %d: RDMA %s loopback moves %.2f GB/s "
+			"(median of %d, min %.2f GB/s), under the floor of %.2f GB/s",
+			d->bdf, d->vendor, d->device, what, p->port,
+			test_names[test], s->median, n, s->min, p->floor_GBps));
 }
 
 void pcie_dma_run(const struct pcie_topo *t, const struct pcie_dma_ops *ops,
@@ -163,7 +165,7 @@ void pcie_dma_run(const struct pcie_topo *t, const struct pcie_dma_ops *ops,
 			}
 			pcie_dma_stats(v, samples, &s);
 			pcie_records_emit(
-			    out, dma_record(t, p, test, v, samples, &s));
+				out, dma_record(t, p, test, v, samples, &s));
 			judge_dma(t, p, test, samples, &s, a);
 		}
 	}

@@ -16,13 +16,13 @@
 
 /* One sample: 64 KiB RDMA operations on 4 QPs for half a second. */
 static const struct burnin_params pcie_loopback_params = {
-    .msg_size = 64 << 10,
-    .qps = 4,
-    .tx_depth = 16,
-    .duration_s = 0.5,
-    .warmup_s = 0.5,
-    .stall_s = 5,
-    .retry_cnt = 3,
+	.msg_size = 64 << 10,
+	.qps = 4,
+	.tx_depth = 16,
+	.duration_s = 0.5,
+	.warmup_s = 0.5,
+	.stall_s = 5,
+	.retry_cnt = 3,
 };
 
 static int find_port(const char *ca, int port, struct burnin_port *out,
@@ -55,7 +55,7 @@ static int loopback_measure(const char *ca, int port, enum pcie_dma_test test,
 	if (ret)
 		return ret;
 	params.test =
-	    test == PCIE_DMA_READ ? BURNIN_TEST_READ : BURNIN_TEST_WRITE;
+		test == PCIE_DMA_READ ? BURNIN_TEST_READ : BURNIN_TEST_WRITE;
 	ret = burnin_loopback_measure(&p, &params, samples, GBps);
 	if (ret) {
 		snprintf(err, errlen, "%s port %d: loopback failed: %s", ca,
@@ -68,6 +68,6 @@ static int loopback_measure(const char *ca, int port, enum pcie_dma_test test,
 }
 
 const struct pcie_dma_ops pcie_dma_loopback_ops = {
-    .name = "loopback",
-    .measure = loopback_measure,
+	.name = "loopback",
+	.measure = loopback_measure,
 };

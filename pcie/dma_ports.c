@@ -38,8 +38,8 @@ static int port_pci_dev(const struct pcie_topo *t, const char *ca)
 		/* rxe: "parent" names the netdev, or GID 0's netdev does */
 		if (sysfs_ca_read(t->root, ca, "parent", parent,
 				  sizeof(parent)) &&
-		    sysfs_port_read(t->root, ca, 1, "gid_attrs/ndevs/0",
-				    parent, sizeof(parent)))
+		    sysfs_port_read(t->root, ca, 1, "gid_attrs/ndevs/0", parent,
+				    sizeof(parent)))
 			return -1;
 		snprintf(rel, sizeof(rel), "class/net/%s/device", parent);
 		if (sysfs_resolve(t->root, rel, canon, sizeof(canon)))
@@ -93,16 +93,15 @@ static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)
 		 PCIE_DMA_FLOOR_FRACTION * 100, pcie_usable_GBps(gts, width),
 		 gts, width,
 		 rate > 0 && PCIE_DMA_FLOOR_FRACTION * rate <= p->floor_GBps
-		     ? ", capped by the port's data rate"
-		     : "");
+			 ? ", capped by the port's data rate"
+			 : "");
 }
 
 static bool port_active(const struct pcie_topo *t, const char *ca, int port)
 {
 	char buf[32];
 
-	return !sysfs_port_read(t->root, ca, port, "state", buf,
-				sizeof(buf)) &&
+	return !sysfs_port_read(t->root, ca, port, "state", buf, sizeof(buf)) &&
 	       strstr(buf, "ACTIVE");
 }
 

@@ -15,10 +15,10 @@
 
 #include <jansson.h>
 
-#define PCIE_BDF_LEN 16	  /* "0000:c1:00.0" */
-#define PCIE_NAME_LEN 64  /* "mlx5_3" */
+#define PCIE_BDF_LEN 16 /* "0000:c1:00.0" */
+#define PCIE_NAME_LEN 64 /* "mlx5_3" */
 #define PCIE_PATH_LEN 512 /* sysfs paths, relative to the root */
-#define PCIE_AER_MAX 24	  /* counters per aer_dev_* file */
+#define PCIE_AER_MAX 24 /* counters per aer_dev_* file */
 #define PCIE_NOTE_LEN 160
 
 /* ---- topo.c: the devices that matter and their bridges ---- */
@@ -26,8 +26,8 @@
 enum pcie_role {
 	PCIE_ROLE_OTHER,
 	PCIE_ROLE_BRIDGE,
-	PCIE_ROLE_HCA,	/* vendor 0x15b3, class 0x0207 or 0x0200 */
-	PCIE_ROLE_GPU,	/* class 0x0300, 0x0302 */
+	PCIE_ROLE_HCA, /* vendor 0x15b3, class 0x0207 or 0x0200 */
+	PCIE_ROLE_GPU, /* class 0x0300, 0x0302 */
 	PCIE_ROLE_NVME, /* class 0x0108 */
 };
 
@@ -55,9 +55,9 @@ struct pcie_aer_file {
 };
 
 enum pcie_acs_state {
-	PCIE_ACS_NOT_READ,   /* not needed, or not attempted */
-	PCIE_ACS_OK,	     /* ctrl holds the ACS Control register */
-	PCIE_ACS_NO_CAP,     /* the port has no ACS capability */
+	PCIE_ACS_NOT_READ, /* not needed, or not attempted */
+	PCIE_ACS_OK, /* ctrl holds the ACS Control register */
+	PCIE_ACS_NO_CAP, /* the port has no ACS capability */
 	PCIE_ACS_UNREADABLE, /* extended config space not readable */
 };
 
@@ -66,19 +66,19 @@ struct pcie_dev {
 	char path[PCIE_PATH_LEN]; /* devices/pci0000:00/0000:00:01.0/... */
 	uint16_t vendor, device;
 	uint32_t class; /* 24 bits: 0x020700 */
-	int parent;	/* index in topo->devs, -1 at a host bridge */
-	int depth;	/* 0: on the root bus (root port, RCiEP) */
+	int parent; /* index in topo->devs, -1 at a host bridge */
+	int depth; /* 0: on the root bus (root port, RCiEP) */
 	enum pcie_role role;
 	bool relevant; /* an HCA/GPU/NVMe or a bridge above one */
 	struct pcie_link link;
-	int numa_node;		   /* -1 unknown */
+	int numa_node; /* -1 unknown */
 	char ibdev[PCIE_NAME_LEN]; /* "mlx5_3" for an HCA, else "" */
 	struct pcie_aer_file aer[PCIE_AER_KINDS];
 	enum pcie_acs_state acs;
 	uint16_t acs_cap, acs_ctrl;
 	char acs_why[PCIE_NOTE_LEN]; /* why ACS was not read */
 	char problem[PCIE_NOTE_LEN]; /* attributes that could not be read */
-	json_t *kernel_lines;	     /* "limited by" lines naming it, or NULL */
+	json_t *kernel_lines; /* "limited by" lines naming it, or NULL */
 };
 
 struct pcie_topo {
@@ -152,7 +152,7 @@ bool pcie_kmsg_parse(const char *line, char bdf[PCIE_BDF_LEN]);
 /* ---- audit.c: pure judgement, topo in, findings out ---- */
 
 struct pcie_hop {
-	int up, down;		 /* indices: downstream port, upstream end */
+	int up, down; /* indices: downstream port, upstream end */
 	double cur_gts, cap_gts; /* cap = min(both ends' max) */
 	int cur_width, cap_width;
 	bool judged;
@@ -166,8 +166,8 @@ struct pcie_baseline; /* AER counters of a previous run, by BDF */
 
 struct pcie_audit {
 	json_t *findings; /* array of finding records */
-	json_t *skipped;  /* array of strings: check: why */
-	json_t *notes;	  /* array of strings */
+	json_t *skipped; /* array of strings: check: why */
+	json_t *notes; /* array of strings */
 	int n_fail, n_warn;
 	int n_error; /* measurements that could not run: exit 3 */
 };
@@ -175,7 +175,7 @@ struct pcie_audit {
 int pcie_audit_init(struct pcie_audit *a);
 void pcie_audit_free(struct pcie_audit *a);
 void pcie_audit_skip(struct pcie_audit *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 /* Appends a finding (stolen) and counts it. */
 void pcie_audit_add(struct pcie_audit *a, json_t *finding);
 /* Subject of a finding about device i: host, bdf, vendor_device, what. */
@@ -230,7 +230,7 @@ void pcie_dma_stats(const double *v, int n, struct pcie_dma_sample_stats *s);
 struct pcie_dma_port {
 	char ca[PCIE_NAME_LEN];
 	int port;
-	int dev;	   /* index of the HCA in the topo, -1 none */
+	int dev; /* index of the HCA in the topo, -1 none */
 	double floor_GBps; /* 0 = not judged */
 	char floor_why[PCIE_NOTE_LEN];
 };
@@ -275,7 +275,7 @@ struct pcie_options {
 	int port;
 	double timeout_s;
 	const struct pcie_config_ops *config; /* NULL: chosen by the root */
-	const struct pcie_dma_ops *dma;	      /* NULL: loopback */
+	const struct pcie_dma_ops *dma; /* NULL: loopback */
 };
 
 /*

@@ -16,9 +16,9 @@
 
 struct pcie_records {
 	struct record_writer *w; /* NULL: no --records */
-	const char *json;	 /* --json FILE, or NULL */
-	json_t *all;		 /* every record, for --json */
-	size_t findings_done;	 /* findings already written */
+	const char *json; /* --json FILE, or NULL */
+	json_t *all; /* every record, for --json */
+	size_t findings_done; /* findings already written */
 	int write_err;
 };
 
@@ -93,14 +93,15 @@ static json_t *hop_json(const struct pcie_topo *t, int i)
 
 static void add_aer(json_t *rec, const struct pcie_dev *d)
 {
-	static const char *const keys[] = {"correctable", "nonfatal", "fatal"};
+	static const char *const keys[] = { "correctable", "nonfatal",
+					    "fatal" };
 	json_t *aer = json_object();
 
 	for (int k = 0; k < PCIE_AER_KINDS; k++)
 		if (d->aer[k].present)
 			json_object_set_new(
-			    aer, keys[k],
-			    json_integer((json_int_t)d->aer[k].total));
+				aer, keys[k],
+				json_integer((json_int_t)d->aer[k].total));
 	if (json_object_size(aer))
 		json_object_set_new(rec, "aer", aer);
 	else
@@ -110,22 +111,23 @@ static void add_aer(json_t *rec, const struct pcie_dev *d)
 static void add_acs(json_t *rec, const struct pcie_dev *d)
 {
 	static const char *const states[] = {
-	    [PCIE_ACS_OK] = "read",
-	    [PCIE_ACS_NO_CAP] = "no-capability",
-	    [PCIE_ACS_UNREADABLE] = "not-readable",
+		[PCIE_ACS_OK] = "read",
+		[PCIE_ACS_NO_CAP] = "no-capability",
+		[PCIE_ACS_UNREADABLE] = "not-readable",
 	};
 	char bits[96];
 
 	if (d->acs == PCIE_ACS_NOT_READ)
 		return;
 	json_object_set_new(
-	    rec, "acs",
-	    json_pack("{s:s, s:i, s:i, s:s, s:s?}", "state", states[d->acs],
-		      "ctrl", d->acs_ctrl, "cap", d->acs_cap, "enabled",
-		      d->acs == PCIE_ACS_OK
-			  ? pcie_acs_names(d->acs_ctrl, bits, sizeof(bits))
-			  : "",
-		      "why", d->acs_why[0] ? d->acs_why : NULL));
+		rec, "acs",
+		json_pack("{s:s, s:i, s:i, s:s, s:s?}", "state", states[d->acs],
+			  "ctrl", d->acs_ctrl, "cap", d->acs_cap, "enabled",
+			  d->acs == PCIE_ACS_OK
+				  ? pcie_acs_names(d->acs_ctrl, bits,
+						   sizeof(bits))
+				  : "",
+			  "why", d->acs_why[0] ? d->acs_why : NULL));
 }
 
 /* GPUs (and NVMe) that share a PCIe switch or a NUMA node with HCA i. */
@@ -160,12 +162,13 @@ json_t *pcie_device_record(const struct pcie_topo *t, int i)
 	snprintf(cls, sizeof(cls), "0x%06x", d->class);
 	pcie_dev_what(t, i, what, sizeof(what));
 	f = json_pack(
-	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:i, s:i, s:s?, s:o, s:o}",
-	    "bdf", d->bdf, "check", "link", "vendor_device", vd, "class", cls,
-	    "role", pcie_role_name(d->role), "what", what, "ibdev",
-	    d->ibdev[0] ? d->ibdev : NULL, "numa_node", d->numa_node, "depth",
-	    d->depth, "parent", d->parent >= 0 ? t->devs[d->parent].bdf : NULL,
-	    "link", link_json(&d->link), "hop", hop_json(t, i));
+		"{s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:i, s:i, s:s?, s:o, s:o}",
+		"bdf", d->bdf, "check", "link", "vendor_device", vd, "class",
+		cls, "role", pcie_role_name(d->role), "what", what, "ibdev",
+		d->ibdev[0] ? d->ibdev : NULL, "numa_node", d->numa_node,
+		"depth", d->depth, "parent",
+		d->parent >= 0 ? t->devs[d->parent].bdf : NULL, "link",
+		link_json(&d->link), "hop", hop_json(t, i));
 	json_object_update(rec, f);
 	json_decref(f);
 	add_aer(rec, d);
@@ -189,7 +192,7 @@ void pcie_records_devices(struct pcie_records *r, const struct pcie_topo *t)
 static void summary_counts(FILE *f, const struct pcie_topo *t,
 			   const struct pcie_audit *a)
 {
-	int n[PCIE_ROLE_NVME + 1] = {0}, total = 0;
+	int n[PCIE_ROLE_NVME + 1] = { 0 }, total = 0;
 
 	for (int i = 0; i < t->n; i++)
 		if (t->devs[i].relevant) {
@@ -237,7 +240,7 @@ static void summary_list(FILE *f, const char *title, json_t *arr)
 	json_t *v;
 
 	json_array_foreach(arr, i, v)
-	    fprintf(f, "  %s: %s\n", title, json_string_value(v));
+		fprintf(f, "  %s: %s\n", title, json_string_value(v));
 }
 
 void pcie_report_summary(FILE *f, const struct pcie_topo *t,
@@ -249,10 +252,10 @@ void pcie_report_summary(FILE *f, const struct pcie_topo *t,
 
 	summary_counts(f, t, a);
 	json_array_foreach(a->findings, i, fd)
-	    fprintf(f, "  %s %s: %s\n",
-		    json_string_value(json_object_get(fd, "severity")),
-		    json_string_value(json_object_get(fd, "category")),
-		    json_string_value(json_object_get(fd, "message")));
+		fprintf(f, "  %s %s: %s\n",
+			json_string_value(json_object_get(fd, "severity")),
+			json_string_value(json_object_get(fd, "category")),
+			json_string_value(json_object_get(fd, "message")));
 	if (r)
 		summary_dma(f, r);
 	summary_list(f, "skipped", a->skipped);
@@ -263,11 +266,11 @@ void pcie_report_summary(FILE *f, const struct pcie_topo *t,
 static int write_json(const struct pcie_records *r, const struct pcie_audit *a,
 		      int exit_code)
 {
-	json_t *doc =
-	    json_pack("{s:s, s:O, s:O, s:O, s:O, s:i, s:i, s:i}", "schema",
-		      RECORD_SCHEMA, "records", r->all, "findings", a->findings,
-		      "skipped", a->skipped, "notes", a->notes, "fail",
-		      a->n_fail, "warn", a->n_warn, "exit_code", exit_code);
+	json_t *doc = json_pack("{s:s, s:O, s:O, s:O, s:O, s:i, s:i, s:i}",
+				"schema", RECORD_SCHEMA, "records", r->all,
+				"findings", a->findings, "skipped", a->skipped,
+				"notes", a->notes, "fail", a->n_fail, "warn",
+				a->n_warn, "exit_code", exit_code);
 	int ret = 0;
 
 	if (!doc)
@@ -283,7 +286,8 @@ static int write_json(const struct pcie_records *r, const struct pcie_audit *a,
 int pcie_records_close(struct pcie_records *r, const struct pcie_audit *a,
 		       int exit_code)
 {
-	static const char *const outcome[] = {"pass", "fail", "error", "error"};
+	static const char *const outcome[] = { "pass", "fail", "error",
+					       "error" };
 	json_t *end = record_new("run");
 	int ret;
 

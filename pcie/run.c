@@ -27,11 +27,12 @@ static void run_start(const struct pcie_options *o, struct pcie_records *out)
 
 	json_object_set_new(rec, "tool", json_string("pcie"));
 	json_object_set_new(rec, "event", json_string("start"));
-	json_object_set_new(
-	    rec, "params",
-	    json_pack("{s:s, s:s?, s:s?, s:b, s:i}", "sysfs_root",
-		      o->sysfs_root, "baseline", o->baseline, "kernel_log",
-		      o->kernel_log, "dma", !o->no_dma, "samples", o->samples));
+	json_object_set_new(rec, "params",
+			    json_pack("{s:s, s:s?, s:s?, s:b, s:i}",
+				      "sysfs_root", o->sysfs_root, "baseline",
+				      o->baseline, "kernel_log", o->kernel_log,
+				      "dma", !o->no_dma, "samples",
+				      o->samples));
 	pcie_records_emit(out, rec);
 }
 
@@ -43,10 +44,10 @@ static void run_kmsg(const struct pcie_options *o, struct pcie_topo *t,
 
 	if (!path && !is_live_root(o->sysfs_root)) {
 		json_array_append_new(
-		    a->notes,
-		    json_string(
-			"kernel log: not read for a captured tree (give "
-			"--kernel-log FILE with its saved dmesg)"));
+			a->notes,
+			json_string(
+				"kernel log: not read for a captured tree (give "
+				"--kernel-log FILE with its saved dmesg)"));
 		return;
 	}
 	if (!path)
@@ -60,11 +61,11 @@ static void run_kmsg(const struct pcie_options *o, struct pcie_topo *t,
 				path, PCIE_KMSG_TIMEOUT_S);
 	else if (ret)
 		pcie_audit_skip(
-		    a, "kernel log %s: not readable (%s)%s", path,
-		    strerror(-ret),
-		    ret == -EPERM || ret == -EACCES
-			? "; run as root or set kernel.dmesg_restrict=0"
-			: "");
+			a, "kernel log %s: not readable (%s)%s", path,
+			strerror(-ret),
+			ret == -EPERM || ret == -EACCES
+				? "; run as root or set kernel.dmesg_restrict=0"
+				: "");
 	else if (found)
 		log_info("kernel log %s: %d \"limited by\" lines", path, found);
 }
@@ -72,7 +73,7 @@ static void run_kmsg(const struct pcie_options *o, struct pcie_topo *t,
 static void run_acs(const struct pcie_options *o, struct pcie_topo *t,
 		    struct pcie_audit *a)
 {
-	struct pcie_config_ops ops = {0};
+	struct pcie_config_ops ops = { 0 };
 
 	if (o->config) {
 		pcie_audit_acs(t, o->config, a);

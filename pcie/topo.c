@@ -16,9 +16,9 @@
 #include "pcie/pcie.h"
 
 static const char *const aer_files[PCIE_AER_KINDS] = {
-    "aer_dev_correctable",
-    "aer_dev_nonfatal",
-    "aer_dev_fatal",
+	"aer_dev_correctable",
+	"aer_dev_nonfatal",
+	"aer_dev_fatal",
 };
 
 static bool is_bdf(const char *s)
@@ -49,9 +49,11 @@ enum pcie_role pcie_role_of(uint16_t vendor, uint32_t class)
 const char *pcie_role_name(enum pcie_role role)
 {
 	static const char *const names[] = {
-	    [PCIE_ROLE_OTHER] = "device", [PCIE_ROLE_BRIDGE] = "PCIe bridge",
-	    [PCIE_ROLE_HCA] = "HCA",	  [PCIE_ROLE_GPU] = "GPU",
-	    [PCIE_ROLE_NVME] = "NVMe",
+		[PCIE_ROLE_OTHER] = "device",
+		[PCIE_ROLE_BRIDGE] = "PCIe bridge",
+		[PCIE_ROLE_HCA] = "HCA",
+		[PCIE_ROLE_GPU] = "GPU",
+		[PCIE_ROLE_NVME] = "NVMe",
 	};
 	return names[role];
 }
@@ -400,9 +402,10 @@ static void below(const struct pcie_topo *t, int i, char *buf, size_t len)
 			more++;
 			continue;
 		}
-		used += (size_t)snprintf(
-		    buf + used, len - used, "%s%s %s", used ? ", " : "",
-		    d->ibdev[0] ? d->ibdev : d->bdf, pcie_role_name(d->role));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s",
+					 used ? ", " : "",
+					 d->ibdev[0] ? d->ibdev : d->bdf,
+					 pcie_role_name(d->role));
 		if (used >= len)
 			return;
 	}

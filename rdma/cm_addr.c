@@ -51,9 +51,9 @@ int burnin_port_cm_addr(const char *root, const struct burnin_port *p,
 		ret = p->gid_index >= 0 ? gid_ipv4(p->gid, addr) : -ENOENT;
 		if (ret)
 			snprintf(
-			    err, len,
-			    "%s port %d: no RoCE v2 GID with an IPv4 address",
-			    p->ca, p->port);
+				err, len,
+				"%s port %d: no RoCE v2 GID with an IPv4 address",
+				p->ca, p->port);
 		return ret;
 	}
 	ret = burnin_port_sysfs_ipoib_netdev(root, p->gid, netdev,
@@ -67,9 +67,9 @@ int burnin_port_cm_addr(const char *root, const struct burnin_port *p,
 	ret = netdev_ipv4(netdev, addr);
 	if (ret)
 		snprintf(
-		    err, len,
-		    "%s port %d: its IPoIB interface %s has no IPv4 address",
-		    p->ca, p->port, netdev);
+			err, len,
+			"%s port %d: its IPoIB interface %s has no IPv4 address",
+			p->ca, p->port, netdev);
 	return ret;
 }
 
@@ -77,9 +77,11 @@ void burnin_sockaddr_str(const struct sockaddr_storage *addr, char *buf,
 			 size_t len)
 {
 	const void *a =
-	    addr->ss_family == AF_INET6
-		? (const void *)&((const struct sockaddr_in6 *)addr)->sin6_addr
-		: (const void *)&((const struct sockaddr_in *)addr)->sin_addr;
+		addr->ss_family == AF_INET6
+			? (const void *)&((const struct sockaddr_in6 *)addr)
+				  ->sin6_addr
+			: (const void *)&((const struct sockaddr_in *)addr)
+				  ->sin_addr;
 
 	if (!inet_ntop(addr->ss_family, a, buf, (socklen_t)len))
 		snprintf(buf, len, "(address family %d)", addr->ss_family);

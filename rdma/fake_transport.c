@@ -26,13 +26,22 @@
 #define FAKE_MAGIC "ibpfake1"
 
 enum fault_kind {
-	F_SLOW, F_FLAKY, F_ERRORS, F_SYMERR, F_DIE, F_HANG, F_STUCK_TEARDOWN,
-	F_COUNTER_RESET, F_WIDTH, F_SYMERR_AT, N_FAULT
+	F_SLOW,
+	F_FLAKY,
+	F_ERRORS,
+	F_SYMERR,
+	F_DIE,
+	F_HANG,
+	F_STUCK_TEARDOWN,
+	F_COUNTER_RESET,
+	F_WIDTH,
+	F_SYMERR_AT,
+	N_FAULT
 };
 
 static const char *const fault_names[N_FAULT] = {
-	"slow", "flaky", "errors", "symerr", "die", "hang", "stuck-teardown",
-	"counter-reset", "width", "symerr-at",
+	"slow", "flaky",	  "errors",	   "symerr", "die",
+	"hang", "stuck-teardown", "counter-reset", "width",  "symerr-at",
 };
 
 struct fault {
@@ -126,8 +135,9 @@ static int parse_number(const char *key, const char *val, double min,
 
 	*out = strtod(val, &end);
 	if (end == val || *end || !(*out >= min && *out <= max)) {
-		snprintf(err, err_len, "fake: '%s=%s': expected a number from %g to %g",
-			 key, val, min, max);
+		snprintf(err, err_len,
+			 "fake: '%s=%s': expected a number from %g to %g", key,
+			 val, min, max);
 		return -EINVAL;
 	}
 	return 0;
@@ -145,9 +155,11 @@ static int parse_item(const char *key, const char *val, char *err,
 	if (!strcmp(key, "rate"))
 		return parse_number(key, val, 0, 1e5, &cfg.rate, err, err_len);
 	if (!strcmp(key, "efficiency"))
-		return parse_number(key, val, 0, 1, &cfg.efficiency, err, err_len);
+		return parse_number(key, val, 0, 1, &cfg.efficiency, err,
+				    err_len);
 	if (!strcmp(key, "hang-s"))
-		return parse_number(key, val, 0, 1e6, &cfg.hang_s, err, err_len);
+		return parse_number(key, val, 0, 1e6, &cfg.hang_s, err,
+				    err_len);
 	ret = parse_number(key, val, 0, FAKE_MAX_PORTS, &v, err, err_len);
 	if (ret)
 		return ret;
@@ -185,7 +197,8 @@ int burnin_fake_configure(const char *spec, char *err, size_t err_len)
 		char *eq = strchr(item, '=');
 
 		if (!eq) {
-			snprintf(err, err_len, "fake: '%s': expected KEY=VALUE", item);
+			snprintf(err, err_len, "fake: '%s': expected KEY=VALUE",
+				 item);
 			ret = -EINVAL;
 			break;
 		}
@@ -246,7 +259,8 @@ static bool filter_has(const char *filter, const char *name)
 {
 	size_t len = strlen(name);
 
-	for (const char *p = filter; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+	for (const char *p = filter; p;
+	     p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
 		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
 			return true;
 	return false;
@@ -285,8 +299,9 @@ static int fake_endpoint_create(const struct burnin_port *port,
 	struct burnin_endpoint *e;
 
 	if (cfg.fail_create && call == cfg.fail_create) {
-		log_error("%s port %d: endpoint_create failed (fake: planted fault, call %ld)",
-			  port->ca, port->port, call);
+		log_error(
+			"%s port %d: endpoint_create failed (fake: planted fault, call %ld)",
+			port->ca, port->port, call);
 		return -ENOMEM;
 	}
 	e = calloc(1, sizeof(*e));
@@ -322,13 +337,15 @@ static int fake_connect(struct burnin_endpoint *ep,
 
 	memcpy(&ep->remote, remote->bytes, sizeof(ep->remote));
 	if (memcmp(ep->remote.magic, FAKE_MAGIC, sizeof(ep->remote.magic))) {
-		log_error("%s port %d: connect: the peer is not a fake endpoint",
-			  ep->port.ca, ep->port.port);
+		log_error(
+			"%s port %d: connect: the peer is not a fake endpoint",
+			ep->port.ca, ep->port.port);
 		return -EPROTO;
 	}
 	if (cfg.fail_connect && call == cfg.fail_connect) {
 		snprintf(res->error, sizeof(res->error),
-			 "connect refused (fake: planted fault, call %ld)", call);
+			 "connect refused (fake: planted fault, call %ld)",
+			 call);
 		log_error("%s port %d: %s", ep->port.ca, ep->port.port,
 			  res->error);
 		return -ECONNREFUSED;
@@ -370,7 +387,8 @@ static void simulate(struct burnin_endpoint *ep, bool measure,
 		if (!measure)
 			continue;
 		sum += g * len;
-		if (len >= win * 0.999 && (res->gbps_min < 0 || g < res->gbps_min))
+		if (len >= win * 0.999 &&
+		    (res->gbps_min < 0 || g < res->gbps_min))
 			res->gbps_min = g;
 	}
 	res->seconds = burnin_fake_clock() - t0;
@@ -378,8 +396,11 @@ static void simulate(struct burnin_endpoint *ep, bool measure,
 		res->gbps_min = measure && ep->params.duration_s > 0 ? bw : 0;
 	if (measure && ep->params.duration_s > 0) {
 		res->gbps = sum / ep->params.duration_s;
-		res->bytes = (uint64_t)(res->gbps * 1e9 / 8 * ep->params.duration_s);
-		res->completions = res->bytes / (ep->params.msg_size ? ep->params.msg_size : 1);
+		res->bytes =
+			(uint64_t)(res->gbps * 1e9 / 8 * ep->params.duration_s);
+		res->completions =
+			res->bytes /
+			(ep->params.msg_size ? ep->params.msg_size : 1);
 	}
 }
 
@@ -388,8 +409,9 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 {
 	int idx = port_index(&ep->port);
 	long nth = atomic_fetch_add(&n_runs[idx], 1) + 1;
-	uint32_t errors = ep->local.errors > ep->remote.errors ? ep->local.errors
-							       : ep->remote.errors;
+	uint32_t errors = ep->local.errors > ep->remote.errors
+				  ? ep->local.errors
+				  : ep->remote.errors;
 
 	memset(res, 0, sizeof(*res));
 	if (!ep->connected)
@@ -401,11 +423,12 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 	simulate(ep, role != BURNIN_ROLE_TARGET, res);
 	atomic_fetch_add(&xmit_words[idx], res->bytes / 4);
 	if (fault_value(&ep->port, F_COUNTER_RESET, 0) == (double)nth) {
-		atomic_store(&xmit_words[idx], 0); /* perfquery -R late in the step */
+		atomic_store(&xmit_words[idx],
+			     0); /* perfquery -R late in the step */
 		atomic_store(&symbol_errors[idx], 0);
 	}
-	atomic_fetch_add(&symbol_errors[idx],
-			 (unsigned long long)fault_value(&ep->port, F_SYMERR, 0));
+	atomic_fetch_add(&symbol_errors[idx], (unsigned long long)fault_value(
+						      &ep->port, F_SYMERR, 0));
 	if (errors && role != BURNIN_ROLE_TARGET) {
 		res->error_completions = errors;
 		snprintf(res->error, sizeof(res->error),
@@ -425,8 +448,8 @@ static void fake_endpoint_destroy(struct burnin_endpoint *ep)
 }
 
 static int fake_read_counters(const struct burnin_port *port,
-			      char (*names)[BURNIN_COUNTER_NAME_MAX], uint64_t *values, int max,
-			      int *n)
+			      char (*names)[BURNIN_COUNTER_NAME_MAX],
+			      uint64_t *values, int max, int *n)
 {
 	int idx = port_index(port);
 

@@ -58,7 +58,7 @@ static int loopback_connect(const struct burnin_transport_ops *ops,
 			    struct burnin_endpoint *b)
 {
 	struct burnin_conn_info ia, ib;
-	struct burnin_result res = {0};
+	struct burnin_result res = { 0 };
 	int ret;
 
 	ops->local_info(a, &ia);
@@ -72,7 +72,7 @@ int burnin_loopback_measure(const struct burnin_port *port,
 			    double *gbps_samples)
 {
 	const struct burnin_transport_ops *ops = &burnin_verbs_ops;
-	struct side a = {.ops = ops}, b = {.ops = ops};
+	struct side a = { .ops = ops }, b = { .ops = ops };
 	int ret;
 
 	if (samples < 1)

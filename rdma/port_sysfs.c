@@ -63,7 +63,8 @@ int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
 		ret = sysfs_port_read(root, ca, port, rel, text, sizeof(text));
 		if (ret == -ENOENT)
 			break;
-		if (ret || burnin_gid_parse(text, g) || !burnin_gid_is_ipv4_mapped(g))
+		if (ret || burnin_gid_parse(text, g) ||
+		    !burnin_gid_is_ipv4_mapped(g))
 			continue;
 		snprintf(rel, sizeof(rel), "gid_attrs/types/%d", i);
 		if (sysfs_port_read(root, ca, port, rel, text, sizeof(text)) ||
@@ -184,8 +185,7 @@ int burnin_port_sysfs_fill(const char *root, struct burnin_port *p)
 	p->netdev[0] = '\0';
 	snprintf(rel, sizeof(rel), "gid_attrs/ndevs/%d",
 		 p->gid_index >= 0 ? p->gid_index : 0);
-	if (!sysfs_port_read(root, p->ca, p->port, rel, text,
-			     sizeof(text)))
+	if (!sysfs_port_read(root, p->ca, p->port, rel, text, sizeof(text)))
 		str_copy(p->netdev, sizeof(p->netdev), text);
 	fill_location(root, p);
 	return 0;
@@ -251,8 +251,8 @@ int burnin_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
 
 	/* version order: ib0 before ib10 */
 	return sysfs_list(root, "class/net", strverscmp, ipoib_match, &s) == 1
-		   ? 0
-		   : -ENOENT;
+		       ? 0
+		       : -ENOENT;
 }
 
 long burnin_netdev_speed_mbps(const char *root, const char *netdev)
@@ -361,7 +361,7 @@ static int add_counter(void *ctx, const char *nm)
 
 	if (*c->n >= c->max ||
 	    snprintf(rel, sizeof(rel), "%s/%s", c->dir, nm) >=
-		(int)sizeof(rel) ||
+		    (int)sizeof(rel) ||
 	    sysfs_read(c->root, rel, text, sizeof(text)) ||
 	    counter_parse(text, &v))
 		return 0;

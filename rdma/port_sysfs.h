@@ -13,7 +13,6 @@
 
 #include "rdma/transport.h"
 
-
 /*
  * Fill the sysfs-only fields of p (p->ca and p->port set by the caller):
  * gid + gid_index (RoCE: the IPv4-mapped RoCE v2 GID; InfiniBand: -1 and

@@ -28,9 +28,9 @@ struct burnin_cm; /* event channel, listener and one cm id per QP */
 struct burnin_cm_qp_attr {
 	struct ibv_pd *pd;
 	struct ibv_qp_init_attr *init; /* RC, CQs and capacities */
-	uint8_t retry_cnt;	       /* finite: a dead link must error */
+	uint8_t retry_cnt; /* finite: a dead link must error */
 	uint8_t rnr_retry;
-	uint8_t rd_atom;     /* responder resources, initiator depth */
+	uint8_t rd_atom; /* responder resources, initiator depth */
 	uint8_t ack_timeout; /* 4.096 us * 2^ack_timeout */
 };
 

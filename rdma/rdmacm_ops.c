@@ -115,7 +115,7 @@ static int next_event(struct burnin_cm *cm, double deadline,
 		      struct rdma_cm_event **ev)
 {
 	for (;;) {
-		struct pollfd p = {.fd = cm->ch->fd, .events = POLLIN};
+		struct pollfd p = { .fd = cm->ch->fd, .events = POLLIN };
 		int ms;
 
 		if (!rdma_get_cm_event(cm->ch, ev))
@@ -197,12 +197,12 @@ static struct rdma_conn_param conn_param(const struct burnin_cm_qp_attr *attr,
 					 const struct cm_private *priv)
 {
 	return (struct rdma_conn_param){
-	    .private_data = priv,
-	    .private_data_len = sizeof(*priv),
-	    .responder_resources = attr->rd_atom,
-	    .initiator_depth = attr->rd_atom,
-	    .retry_count = attr->retry_cnt,
-	    .rnr_retry_count = attr->rnr_retry,
+		.private_data = priv,
+		.private_data_len = sizeof(*priv),
+		.responder_resources = attr->rd_atom,
+		.initiator_depth = attr->rd_atom,
+		.retry_count = attr->retry_cnt,
+		.rnr_retry_count = attr->rnr_retry,
 	};
 }
 
@@ -211,7 +211,7 @@ static int connect_one(struct burnin_cm *cm, int q,
 		       const struct burnin_cm_qp_attr *attr, double deadline,
 		       char *err, size_t len)
 {
-	struct cm_private priv = {CM_MAGIC, (uint32_t)q};
+	struct cm_private priv = { CM_MAGIC, (uint32_t)q };
 	struct rdma_conn_param param = conn_param(attr, &priv);
 	struct rdma_cm_id *id;
 	int ret;
@@ -228,8 +228,8 @@ static int connect_one(struct burnin_cm *cm, int q,
 			 strerror(errno));
 		return -errno;
 	}
-	ret =
-	    wait_event(cm, id, RDMA_CM_EVENT_ADDR_RESOLVED, deadline, err, len);
+	ret = wait_event(cm, id, RDMA_CM_EVENT_ADDR_RESOLVED, deadline, err,
+			 len);
 	if (!ret && rdma_resolve_route(id, ms_left(deadline))) {
 		snprintf(err, len, "rdma_resolve_route failed: %s",
 			 strerror(errno));
@@ -255,7 +255,7 @@ static int accept_one(struct burnin_cm *cm, struct rdma_cm_event *ev, int nqps,
 		      size_t len)
 {
 	const struct cm_private *got = ev->param.conn.private_data;
-	struct cm_private priv = {CM_MAGIC, 0};
+	struct cm_private priv = { CM_MAGIC, 0 };
 	struct rdma_conn_param param = conn_param(attr, &priv);
 	int ret;
 

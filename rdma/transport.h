@@ -22,28 +22,28 @@
 /* One local HCA port as the inventory sees it (written as a `port` record). */
 struct burnin_port {
 	char host[BURNIN_NAME_MAX];
-	char ca[BURNIN_NAME_MAX];	/* mlx5_0, rxe0 */
-	int port;			/* 1-based */
-	uint64_t guid;			/* port GUID (host byte order) */
+	char ca[BURNIN_NAME_MAX]; /* mlx5_0, rxe0 */
+	int port; /* 1-based */
+	uint64_t guid; /* port GUID (host byte order) */
 	uint16_t lid;
-	uint8_t gid[16];		/* GID used for RoCE / global routing */
-	int gid_index;			/* -1: no GRH (InfiniBand, same subnet) */
-	bool ethernet;			/* link_layer Ethernet (RoCE) */
-	char state[16];			/* "ACTIVE" */
-	char phys_state[24];		/* "LinkUp" */
-	double rate_gbps;		/* active data rate; RoCE: netdev speed */
-	int width;			/* active lanes (1, 2, 4, 8, 12); 0 unknown */
-	char speed[8];			/* active lane speed "EDR"; "" unknown */
-	int active_mtu;			/* bytes */
-	int numa_node;			/* -1 unknown */
-	char pci_addr[16];		/* "0000:c1:00.0", "" unknown */
-	char netdev[32];		/* RoCE: eth0; "" for InfiniBand */
-	int rail;			/* local index among all the host's ports
+	uint8_t gid[16]; /* GID used for RoCE / global routing */
+	int gid_index; /* -1: no GRH (InfiniBand, same subnet) */
+	bool ethernet; /* link_layer Ethernet (RoCE) */
+	char state[16]; /* "ACTIVE" */
+	char phys_state[24]; /* "LinkUp" */
+	double rate_gbps; /* active data rate; RoCE: netdev speed */
+	int width; /* active lanes (1, 2, 4, 8, 12); 0 unknown */
+	char speed[8]; /* active lane speed "EDR"; "" unknown */
+	int active_mtu; /* bytes */
+	int numa_node; /* -1 unknown */
+	char pci_addr[16]; /* "0000:c1:00.0", "" unknown */
+	char netdev[32]; /* RoCE: eth0; "" for InfiniBand */
+	int rail; /* local index among all the host's ports
 					 * (devices in natural name order, any
 					 * state, selected or not) */
 	/* The switch the port's cable lands on (--topology), rank 0 only: */
-	uint64_t leaf_guid;		/* its node GUID; 0 unknown */
-	int leaf_port;			/* its port number; 0 unknown */
+	uint64_t leaf_guid; /* its node GUID; 0 unknown */
+	int leaf_port; /* its port number; 0 unknown */
 	char leaf_name[BURNIN_NAME_MAX + 1]; /* NodeDescription, untrusted */
 };
 
@@ -52,22 +52,22 @@ enum burnin_test { BURNIN_TEST_WRITE, BURNIN_TEST_READ };
 /* How a pair's QPs get connected (--cm). */
 enum burnin_cm_mode {
 	BURNIN_CM_BOOTSTRAP, /* QPN, PSN, LID/GID over MPI; QPs moved by us */
-	BURNIN_CM_RDMACM,    /* librdmacm resolves the peer's IP, connects */
+	BURNIN_CM_RDMACM, /* librdmacm resolves the peer's IP, connects */
 };
 
 struct burnin_params {
 	enum burnin_test test;
-	bool bidir;		/* both ends post (write) or read from each other */
-	size_t msg_size;	/* bytes per work request, default 1 MiB */
-	int qps;		/* RC QPs per pair, default 4 */
-	int tx_depth;		/* outstanding work requests per QP */
-	double duration_s;	/* measurement window, warm-up excluded */
+	bool bidir; /* both ends post (write) or read from each other */
+	size_t msg_size; /* bytes per work request, default 1 MiB */
+	int qps; /* RC QPs per pair, default 4 */
+	int tx_depth; /* outstanding work requests per QP */
+	double duration_s; /* measurement window, warm-up excluded */
 	double warmup_s;
-	double stall_s;		/* no completion for this long -> error: stalled */
-	int retry_cnt;		/* finite (3): a dead link must surface as an error */
-	int qp_timeout;		/* local ACK timeout 4.096 us x 2^N per try;
+	double stall_s; /* no completion for this long -> error: stalled */
+	int retry_cnt; /* finite (3): a dead link must surface as an error */
+	int qp_timeout; /* local ACK timeout 4.096 us x 2^N per try;
 				 * 0: the default, 14 (67 ms) */
-	bool verify;		/* check a data pattern end to end */
+	bool verify; /* check a data pattern end to end */
 	enum burnin_cm_mode cm;
 	double connect_timeout_s; /* rdma_cm: resolve and connect by this */
 };
@@ -82,19 +82,19 @@ struct burnin_conn_info {
 
 /* Error completions of one status ("transport retry counter exceeded"). */
 struct burnin_status_count {
-	char status[48];	/* ibv_wc_status_str() */
+	char status[48]; /* ibv_wc_status_str() */
 	uint64_t count;
 };
 
 /* What one end measured. Filled by run(); times from CLOCK_MONOTONIC. */
 struct burnin_result {
-	double gbps;		/* average over the measurement window */
-	double gbps_min;	/* lowest BURNIN_WINDOW_MS window */
-	uint64_t bytes;		/* moved in the measurement window */
-	double seconds;		/* length of the measurement window */
+	double gbps; /* average over the measurement window */
+	double gbps_min; /* lowest BURNIN_WINDOW_MS window */
+	uint64_t bytes; /* moved in the measurement window */
+	double seconds; /* length of the measurement window */
 	uint64_t completions;
 	uint64_t error_completions;
-	char error[160];	/* "" when ok; "stalled: 12 outstanding", ... */
+	char error[160]; /* "" when ok; "stalled: 12 outstanding", ... */
 	bool verify_failed;
 	/* error_completions by status, first seen first; when more statuses
 	 * appear than fit, the last slot becomes "other" and counts them. */
@@ -104,8 +104,8 @@ struct burnin_result {
 
 enum burnin_role {
 	BURNIN_ROLE_INITIATOR, /* posts the RDMA operations */
-	BURNIN_ROLE_TARGET,    /* passive side of a unidirectional test */
-	BURNIN_ROLE_BOTH,      /* bidirectional: both ends post */
+	BURNIN_ROLE_TARGET, /* passive side of a unidirectional test */
+	BURNIN_ROLE_BOTH, /* bidirectional: both ends post */
 };
 
 struct burnin_endpoint; /* one end of a pair: PD, CQ, QPs, MRs on a port */
@@ -136,8 +136,7 @@ struct burnin_transport_ops {
 	/* sysfs port counters (counters/ and hw_counters/): name -> value. */
 	int (*read_counters)(const struct burnin_port *port,
 			     char (*names)[BURNIN_COUNTER_NAME_MAX],
-			     uint64_t *values, int max,
-			     int *n);
+			     uint64_t *values, int max, int *n);
 };
 
 extern const struct burnin_transport_ops burnin_verbs_ops;

@@ -35,7 +35,7 @@ static uint64_t get(struct cursor *c, int bytes)
 void burnin_vconn_encode(const struct burnin_vconn *c,
 			 struct burnin_conn_info *info)
 {
-	struct cursor w = {info->bytes, info->bytes + sizeof(info->bytes)};
+	struct cursor w = { info->bytes, info->bytes + sizeof(info->bytes) };
 
 	memset(info, 0, sizeof(*info));
 	put(&w, VCONN_MAGIC, 4);
@@ -64,8 +64,8 @@ void burnin_vconn_encode(const struct burnin_vconn *c,
 int burnin_vconn_decode(const struct burnin_conn_info *info,
 			struct burnin_vconn *c)
 {
-	struct cursor r = {(uint8_t *)info->bytes,
-			   info->bytes + sizeof(info->bytes)};
+	struct cursor r = { (uint8_t *)info->bytes,
+			    info->bytes + sizeof(info->bytes) };
 
 	memset(c, 0, sizeof(*c));
 	if (get(&r, 4) != VCONN_MAGIC || get(&r, 1) != VCONN_VERSION)

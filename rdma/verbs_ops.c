@@ -30,7 +30,7 @@
 #include "common/log.h"
 
 #define SYSFS_ROOT "/sys"
-#define RECV_DEPTH 4	     /* posted receives for the peer's done signal */
+#define RECV_DEPTH 4 /* posted receives for the peer's done signal */
 #define DONE_IMM 0x1b9d0e00u /* done signal: this | (run number & 0xff) */
 /* ACK timeout 4.096 us * 2^14 = 67 ms per try, perftest's default. */
 #define QP_TIMEOUT_DEFAULT 14
@@ -47,7 +47,7 @@ struct burnin_endpoint {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_comp_channel *channel; /* a target sleeps on it */
-	bool armed;			  /* channel asked for the next CQE */
+	bool armed; /* channel asked for the next CQE */
 	struct ibv_qp *qp[BURNIN_MAX_QPS];
 	struct ibv_mr *mr;
 	uint8_t *buf;
@@ -58,10 +58,10 @@ struct burnin_endpoint {
 	int rd_atom, max_cqe;
 	struct burnin_vconn remote;
 	bool connected;
-	struct burnin_cm *cm;		 /* --cm rdmacm, else NULL */
+	struct burnin_cm *cm; /* --cm rdmacm, else NULL */
 	struct sockaddr_storage cm_addr; /* where cm listens */
 	uint32_t
-	    run_seq; /* runs so far: a late done of an old run is ignored */
+		run_seq; /* runs so far: a late done of an old run is ignored */
 };
 
 static uint8_t *ep_src(struct burnin_endpoint *ep, int q)
@@ -92,7 +92,8 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
 	p->rate_gbps = burnin_port_rate_gbps(p->ethernet, a->active_speed,
 					     a->active_width, mbps);
 	if (!p->ethernet)
-		burnin_port_set_width_speed(p, a->active_width, a->active_speed);
+		burnin_port_set_width_speed(p, a->active_width,
+					    a->active_speed);
 }
 
 /*
@@ -196,7 +197,8 @@ static int ep_open_context(struct burnin_endpoint *ep)
 	if (ep->params.cm == BURNIN_CM_RDMACM) {
 		ep->ctx = burnin_cm_device(ep->port.ca);
 		if (!ep->ctx)
-			log_error("%s: librdmacm does not know this device", ep->name);
+			log_error("%s: librdmacm does not know this device",
+				  ep->name);
 		return ep->ctx ? 0 : -ENODEV;
 	}
 	devs = ibv_get_device_list(NULL);
@@ -243,7 +245,7 @@ static int ep_alloc_buffer(struct burnin_endpoint *ep)
 
 	ep->slice = (ep->params.msg_size + 63) & ~(size_t)63;
 	ep->buf_len =
-	    (2 * nq * ep->slice + (size_t)page - 1) & ~((size_t)page - 1);
+		(2 * nq * ep->slice + (size_t)page - 1) & ~((size_t)page - 1);
 	ep->buf = mmap(NULL, ep->buf_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (ep->buf == MAP_FAILED) {
@@ -270,7 +272,7 @@ static int ep_alloc_buffer(struct burnin_endpoint *ep)
 
 static int ep_post_recv(struct burnin_endpoint *ep, int q)
 {
-	struct ibv_recv_wr wr = {.wr_id = WR_RECV << 32 | (uint64_t)q};
+	struct ibv_recv_wr wr = { .wr_id = WR_RECV << 32 | (uint64_t)q };
 	struct ibv_recv_wr *bad;
 	int ret = ibv_post_recv(ep->qp[q], &wr, &bad);
 
@@ -283,13 +285,13 @@ static int ep_post_recv(struct burnin_endpoint *ep, int q)
 static struct ibv_qp_init_attr ep_qp_init_attr(struct burnin_endpoint *ep)
 {
 	return (struct ibv_qp_init_attr){
-	    .send_cq = ep->cq,
-	    .recv_cq = ep->cq,
-	    .cap = {.max_send_wr = (uint32_t)ep->params.tx_depth + 1,
-		    .max_recv_wr = RECV_DEPTH,
-		    .max_send_sge = 1,
-		    .max_recv_sge = 1},
-	    .qp_type = IBV_QPT_RC,
+		.send_cq = ep->cq,
+		.recv_cq = ep->cq,
+		.cap = { .max_send_wr = (uint32_t)ep->params.tx_depth + 1,
+			 .max_recv_wr = RECV_DEPTH,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
 	};
 }
 
@@ -297,10 +299,11 @@ static int ep_create_qp(struct burnin_endpoint *ep, int q)
 {
 	struct ibv_qp_init_attr ia = ep_qp_init_attr(ep);
 	struct ibv_qp_attr a = {
-	    .qp_state = IBV_QPS_INIT,
-	    .port_num = (uint8_t)ep->port.port,
-	    .qp_access_flags = IBV_ACCESS_LOCAL_WRITE |
-			       IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+		.qp_state = IBV_QPS_INIT,
+		.port_num = (uint8_t)ep->port.port,
+		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE |
+				   IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ,
 	};
 
 	ep->qp[q] = ibv_create_qp(ep->pd, &ia);
@@ -310,7 +313,7 @@ static int ep_create_qp(struct burnin_endpoint *ep, int q)
 	}
 	if (ibv_modify_qp(ep->qp[q], &a,
 			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-			      IBV_QP_ACCESS_FLAGS)) {
+				  IBV_QP_ACCESS_FLAGS)) {
 		log_error("%s: ibv_modify_qp to INIT failed: %m", ep->name);
 		return -errno;
 	}
@@ -333,7 +336,7 @@ static int ep_create_objects(struct burnin_endpoint *ep)
 	}
 	ep->mr = ibv_reg_mr(ep->pd, ep->buf, ep->buf_len,
 			    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				IBV_ACCESS_REMOTE_READ);
+				    IBV_ACCESS_REMOTE_READ);
 	if (!ep->mr) {
 		log_error("%s: ibv_reg_mr of %zu bytes failed: %m", ep->name,
 			  ep->buf_len);
@@ -348,8 +351,9 @@ static int ep_create_objects(struct burnin_endpoint *ep)
 	}
 	ep->channel = ibv_create_comp_channel(ep->ctx);
 	if (!ep->channel)
-		log_debug("%s: no completion channel (%m): the target will poll",
-			  ep->name);
+		log_debug(
+			"%s: no completion channel (%m): the target will poll",
+			ep->name);
 	ep->cq = ibv_create_cq(ep->ctx, cqe, NULL, ep->channel, 0);
 	if (!ep->cq) {
 		log_error("%s: ibv_create_cq failed: %m", ep->name);
@@ -438,15 +442,15 @@ static void verbs_local_info(struct burnin_endpoint *ep,
 			     struct burnin_conn_info *info)
 {
 	struct burnin_vconn c = {
-	    .lid = ep->port.lid,
-	    .gid_index = (int8_t)ep->port.gid_index,
-	    .mtu_code = (uint8_t)ep->mtu,
-	    .nqps = (uint8_t)ep->params.qps,
-	    .rkey = ep->mr->rkey,
-	    .src_addr = (uintptr_t)ep_src(ep, 0),
-	    .dst_addr = (uintptr_t)ep_dst(ep, 0),
-	    .msg_size = ep->params.msg_size,
-	    .seed = ep->seed,
+		.lid = ep->port.lid,
+		.gid_index = (int8_t)ep->port.gid_index,
+		.mtu_code = (uint8_t)ep->mtu,
+		.nqps = (uint8_t)ep->params.qps,
+		.rkey = ep->mr->rkey,
+		.src_addr = (uintptr_t)ep_src(ep, 0),
+		.dst_addr = (uintptr_t)ep_dst(ep, 0),
+		.msg_size = ep->params.msg_size,
+		.seed = ep->seed,
 	};
 
 	memcpy(c.gid, ep->port.gid, sizeof(c.gid));
@@ -465,14 +469,15 @@ static int ep_qp_rtr(struct burnin_endpoint *ep, int q)
 {
 	const struct burnin_vconn *r = &ep->remote;
 	struct ibv_qp_attr a = {
-	    .qp_state = IBV_QPS_RTR,
-	    .path_mtu =
-		ep->mtu < r->mtu_code ? ep->mtu : (enum ibv_mtu)r->mtu_code,
-	    .dest_qp_num = r->qpn[q],
-	    .rq_psn = r->psn[q],
-	    .max_dest_rd_atomic = (uint8_t)ep->rd_atom,
-	    .min_rnr_timer = 12,
-	    .ah_attr = {.dlid = r->lid, .port_num = (uint8_t)ep->port.port},
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = ep->mtu < r->mtu_code ? ep->mtu
+						  : (enum ibv_mtu)r->mtu_code,
+		.dest_qp_num = r->qpn[q],
+		.rq_psn = r->psn[q],
+		.max_dest_rd_atomic = (uint8_t)ep->rd_atom,
+		.min_rnr_timer = 12,
+		.ah_attr = { .dlid = r->lid,
+			     .port_num = (uint8_t)ep->port.port },
 	};
 
 	if (ep->port.gid_index >= 0) {
@@ -483,9 +488,9 @@ static int ep_qp_rtr(struct burnin_endpoint *ep, int q)
 	}
 	if (ibv_modify_qp(ep->qp[q], &a,
 			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			      IBV_QP_MAX_DEST_RD_ATOMIC |
-			      IBV_QP_MIN_RNR_TIMER)) {
+				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				  IBV_QP_MAX_DEST_RD_ATOMIC |
+				  IBV_QP_MIN_RNR_TIMER)) {
 		log_error("%s: ibv_modify_qp to RTR failed: %m", ep->name);
 		return -errno;
 	}
@@ -502,18 +507,18 @@ static uint8_t ep_qp_timeout(const struct burnin_endpoint *ep)
 static int ep_qp_rts(struct burnin_endpoint *ep, int q)
 {
 	struct ibv_qp_attr a = {
-	    .qp_state = IBV_QPS_RTS,
-	    .timeout = ep_qp_timeout(ep),
-	    .retry_cnt = (uint8_t)ep->params.retry_cnt,
-	    .rnr_retry = 6, /* finite: 7 would retry forever */
-	    .sq_psn = ep->psn[q],
-	    .max_rd_atomic = (uint8_t)ep->rd_atom,
+		.qp_state = IBV_QPS_RTS,
+		.timeout = ep_qp_timeout(ep),
+		.retry_cnt = (uint8_t)ep->params.retry_cnt,
+		.rnr_retry = 6, /* finite: 7 would retry forever */
+		.sq_psn = ep->psn[q],
+		.max_rd_atomic = (uint8_t)ep->rd_atom,
 	};
 
 	if (ibv_modify_qp(ep->qp[q], &a,
 			  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			      IBV_QP_MAX_QP_RD_ATOMIC)) {
+				  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+				  IBV_QP_MAX_QP_RD_ATOMIC)) {
 		log_error("%s: ibv_modify_qp to RTS failed: %m", ep->name);
 		return -errno;
 	}
@@ -525,14 +530,14 @@ static int ep_cm_connect(struct burnin_endpoint *ep, char *err, size_t len)
 {
 	struct ibv_qp_init_attr init = ep_qp_init_attr(ep);
 	struct burnin_cm_qp_attr attr = {
-	    .pd = ep->pd,
-	    .init = &init,
-	    .retry_cnt = (uint8_t)ep->params.retry_cnt,
-	    .rnr_retry = 6,
-	    .rd_atom = (uint8_t)ep->rd_atom,
-	    .ack_timeout = ep_qp_timeout(ep),
+		.pd = ep->pd,
+		.init = &init,
+		.retry_cnt = (uint8_t)ep->params.retry_cnt,
+		.rnr_retry = 6,
+		.rd_atom = (uint8_t)ep->rd_atom,
+		.ack_timeout = ep_qp_timeout(ep),
 	};
-	struct burnin_vconn mine = {0};
+	struct burnin_vconn mine = { 0 };
 	struct sockaddr_storage peer;
 	int ret;
 
@@ -543,7 +548,8 @@ static int ep_cm_connect(struct burnin_endpoint *ep, char *err, size_t len)
 		log_error("%s: %s", ep->name, err);
 		return ret;
 	}
-	ret = burnin_cm_connect(ep->cm, burnin_vconn_cm_first(&mine, &ep->remote),
+	ret = burnin_cm_connect(ep->cm,
+				burnin_vconn_cm_first(&mine, &ep->remote),
 				&peer, ep->params.qps, &attr, ep->qp,
 				ep->params.connect_timeout_s, err, len);
 	for (int i = 0; !ret && i < RECV_DEPTH; i++)
@@ -558,8 +564,8 @@ static int verbs_connect(struct burnin_endpoint *ep,
 	int ret = burnin_vconn_decode(remote, &ep->remote);
 
 	if (!ret)
-		ret =
-		    burnin_verbs_check_peer(ep->name, &ep->params, &ep->remote);
+		ret = burnin_verbs_check_peer(ep->name, &ep->params,
+					      &ep->remote);
 	if (!ret && ep->cm) {
 		ret = ep_cm_connect(ep, res->error, sizeof(res->error));
 		ep->connected = !ret;
@@ -581,9 +587,9 @@ static int vio_post_data(void *ctx, int q)
 	struct burnin_endpoint *ep = ctx;
 	bool write = ep->params.test == BURNIN_TEST_WRITE;
 	struct ibv_sge sge = {
-	    .addr = (uintptr_t)(write ? ep_src(ep, q) : ep_dst(ep, q)),
-	    .length = (uint32_t)ep->params.msg_size,
-	    .lkey = ep->mr->lkey,
+		.addr = (uintptr_t)(write ? ep_src(ep, q) : ep_dst(ep, q)),
+		.length = (uint32_t)ep->params.msg_size,
+		.lkey = ep->mr->lkey,
 	};
 	struct ibv_send_wr wr = {
 	    .wr_id = WR_DATA << 32 | (uint64_t)q,
@@ -608,12 +614,12 @@ static int vio_post_done(void *ctx)
 {
 	struct burnin_endpoint *ep = ctx;
 	struct ibv_send_wr wr = {
-	    .wr_id = WR_DONE << 32,
-	    .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
-	    .send_flags = IBV_SEND_SIGNALED,
-	    .imm_data = htobe32(DONE_IMM | (ep->run_seq & 0xff)),
-	    .wr.rdma = {.remote_addr = ep->remote.dst_addr,
-			.rkey = ep->remote.rkey},
+		.wr_id = WR_DONE << 32,
+		.opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+		.send_flags = IBV_SEND_SIGNALED,
+		.imm_data = htobe32(DONE_IMM | (ep->run_seq & 0xff)),
+		.wr.rdma = { .remote_addr = ep->remote.dst_addr,
+			     .rkey = ep->remote.rkey },
 	};
 	struct ibv_send_wr *bad;
 
@@ -673,7 +679,7 @@ static int64_t vio_now_ns(void *ctx)
 static void vio_idle(void *ctx)
 {
 	struct burnin_endpoint *ep = ctx;
-	struct timespec ts = {0, 1000000};
+	struct timespec ts = { 0, 1000000 };
 	struct pollfd pfd;
 	struct ibv_cq *cq;
 	void *cq_ctx;
@@ -687,7 +693,7 @@ static void vio_idle(void *ctx)
 		nanosleep(&ts, NULL);
 		return;
 	}
-	pfd = (struct pollfd){.fd = ep->channel->fd, .events = POLLIN};
+	pfd = (struct pollfd){ .fd = ep->channel->fd, .events = POLLIN };
 	if (poll(&pfd, 1, IDLE_WAIT_MS) <= 0)
 		return;
 	if (!ibv_get_cq_event(ep->channel, &cq, &cq_ctx)) {
@@ -721,8 +727,8 @@ static int ep_verify(struct burnin_endpoint *ep, struct burnin_result *res)
 static int verbs_run(struct burnin_endpoint *ep, enum burnin_role role,
 		     struct burnin_result *res)
 {
-	const struct burnin_vio io = {ep,	vio_post_data, vio_post_done,
-				      vio_poll, vio_now_ns,    vio_idle};
+	const struct burnin_vio io = { ep,	 vio_post_data, vio_post_done,
+				       vio_poll, vio_now_ns,	vio_idle };
 	bool write = ep->params.test == BURNIN_TEST_WRITE;
 	int ret;
 
@@ -748,8 +754,8 @@ void burnin_verbs_set_warmup(struct burnin_endpoint *ep, double warmup_s)
 }
 
 static int verbs_read_counters(const struct burnin_port *port,
-			       char (*names)[BURNIN_COUNTER_NAME_MAX], uint64_t *values, int max,
-			       int *n)
+			       char (*names)[BURNIN_COUNTER_NAME_MAX],
+			       uint64_t *values, int max, int *n)
 {
 	return burnin_port_sysfs_counters(SYSFS_ROOT, port->ca, port->port,
 					  names, values, max, n);

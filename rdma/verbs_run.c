@@ -48,7 +48,7 @@ void burnin_result_count_error(struct burnin_result *res, const char *status)
 
 /* The first failure wins: it names the cause, later ones are its echo. */
 static int vrun_fail(struct vrun *r, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 static int vrun_fail(struct vrun *r, int err, const char *fmt, ...)
 {
@@ -201,7 +201,7 @@ static int vrun_start(struct vrun *r)
 int burnin_vrun(const struct burnin_vio *io, const struct burnin_params *params,
 		enum burnin_role role, struct burnin_result *res)
 {
-	struct vrun r = {.io = io, .p = params, .res = res};
+	struct vrun r = { .io = io, .p = params, .res = res };
 	int ret, err = 0;
 
 	memset(res, 0, sizeof(*res));

@@ -14,7 +14,7 @@
 #include "rdma/transport.h"
 
 enum burnin_vcqe_kind {
-	BURNIN_CQE_DATA,      /* one of our RDMA WRITE/READ */
+	BURNIN_CQE_DATA, /* one of our RDMA WRITE/READ */
 	BURNIN_CQE_DONE_SENT, /* our done signal reached the peer */
 	BURNIN_CQE_PEER_DONE, /* the peer's done signal arrived */
 };

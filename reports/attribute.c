@@ -16,8 +16,8 @@
 #include "reports/attribute.h"
 
 struct low_edge {
-	uint32_t a, b;		/* a < b */
-	uint32_t n_meas, n_low;	/* measurements of this pair */
+	uint32_t a, b; /* a < b */
+	uint32_t n_meas, n_low; /* measurements of this pair */
 };
 
 struct attr_state {
@@ -25,14 +25,14 @@ struct attr_state {
 	size_t npairs, nports;
 	struct attr_port *ports;
 	const struct attr_params *params;
-	struct low_edge *edges;	/* unique low pairs, sorted */
+	struct low_edge *edges; /* unique low pairs, sorted */
 	size_t nedges;
-	uint32_t *adj_start;	/* CSR: low edges of each port */
+	uint32_t *adj_start; /* CSR: low edges of each port */
 	uint32_t *adj;
-	uint32_t *meas_blamed;	/* measurements with a blamed partner */
+	uint32_t *meas_blamed; /* measurements with a blamed partner */
 	uint32_t *low_blamed;
-	uint64_t meas_total, low_total;	/* all measured pairs */
-	uint64_t meas_ex, low_ex;	/* background: no blamed or heavy end */
+	uint64_t meas_total, low_total; /* all measured pairs */
+	uint64_t meas_ex, low_ex; /* background: no blamed or heavy end */
 };
 
 /* Low with most partners: left out of the background low rate. */
@@ -206,10 +206,10 @@ static uint32_t edge_other(const struct low_edge *e, uint32_t p)
 static int partner_fine(const struct attr_state *s, uint32_t q,
 			const struct low_edge *with_p)
 {
-	double meas = (double)s->ports[q].n_meas - s->meas_blamed[q] -
-		      with_p->n_meas;
-	double low = (double)s->ports[q].n_low - s->low_blamed[q] -
-		     with_p->n_low;
+	double meas =
+		(double)s->ports[q].n_meas - s->meas_blamed[q] - with_p->n_meas;
+	double low =
+		(double)s->ports[q].n_low - s->low_blamed[q] - with_p->n_low;
 
 	return meas >= 1 && low <= s->params->fine_max_low * meas;
 }
@@ -316,8 +316,10 @@ int attribute_ports(const struct attr_pair *pairs, size_t npairs,
 		    struct attr_port *ports, size_t nports,
 		    const struct attr_params *params)
 {
-	struct attr_state s = { .pairs = pairs, .npairs = npairs,
-				.nports = nports, .ports = ports,
+	struct attr_state s = { .pairs = pairs,
+				.npairs = npairs,
+				.nports = nports,
+				.ports = ports,
 				.params = params };
 	uint8_t *newly = NULL;
 	int ret = -ENOMEM;

@@ -13,27 +13,27 @@
 enum attr_verdict { ATTR_OK, ATTR_LOW, ATTR_UNTESTED };
 
 struct attr_pair {
-	uint32_t a, b;		/* port indexes */
-	uint8_t verdict;	/* enum attr_verdict */
+	uint32_t a, b; /* port indexes */
+	uint8_t verdict; /* enum attr_verdict */
 };
 
 struct attr_params {
 	unsigned int min_witnesses; /* default 2 */
-	double fine_max_low;	    /* a partner is fine when at most this
+	double fine_max_low; /* a partner is fine when at most this
 				       share of its other pairs is low: 0.25 */
-	double noise_alpha;	    /* a port's low pairs must have less than
+	double noise_alpha; /* a port's low pairs must have less than
 				       this chance (over all ports) at the
 				       rest's low rate: 1e-3 */
 };
 
 struct attr_port {
-	uint32_t n_meas;	/* measured pairs (ok or low) */
-	uint32_t n_low;		/* low measured pairs */
+	uint32_t n_meas; /* measured pairs (ok or low) */
+	uint32_t n_low; /* low measured pairs */
 	uint32_t n_low_partners; /* distinct partners low with */
-	uint32_t witnesses;	/* low partners that were fine with others */
+	uint32_t witnesses; /* low partners that were fine with others */
 	uint8_t blamed;
-	uint8_t suspect;	/* low with >= 2 partners, not attributable */
-	float confidence;	/* 0..1 */
+	uint8_t suspect; /* low with >= 2 partners, not attributable */
+	float confidence; /* 0..1 */
 };
 
 /*

@@ -31,22 +31,22 @@ struct report_xcvr {
 
 /* One end of a cable: a switch port or an HCA port. */
 struct report_end {
-	const char *name;	/* switch name, or "host ca" */
-	const char *host, *ca;	/* HCA ends */
-	uint64_t guid;		/* node GUID (switch), port GUID (HCA) */
+	const char *name; /* switch name, or "host ca" */
+	const char *host, *ca; /* HCA ends */
+	uint64_t guid; /* node GUID (switch), port GUID (HCA) */
 	int port;
-	char type;		/* 's' switch, 'c' CA, 'r' router, 0 unknown */
-	const char *alias;	/* "17/1" for twin-port cages, or NULL */
+	char type; /* 's' switch, 'c' CA, 'r' router, 0 unknown */
+	const char *alias; /* "17/1" for twin-port cages, or NULL */
 	struct report_xcvr xcvr;
 };
 
-struct report_hport {		/* an HCA port seen in the records */
+struct report_hport { /* an HCA port seen in the records */
 	const char *host, *ca;
 	int port;
 	uint64_t guid;
-	int rail;		/* -1 unknown */
+	int rail; /* -1 unknown */
 	double rate_gbps;
-	int link;		/* index in links, -1 unknown */
+	int link; /* index in links, -1 unknown */
 	struct report_xcvr xcvr;
 	/* figures over its measured pairs */
 	uint32_t n_ok, n_low, n_untested;
@@ -63,34 +63,38 @@ struct report_link {
 struct report_meas {
 	float gbps, gbps_min, expected;
 	uint32_t round;
-	uint8_t test;		/* 0 write, 1 read */
-	uint8_t dir;		/* 0 uni, 1 bi */
-	uint8_t status;		/* 0 ok, 1 error, 2 not-tested */
-	uint8_t why;		/* enum report_low_why */
-	const char *error;	/* interned, when not ok */
+	uint8_t test; /* 0 write, 1 read */
+	uint8_t dir; /* 0 uni, 1 bi */
+	uint8_t status; /* 0 ok, 1 error, 2 not-tested */
+	uint8_t why; /* enum report_low_why */
+	const char *error; /* interned, when not ok */
 };
 
 enum report_low_why {
-	LOW_NONE, LOW_ERROR, LOW_FLOOR, LOW_OUTLIER, LOW_INTERMITTENT,
+	LOW_NONE,
+	LOW_ERROR,
+	LOW_FLOOR,
+	LOW_OUTLIER,
+	LOW_INTERMITTENT,
 };
 
 struct report_params {
-	double floor;		/* fraction of expected: 0.9 */
-	double mad_k;		/* outlier: below median - k * 1.4826 MAD */
-	double outlier_min;	/* ... and at least this share below: 0.05 */
-	double min_frac;	/* gbps_min below this share: intermittent */
-	unsigned int group_min;	/* common cause from this many: 4 */
+	double floor; /* fraction of expected: 0.9 */
+	double mad_k; /* outlier: below median - k * 1.4826 MAD */
+	double outlier_min; /* ... and at least this share below: 0.05 */
+	double min_frac; /* gbps_min below this share: intermittent */
+	unsigned int group_min; /* common cause from this many: 4 */
 	struct attr_params attr;
-	int threads;		/* readers at once, 0 = online CPUs */
-	bool no_fast_path;	/* every line through jansson (for tests) */
-	long split_min;		/* files this big are read in parts (0: 32 MiB) */
+	int threads; /* readers at once, 0 = online CPUs */
+	bool no_fast_path; /* every line through jansson (for tests) */
+	long split_min; /* files this big are read in parts (0: 32 MiB) */
 };
 
 /* A finding taken in from a record file, or made by the report. */
 struct report_finding {
-	json_t *rec;		/* the finding record (kind finding) */
-	unsigned int count;	/* times seen (deduplicated) */
-	bool own;		/* made by the report, not taken in */
+	json_t *rec; /* the finding record (kind finding) */
+	unsigned int count; /* times seen (deduplicated) */
+	bool own; /* made by the report, not taken in */
 };
 
 enum report_entry_kind { ENTRY_PORT, ENTRY_NODE };
@@ -98,21 +102,22 @@ enum report_entry_kind { ENTRY_PORT, ENTRY_NODE };
 /* One line of the disable list. */
 struct report_entry {
 	enum report_entry_kind kind;
-	const char *key;	/* stable identity, for --previous */
-	struct report_end port;	/* the port to take out of service */
-	struct report_end peer;	/* the other end of its cable (type 0: unknown) */
+	const char *key; /* stable identity, for --previous */
+	struct report_end port; /* the port to take out of service */
+	struct report_end
+		peer; /* the other end of its cable (type 0: unknown) */
 	const char *host, *device; /* ENTRY_NODE: host and PCI device */
 	const char *action;
-	json_t *reasons;	/* array of {category, message, figures} */
-	json_t *evidence;	/* object */
-	double confidence;	/* bandwidth attribution, else 1 */
-	const char *group;	/* common cause it belongs to, or NULL */
+	json_t *reasons; /* array of {category, message, figures} */
+	json_t *evidence; /* object */
+	double confidence; /* bandwidth attribution, else 1 */
+	const char *group; /* common cause it belongs to, or NULL */
 	bool is_new;
 };
 
 struct report {
 	struct report_params params;
-	pthread_mutex_t lock;	/* ingest threads share the model */
+	pthread_mutex_t lock; /* ingest threads share the model */
 	struct strtab strs;
 	struct report_hport *hports;
 	size_t n_hports, cap_hports;
@@ -120,28 +125,28 @@ struct report {
 	struct hashmap hport_by_name; /* hash of host/ca/port */
 	struct report_link *links;
 	size_t n_links, cap_links;
-	struct hashmap link_by_end;	/* hash of (node guid, port) */
-	struct namemap *node_names;	/* --node-name-map, or NULL */
+	struct hashmap link_by_end; /* hash of (node guid, port) */
+	struct namemap *node_names; /* --node-name-map, or NULL */
 	struct attr_pair *pairs;
 	struct report_meas *meas;
 	size_t n_pairs, cap_pairs;
-	struct attr_port *attr;		/* per hport, after judging */
+	struct attr_port *attr; /* per hport, after judging */
 	struct report_finding *findings;
 	size_t n_findings, cap_findings;
-	json_t *finding_keys;		/* dedup: key -> index */
-	json_t *twin_switches;		/* node guid string -> true */
-	json_t *pcie;			/* pcie records kept: array */
-	json_t *runs;			/* run end records: array */
+	json_t *finding_keys; /* dedup: key -> index */
+	json_t *twin_switches; /* node guid string -> true */
+	json_t *pcie; /* pcie records kept: array */
+	json_t *runs; /* run end records: array */
 	struct report_entry *entries;
 	size_t n_entries, cap_entries;
-	json_t *entry_keys;		/* key -> index */
-	json_t *reenable;		/* array, from --previous */
-	json_t *still_disabled;		/* disabled before, not tested now */
-	json_t *groups;			/* common causes found: array */
+	json_t *entry_keys; /* key -> index */
+	json_t *reenable; /* array, from --previous */
+	json_t *still_disabled; /* disabled before, not tested now */
+	json_t *groups; /* common causes found: array */
 	size_t n_records;
 	unsigned int n_untested_ports;
-	int fast_error;			/* -ENOMEM in the fast path */
-	char error[640];		/* first input error, file:line */
+	int fast_error; /* -ENOMEM in the fast path */
+	char error[640]; /* first input error, file:line */
 };
 
 int report_init(struct report *r);
@@ -174,8 +179,7 @@ int report_ingest_files(struct report *r, char **paths, int n);
 int report_ingest_record(struct report *r, json_t *rec);
 void report_xcvr_from(struct report *r, const json_t *obj,
 		      struct report_xcvr *x);
-int report_end_from(struct report *r, const json_t *ref,
-		    struct report_end *e);
+int report_end_from(struct report *r, const json_t *ref, struct report_end *e);
 void report_end_alias(struct report *r, struct report_end *e);
 
 /* Judging (report_judge.c): pair verdicts, attribution, own findings. */

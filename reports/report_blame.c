@@ -14,8 +14,8 @@
 #include "reports/report.h"
 
 static const char *const action_rank[] = {
-	"none", "disable-port", "check-pcie", "reseat", "replace-cable",
-	"drain-node", NULL,
+	"none",		 "disable-port", "check-pcie", "reseat",
+	"replace-cable", "drain-node",	 NULL,
 };
 
 static int rank_of(const char *action)
@@ -50,7 +50,8 @@ static void end_id(const struct report_end *e, char *buf, size_t len)
 		snprintf(buf, len, "ca:%s/%s:%d", e->host ? e->host : "",
 			 e->ca ? e->ca : "", e->port);
 	else if (!e->guid)
-		snprintf(buf, len, "name:%s:%d", e->name ? e->name : "", e->port);
+		snprintf(buf, len, "name:%s:%d", e->name ? e->name : "",
+			 e->port);
 	else
 		snprintf(buf, len, "%s:%s:%d", e->type == 'c' ? "ca" : "sw", g,
 			 e->port);
@@ -95,10 +96,14 @@ static const struct report_link *end_link(const struct report *r,
 		return NULL;
 	if (r->links[li].a.type == 'c' && e->type == 'c')
 		*side = r->links[li].a.host == e->host &&
-			r->links[li].a.ca == e->ca ? 0 : 1;
+					r->links[li].a.ca == e->ca
+				? 0
+				: 1;
 	else
 		*side = r->links[li].a.guid == e->guid &&
-			r->links[li].a.port == e->port ? 0 : 1;
+					r->links[li].a.port == e->port
+				? 0
+				: 1;
 	return &r->links[li];
 }
 
@@ -113,7 +118,8 @@ static char *entry_key(const struct report_end *port,
 		end_id(&l->b, b, sizeof(b));
 		bool swap = strcmp(a, b) > 0;
 
-		if (asprintf(&key, "cable:%s-%s", swap ? b : a, swap ? a : b) < 0)
+		if (asprintf(&key, "cable:%s-%s", swap ? b : a, swap ? a : b) <
+		    0)
 			return NULL;
 		return key;
 	}
@@ -190,7 +196,8 @@ static bool has_reason(const struct report_entry *e, const char *cat)
 {
 	for (size_t k = 0; k < json_array_size(e->reasons); k++)
 		if (!strcmp(cat, json_string_value(json_object_get(
-					 json_array_get(e->reasons, k), "category"))))
+					 json_array_get(e->reasons, k),
+					 "category"))))
 			return true;
 	return false;
 }
@@ -206,15 +213,18 @@ void report_entry_reason(struct report *r, struct report_entry *e,
 	/* fabric discover and fabric check both see an unreachable node */
 	if (has_reason(e, cat))
 		return;
-	json_array_append_new(e->reasons, json_pack("{s:s,s:s,s:s,s:O}",
-		"category", cat, "severity",
-		json_string_value(json_object_get(f, "severity")),
-		"message", json_string_value(json_object_get(f, "message")),
-		"figures", ev));
+	json_array_append_new(
+		e->reasons,
+		json_pack("{s:s,s:s,s:s,s:O}", "category", cat, "severity",
+			  json_string_value(json_object_get(f, "severity")),
+			  "message",
+			  json_string_value(json_object_get(f, "message")),
+			  "figures", ev));
 	json_object_set(e->evidence, cat, ev);
 	if (rank_of(action) > rank_of(e->action))
 		e->action = action_rank[rank_of(action)];
-	if (json_is_number(conf) && e->reasons && json_array_size(e->reasons) == 1)
+	if (json_is_number(conf) && e->reasons &&
+	    json_array_size(e->reasons) == 1)
 		e->confidence = json_number_value(conf);
 }
 
@@ -228,8 +238,9 @@ static int node_entry(struct report *r, const json_t *f, const json_t *subj)
 {
 	const char *host = json_string_value(json_object_get(subj, "host"));
 	const char *bdf = json_string_value(json_object_get(subj, "bdf"));
-	const char *name = json_string_value(json_object_get(subj, "name")) ?:
-			   json_string_value(json_object_get(subj, "what"));
+	const char *name =
+		json_string_value(json_object_get(subj, "name"))
+			?: json_string_value(json_object_get(subj, "what"));
 	struct report_entry *e;
 	char *key, dev[160];
 	bool created;
@@ -250,7 +261,8 @@ static int node_entry(struct report *r, const json_t *f, const json_t *subj)
 		e->device = strtab_intern(&r->strs, dev);
 		e->confidence = 1;
 	}
-	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);
+	report_entry_reason(r, e,
+			    json_string_value(json_object_get(f, "action")), f);
 	return 0;
 }
 
@@ -267,19 +279,20 @@ static int link_entry(struct report *r, const json_t *f, const json_t *subj)
 	if (report_end_from(r, json_object_get(subj, "a"), &a) ||
 	    report_end_from(r, json_object_get(subj, "b"), &b))
 		return 0;
-	e = a.type == 's' || b.type != 's' ? report_entry_get(r, &a, &b, &created) :
-					       report_entry_get(r, &b, &a, &created);
+	e = a.type == 's' || b.type != 's'
+		    ? report_entry_get(r, &a, &b, &created)
+		    : report_entry_get(r, &b, &a, &created);
 	if (!e)
 		return -ENOMEM;
-	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);
+	report_entry_reason(r, e,
+			    json_string_value(json_object_get(f, "action")), f);
 	if (subj != json_object_get(f, "subject"))
 		return 0;
 	/* a finding about two cables (swapped): the other one is evidence */
-	json_object_foreach(json_object_get(f, "evidence"), key, v)
-		if (json_is_object(json_object_get(v, "a")) &&
-		    json_is_object(json_object_get(v, "b")) &&
-		    link_entry(r, f, v))
-			return -ENOMEM;
+	json_object_foreach(json_object_get(f, "evidence"), key,
+			    v) if (json_is_object(json_object_get(v, "a")) &&
+				   json_is_object(json_object_get(v, "b")) &&
+				   link_entry(r, f, v)) return -ENOMEM;
 	return 0;
 }
 
@@ -291,12 +304,14 @@ static int port_entry(struct report *r, const json_t *f, const json_t *subj)
 
 	if (report_end_from(r, subj, &p) || !p.port)
 		return 0; /* a whole node: listed, nothing to disable */
-	report_end_from(r, json_object_get(json_object_get(f, "evidence"), "peer"),
+	report_end_from(r,
+			json_object_get(json_object_get(f, "evidence"), "peer"),
 			&peer);
 	e = report_entry_get(r, &p, peer.type ? &peer : NULL, &created);
 	if (!e)
 		return -ENOMEM;
-	report_entry_reason(r, e, json_string_value(json_object_get(f, "action")), f);
+	report_entry_reason(r, e,
+			    json_string_value(json_object_get(f, "action")), f);
 	return 0;
 }
 
@@ -333,7 +348,8 @@ static int action_count(const struct report *r, const char *action, bool nodes)
 	for (size_t i = 0; hosts && i < r->n_entries; i++) {
 		const struct report_entry *e = &r->entries[i];
 
-		if (nodes && e->kind == ENTRY_NODE && !strcmp(e->action, action))
+		if (nodes && e->kind == ENTRY_NODE &&
+		    !strcmp(e->action, action))
 			json_object_set_new(hosts, e->host, json_true());
 		else if (!nodes && e->kind == ENTRY_PORT)
 			n++;
@@ -349,8 +365,9 @@ static size_t fail_findings(const struct report *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->n_findings; i++)
-		n += !strcmp(json_string_value(json_object_get(r->findings[i].rec,
-						"severity")), "fail");
+		n += !strcmp(json_string_value(json_object_get(
+				     r->findings[i].rec, "severity")),
+			     "fail");
 	return n;
 }
 
@@ -365,8 +382,8 @@ static void append_count(char *buf, size_t len, int n, const char *one,
 	size_t used = strlen(buf);
 
 	if (n)
-		snprintf(buf + used, len - used, "%s%d %s", used > 6 ? ", " : "",
-			 n, n == 1 ? one : many);
+		snprintf(buf + used, len - used, "%s%d %s",
+			 used > 6 ? ", " : "", n, n == 1 ? one : many);
 }
 
 void report_verdict_line(const struct report *r, char *buf, size_t len)
@@ -385,5 +402,6 @@ void report_verdict_line(const struct report *r, char *buf, size_t len)
 	append_count(buf, len, (int)r->n_untested_ports, "port not tested",
 		     "ports not tested");
 	if (strlen(buf) == 6)
-		snprintf(buf + 6, len - 6, "%zu failed checks", fail_findings(r));
+		snprintf(buf + 6, len - 6, "%zu failed checks",
+			 fail_findings(r));
 }

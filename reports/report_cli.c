@@ -11,8 +11,15 @@
 
 enum report_key {
 	KEY_PREVIOUS = CLI_KEY_COMMAND_FIRST,
-	KEY_CSV, KEY_HTML, KEY_PROMETHEUS, KEY_JUNIT, KEY_SCRIPT,
-	KEY_FLOOR, KEY_GROUP_MIN, KEY_THREADS, KEY_JANSSON_ONLY,
+	KEY_CSV,
+	KEY_HTML,
+	KEY_PROMETHEUS,
+	KEY_JUNIT,
+	KEY_SCRIPT,
+	KEY_FLOOR,
+	KEY_GROUP_MIN,
+	KEY_THREADS,
+	KEY_JANSSON_ONLY,
 };
 
 static const struct cli_opt report_opts[] = {
@@ -22,14 +29,16 @@ static const struct cli_opt report_opts[] = {
 	{ "html", KEY_HTML, "FILE", "write a self-contained HTML report" },
 	{ "prometheus", KEY_PROMETHEUS, "FILE",
 	  "write a node_exporter textfile (per-port bandwidth, findings)" },
-	{ "junit", KEY_JUNIT, "FILE", "write JUnit XML, one testcase per check" },
+	{ "junit", KEY_JUNIT, "FILE",
+	  "write JUnit XML, one testcase per check" },
 	{ "disable-script", KEY_SCRIPT, "FILE",
 	  "write ibportstate commands for the disable list (never run by ibproof)" },
 	{ "floor", KEY_FLOOR, "FRACTION",
 	  "a pair is low below this share of its expected rate (default 0.9)" },
 	{ "group-min", KEY_GROUP_MIN, "N",
 	  "this many ports of one switch, or nodes at once, make a common cause (default 4)" },
-	{ "threads", KEY_THREADS, "N", "read big files with N threads (default: CPUs)" },
+	{ "threads", KEY_THREADS, "N",
+	  "read big files with N threads (default: CPUs)" },
 	{ "jansson-only", KEY_JANSSON_ONLY, NULL,
 	  "parse every line with jansson, no fast path for pair records (slower; for tests)" },
 	{ NULL },
@@ -63,17 +72,30 @@ static int report_opt(void *ctx, int key, const char *arg)
 	long n;
 
 	switch (key) {
-	case KEY_PREVIOUS: o->previous = arg; return 0;
-	case KEY_CSV: o->csv = arg; return 0;
-	case KEY_HTML: o->html = arg; return 0;
-	case KEY_PROMETHEUS: o->prometheus = arg; return 0;
-	case KEY_JUNIT: o->junit = arg; return 0;
-	case KEY_SCRIPT: o->script = arg; return 0;
+	case KEY_PREVIOUS:
+		o->previous = arg;
+		return 0;
+	case KEY_CSV:
+		o->csv = arg;
+		return 0;
+	case KEY_HTML:
+		o->html = arg;
+		return 0;
+	case KEY_PROMETHEUS:
+		o->prometheus = arg;
+		return 0;
+	case KEY_JUNIT:
+		o->junit = arg;
+		return 0;
+	case KEY_SCRIPT:
+		o->script = arg;
+		return 0;
 	case KEY_FLOOR:
 		return cli_parse_double(&report_cmd, "--floor", arg, 0, 1,
 					&o->params.floor);
 	case KEY_GROUP_MIN:
-		if (cli_parse_long(&report_cmd, "--group-min", arg, 2, 100000, &n))
+		if (cli_parse_long(&report_cmd, "--group-min", arg, 2, 100000,
+				   &n))
 			return -EINVAL;
 		o->params.group_min = (unsigned int)n;
 		return 0;
@@ -123,7 +145,8 @@ static int write_outputs(const struct report *r, const struct report_opts *o,
 /* Reading errors: bad input is exit 2 with the reader's file:line. */
 static int input_exit(const struct report *r, int ret)
 {
-	if (ret == -EINVAL || ret == -ENOENT || ret == -EISDIR || ret == -EACCES) {
+	if (ret == -EINVAL || ret == -ENOENT || ret == -EISDIR ||
+	    ret == -EACCES) {
 		fprintf(stderr, "ibproof report: %s\n", r->error);
 		return IBP_EXIT_USAGE;
 	}
@@ -141,8 +164,8 @@ static int run_report(struct report *r, const struct report_opts *o,
 		return input_exit(r, ret);
 	ret = report_analyse(r, files, n, o->previous);
 	if (ret == -ENODATA) {
-		fprintf(stderr, "ibproof report: no records in %s%s\n", files[0],
-			n > 1 ? " and the other files" : "");
+		fprintf(stderr, "ibproof report: no records in %s%s\n",
+			files[0], n > 1 ? " and the other files" : "");
 		return IBP_EXIT_USAGE;
 	}
 	if (ret)
@@ -187,7 +210,8 @@ static char **options_first(int argc, char **argv)
 			continue;
 		}
 		out[n++] = argv[i];
-		if (!strncmp(argv[i], "--", 2) && takes_arg(argv[i]) && i + 1 < argc)
+		if (!strncmp(argv[i], "--", 2) && takes_arg(argv[i]) &&
+		    i + 1 < argc)
 			out[n++] = argv[++i];
 	}
 	rest = false;

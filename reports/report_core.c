@@ -20,8 +20,8 @@ int report_init(struct report *r)
 	r->reenable = json_array();
 	r->still_disabled = json_array();
 	r->groups = json_array();
-	if (!r->finding_keys || !r->twin_switches || !r->pcie ||
-	    !r->runs || !r->entry_keys || !r->reenable || !r->still_disabled ||
+	if (!r->finding_keys || !r->twin_switches || !r->pcie || !r->runs ||
+	    !r->entry_keys || !r->reenable || !r->still_disabled ||
 	    !r->groups) {
 		report_fini(r);
 		return -ENOMEM;
@@ -78,8 +78,9 @@ static int finding_cmp(const void *x, const void *y)
 		return c;
 	c = strcmp(json_string_value(json_object_get(a, "category")),
 		   json_string_value(json_object_get(b, "category")));
-	return c ? c : strcmp(json_string_value(json_object_get(a, "message")),
-			      json_string_value(json_object_get(b, "message")));
+	return c ? c
+		 : strcmp(json_string_value(json_object_get(a, "message")),
+			  json_string_value(json_object_get(b, "message")));
 }
 
 static int entry_cmp(const void *x, const void *y)

@@ -77,12 +77,23 @@ void report_html_escape(struct report_buf *b, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '&': report_buf_puts(b, "&amp;"); break;
-		case '<': report_buf_puts(b, "&lt;"); break;
-		case '>': report_buf_puts(b, "&gt;"); break;
-		case '"': report_buf_puts(b, "&quot;"); break;
-		case '\'': report_buf_puts(b, "&#39;"); break;
-		default: buf_putn(b, s, 1);
+		case '&':
+			report_buf_puts(b, "&amp;");
+			break;
+		case '<':
+			report_buf_puts(b, "&lt;");
+			break;
+		case '>':
+			report_buf_puts(b, "&gt;");
+			break;
+		case '"':
+			report_buf_puts(b, "&quot;");
+			break;
+		case '\'':
+			report_buf_puts(b, "&#39;");
+			break;
+		default:
+			buf_putn(b, s, 1);
 		}
 	}
 }
@@ -154,7 +165,8 @@ void report_prom_label(struct report_buf *b, const char *s)
 void report_comment_text(struct report_buf *b, const char *s)
 {
 	for (; s && *s; s++)
-		buf_putn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, 1);
+		buf_putn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s,
+			 1);
 }
 
 /* JSON made by jansson, made safe inside <script>: no '<', '>' or '&'
@@ -163,10 +175,17 @@ void report_script_json(struct report_buf *b, const char *json)
 {
 	for (; json && *json; json++) {
 		switch (*json) {
-		case '<': report_buf_puts(b, "\\u003c"); break;
-		case '>': report_buf_puts(b, "\\u003e"); break;
-		case '&': report_buf_puts(b, "\\u0026"); break;
-		default: buf_putn(b, json, 1);
+		case '<':
+			report_buf_puts(b, "\\u003c");
+			break;
+		case '>':
+			report_buf_puts(b, "\\u003e");
+			break;
+		case '&':
+			report_buf_puts(b, "\\u0026");
+			break;
+		default:
+			buf_putn(b, json, 1);
 		}
 	}
 }

@@ -66,9 +66,10 @@ static void reasons_text(struct report_buf *b, const struct report_entry *e,
 	for (size_t k = 0; k < json_array_size(e->reasons); k++) {
 		const json_t *rs = json_array_get(e->reasons, k);
 
-		report_buf_printf(b, "%s%s: %s", k ? sep : "",
-				  json_string_value(json_object_get(rs, "category")),
-				  json_string_value(json_object_get(rs, "message")));
+		report_buf_printf(
+			b, "%s%s: %s", k ? sep : "",
+			json_string_value(json_object_get(rs, "category")),
+			json_string_value(json_object_get(rs, "message")));
 	}
 }
 
@@ -77,7 +78,9 @@ int report_write_csv(const struct report *r, const char *path)
 	struct report_buf b = { 0 };
 	int ret;
 
-	report_buf_puts(&b, "new,action,port,port_guid,port_number,port_alias,"
+	report_buf_puts(
+		&b,
+		"new,action,port,port_guid,port_number,port_alias,"
 		"port_xcvr_vendor,port_xcvr_part_number,port_xcvr_serial,peer,"
 		"peer_guid,peer_port,peer_alias,peer_xcvr_vendor,"
 		"peer_xcvr_part_number,peer_xcvr_serial,confidence,group,reasons\r\n");
@@ -142,10 +145,13 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 	report_shell_quote(b, text.s);
 	report_buf_puts(b, "\n");
 	if (e->kind == ENTRY_NODE || !t) {
-		report_buf_puts(b, "# no switch port to disable: act on the node\n");
+		report_buf_puts(
+			b, "# no switch port to disable: act on the node\n");
 	} else {
 		if (t->type == 'c')
-			report_buf_puts(b, "# the switch end is unknown: disabling the HCA port itself\n");
+			report_buf_puts(
+				b,
+				"# the switch end is unknown: disabling the HCA port itself\n");
 		snprintf(port, sizeof(port), "%d", t->port);
 		report_buf_puts(b, "ibportstate -G ");
 		report_shell_quote(b, record_guid_str(t->guid, g));
@@ -166,11 +172,14 @@ int report_write_script(const struct report *r, const char *path)
 	int ret;
 
 	report_verdict_line(r, verdict, sizeof(verdict));
-	report_buf_printf(&b, "#!/bin/sh\n"
+	report_buf_printf(
+		&b,
+		"#!/bin/sh\n"
 		"# Ports to take out of service, written by ibproof report at %s.\n"
 		"# ibproof never runs this: review it, then run it on a host of the\n"
 		"# fabric with infiniband-diags (ibportstate disables the switch end).\n"
-		"# Verdict: ", record_time_now(now));
+		"# Verdict: ",
+		record_time_now(now));
 	report_comment_text(&b, verdict);
 	report_buf_puts(&b, "\nset -eu\n");
 	for (size_t i = 0; i < r->n_entries; i++)

@@ -22,8 +22,7 @@ static const char **set_hosts(const json_t *set, size_t *n)
 	*n = 0;
 	if (!hosts)
 		return NULL;
-	json_object_foreach((json_t *)set, key, v)
-		hosts[(*n)++] = key;
+	json_object_foreach((json_t *)set, key, v) hosts[(*n)++] = key;
 	return hosts;
 }
 
@@ -63,14 +62,18 @@ static int round_group(struct report *r, const char *round, json_t *g)
 	ranges = host_ranges(hosts);
 	if (!ranges)
 		return -ENOMEM;
-	ret = group_add(r, record_finding("fail", "common-cause",
-		json_pack("{s:s,s:s,s:s}", "scope", "round", "round", round,
-			  "hosts", ranges),
-		json_pack("{s:I,s:i}", "low_pairs", low, "nodes",
-			  (int)json_object_size(hosts)),
-		"none",
-		"round %s: %lld pairs low at the same time on %zu nodes (%s) that are not to blame: a common cause (a spine, the fabric or storage side, an SM sweep) rather than these nodes",
-		round, (long long)low, json_object_size(hosts), ranges));
+	ret = group_add(
+		r,
+		record_finding(
+			"fail", "common-cause",
+			json_pack("{s:s,s:s,s:s}", "scope", "round", "round",
+				  round, "hosts", ranges),
+			json_pack("{s:I,s:i}", "low_pairs", low, "nodes",
+				  (int)json_object_size(hosts)),
+			"none",
+			"round %s: %lld pairs low at the same time on %zu nodes (%s) that are not to blame: a common cause (a spine, the fabric or storage side, an SM sweep) rather than these nodes",
+			round, (long long)low, json_object_size(hosts),
+			ranges));
 	free(ranges);
 	return ret;
 }
@@ -93,7 +96,8 @@ static int round_note(json_t *rounds, const struct report *r, size_t i)
 	json_object_set_new(json_object_get(g, "hosts"), r->hports[p->b].host,
 			    json_true());
 	return json_integer_set(json_object_get(g, "low"),
-		json_integer_value(json_object_get(g, "low")) + 1);
+				json_integer_value(json_object_get(g, "low")) +
+					1);
 }
 
 /* Low pairs that no blamed port explains, grouped by round (= time). */
@@ -112,9 +116,8 @@ int report_group_rounds(struct report *r)
 		    !r->attr[p->b].blamed)
 			ret = round_note(rounds, r, i);
 	}
-	json_object_foreach(rounds, key, g)
-		if (!ret)
-			ret = round_group(r, key, g);
+	json_object_foreach(rounds, key, g) if (!ret) ret =
+		round_group(r, key, g);
 	json_decref(rounds);
 	return ret;
 }
@@ -143,12 +146,15 @@ static int switch_group(struct report *r, const struct report_end *sw,
 		if (s && s->guid == sw->guid)
 			r->entries[i].group = strtab_intern(&r->strs, label);
 	}
-	return group_add(r, record_finding("fail", "common-cause",
-		json_pack("{s:s,s:s,s:s}", "scope", "switch", "node", name,
-			  "guid", g),
-		json_pack("{s:i}", "ports", (int)n), "none",
-		"%s: %u of its ports are in the disable list: check the switch itself (power, firmware, a line card or spine uplinks) before its cables",
-		name, n));
+	return group_add(
+		r,
+		record_finding(
+			"fail", "common-cause",
+			json_pack("{s:s,s:s,s:s}", "scope", "switch", "node",
+				  name, "guid", g),
+			json_pack("{s:i}", "ports", (int)n), "none",
+			"%s: %u of its ports are in the disable list: check the switch itself (power, firmware, a line card or spine uplinks) before its cables",
+			name, n));
 }
 
 static int group_switches(struct report *r)
@@ -164,7 +170,8 @@ static int group_switches(struct report *r)
 			continue;
 		ret = hashmap_put(&seen, sw->guid, 1);
 		for (size_t k = i; k < r->n_entries; k++) {
-			const struct report_end *o = entry_switch(&r->entries[k]);
+			const struct report_end *o =
+				entry_switch(&r->entries[k]);
 
 			n += o && o->guid == sw->guid;
 		}
@@ -215,12 +222,18 @@ static int time_group(struct report *r, const char *key, const json_t *hosts)
 	ranges = host_ranges(hosts);
 	if (!ranges)
 		return -ENOMEM;
-	ret = group_add(r, record_finding("fail", "common-cause",
-		json_pack("{s:s,s:s,s:s,s:s}", "scope", "time", "minute", key,
-			  "category", key + 17, "hosts", ranges),
-		json_pack("{s:i}", "nodes", (int)json_object_size(hosts)), "none",
-		"%zu nodes (%s) reported %s within the same minute (%.16s): a common cause (the fabric, a spine, storage or power) rather than each node",
-		json_object_size(hosts), ranges, key + 17, key));
+	ret = group_add(
+		r,
+		record_finding(
+			"fail", "common-cause",
+			json_pack("{s:s,s:s,s:s,s:s}", "scope", "time",
+				  "minute", key, "category", key + 17, "hosts",
+				  ranges),
+			json_pack("{s:i}", "nodes",
+				  (int)json_object_size(hosts)),
+			"none",
+			"%zu nodes (%s) reported %s within the same minute (%.16s): a common cause (the fabric, a spine, storage or power) rather than each node",
+			json_object_size(hosts), ranges, key + 17, key));
 	free(ranges);
 	return ret;
 }
@@ -235,12 +248,13 @@ static int group_times(struct report *r)
 	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; !ret && i < n; i++)
-		if (!r->findings[i].own && !strcmp(json_string_value(json_object_get(r->findings[i].rec,
-					     "severity")), "fail"))
+		if (!r->findings[i].own &&
+		    !strcmp(json_string_value(json_object_get(
+				    r->findings[i].rec, "severity")),
+			    "fail"))
 			ret = time_note(slots, r->findings[i].rec);
-	json_object_foreach(slots, key, hosts)
-		if (!ret)
-			ret = time_group(r, key, hosts);
+	json_object_foreach(slots, key, hosts) if (!ret) ret =
+		time_group(r, key, hosts);
 	json_decref(slots);
 	return ret;
 }

@@ -45,17 +45,22 @@ static void html_summary(struct report_buf *b, const struct report *r)
 	report_buf_printf(b, "<div id=\"verdict\" class=\"verdict %s\">",
 			  pass ? "pass" : "fail");
 	report_html_escape(b, verdict);
-	report_buf_printf(b, "</div>\n<p>%zu pair records, %zu other records, %zu HCA ports, %zu links, %zu findings. <span id=\"script-status\"></span></p>\n",
-			  r->n_pairs, r->n_records, r->n_hports, r->n_links,
-			  r->n_findings);
+	report_buf_printf(
+		b,
+		"</div>\n<p>%zu pair records, %zu other records, %zu HCA ports, %zu links, %zu findings. <span id=\"script-status\"></span></p>\n",
+		r->n_pairs, r->n_records, r->n_hports, r->n_links,
+		r->n_findings);
 }
 
 static void html_findings(struct report_buf *b, const struct report *r)
 {
-	report_buf_puts(b, "<h2>Findings</h2>\n<table id=\"findings\"><tr><th>severity</th><th>category</th><th>message</th><th>action</th></tr>\n");
+	report_buf_puts(
+		b,
+		"<h2>Findings</h2>\n<table id=\"findings\"><tr><th>severity</th><th>category</th><th>message</th><th>action</th></tr>\n");
 	for (size_t i = 0; i < r->n_findings; i++) {
 		const json_t *f = r->findings[i].rec;
-		const char *sev = json_string_value(json_object_get(f, "severity"));
+		const char *sev =
+			json_string_value(json_object_get(f, "severity"));
 
 		report_buf_puts(b, "<tr class=\"finding\" data-severity=\"");
 		report_html_escape(b, sev);
@@ -64,9 +69,12 @@ static void html_findings(struct report_buf *b, const struct report *r)
 		report_buf_puts(b, "\">");
 		report_html_escape(b, sev);
 		report_buf_puts(b, "</td>");
-		put_text(b, "td", json_string_value(json_object_get(f, "category")));
-		put_text(b, "td", json_string_value(json_object_get(f, "message")));
-		put_text(b, "td", json_string_value(json_object_get(f, "action")));
+		put_text(b, "td",
+			 json_string_value(json_object_get(f, "category")));
+		put_text(b, "td",
+			 json_string_value(json_object_get(f, "message")));
+		put_text(b, "td",
+			 json_string_value(json_object_get(f, "action")));
 		report_buf_puts(b, "</tr>\n");
 	}
 	report_buf_puts(b, "</table>\n");
@@ -80,7 +88,8 @@ static void end_cell(struct report_buf *b, const struct report_end *e)
 	if (e->xcvr.vendor || e->xcvr.part_number || e->xcvr.serial)
 		report_buf_printf(&t, " [transceiver %s %s SN %s]",
 				  e->xcvr.vendor ? e->xcvr.vendor : "?",
-				  e->xcvr.part_number ? e->xcvr.part_number : "?",
+				  e->xcvr.part_number ? e->xcvr.part_number
+						      : "?",
 				  e->xcvr.serial ? e->xcvr.serial : "?");
 	put_text(b, "td", t.s ? t.s : "");
 	report_buf_free(&t);
@@ -109,7 +118,8 @@ static void entry_row(struct report_buf *b, const struct report_entry *e)
 		const json_t *rs = json_array_get(e->reasons, k);
 
 		report_buf_puts(b, k ? "<br>" : "");
-		report_html_escape(b, json_string_value(json_object_get(rs, "message")));
+		report_html_escape(
+			b, json_string_value(json_object_get(rs, "message")));
 	}
 	report_buf_printf(b, "</td><td>%.2f</td>", e->confidence);
 	put_text(b, "td", e->group ? e->group : "");
@@ -118,17 +128,22 @@ static void entry_row(struct report_buf *b, const struct report_entry *e)
 
 static void html_disable(struct report_buf *b, const struct report *r)
 {
-	report_buf_printf(b, "<h2>Disable list (%zu)</h2>\n<table id=\"disable\"><tr><th></th><th>action</th><th>port</th><th>other end</th><th>reasons</th><th>confidence</th><th>common cause</th></tr>\n",
-			  r->n_entries);
+	report_buf_printf(
+		b,
+		"<h2>Disable list (%zu)</h2>\n<table id=\"disable\"><tr><th></th><th>action</th><th>port</th><th>other end</th><th>reasons</th><th>confidence</th><th>common cause</th></tr>\n",
+		r->n_entries);
 	for (size_t i = 0; i < r->n_entries; i++)
 		entry_row(b, &r->entries[i]);
 	report_buf_puts(b, "</table>\n");
 	if (!json_array_size(r->reenable))
 		return;
-	report_buf_puts(b, "<h2>Re-enable: disabled before, passed now</h2>\n<ul id=\"reenable\">");
+	report_buf_puts(
+		b,
+		"<h2>Re-enable: disabled before, passed now</h2>\n<ul id=\"reenable\">");
 	for (size_t i = 0; i < json_array_size(r->reenable); i++)
-		put_text(b, "li", json_string_value(json_object_get(
-				       json_array_get(r->reenable, i), "location")));
+		put_text(b, "li",
+			 json_string_value(json_object_get(
+				 json_array_get(r->reenable, i), "location")));
 	report_buf_puts(b, "</ul>\n");
 }
 
@@ -150,7 +165,8 @@ static void html_data(struct report_buf *b, const struct report *r)
 	if (doc)
 		json_object_del(doc, "ports");
 	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-	report_buf_puts(b, "<script type=\"application/json\" id=\"ibproof-data\">");
+	report_buf_puts(
+		b, "<script type=\"application/json\" id=\"ibproof-data\">");
 	report_script_json(b, text ? text : "{\"disable\":[]}");
 	report_buf_puts(b, "</script>\n");
 	free(text);

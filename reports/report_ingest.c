@@ -16,7 +16,8 @@
 #include "reports/report.h"
 #include "reports/report_scan.h"
 
-#define SPLIT_MIN (32L << 20) /* default: files from this size are read in parts */
+#define SPLIT_MIN \
+	(32L << 20) /* default: files from this size are read in parts */
 #define MAX_THREADS 16
 
 static const char *str_field(const json_t *o, const char *key)
@@ -58,8 +59,10 @@ static char type_code(const char *type)
 {
 	if (!type)
 		return 0;
-	return !strcmp(type, "switch") ? 's' : !strcmp(type, "ca") ? 'c' :
-	       !strcmp(type, "router") ? 'r' : 0;
+	return !strcmp(type, "switch")	 ? 's'
+	       : !strcmp(type, "ca")	 ? 'c'
+	       : !strcmp(type, "router") ? 'r'
+					 : 0;
 }
 
 /* "node01 mlx5_0": the Linux convention for HCA node descriptions. */
@@ -68,7 +71,8 @@ static void split_ca_name(struct report *r, struct report_end *e)
 	const char *sp = e->name ? strchr(e->name, ' ') : NULL;
 	char host[256];
 
-	if (!sp || strchr(sp + 1, ' ') || (size_t)(sp - e->name) >= sizeof(host))
+	if (!sp || strchr(sp + 1, ' ') ||
+	    (size_t)(sp - e->name) >= sizeof(host))
 		return;
 	snprintf(host, sizeof(host), "%.*s", (int)(sp - e->name), e->name);
 	e->host = strtab_intern(&r->strs, host);
@@ -185,15 +189,19 @@ static void pair_ref_in(struct pair_in *in, int i, const json_t *ref)
 
 static int ingest_pair(struct report *r, const json_t *rec)
 {
-	struct pair_in in = { .m = {
-		.gbps = (float)json_number_value(json_object_get(rec, "gbps")),
-		.gbps_min = (float)json_number_value(json_object_get(rec, "gbps_min")),
-		.expected = (float)json_number_value(json_object_get(rec, "expected_gbps")),
-		.round = (uint32_t)int_field(rec, "round", 0),
-		.test = !strcmp(str_field(rec, "test"), "read"),
-		.dir = !strcmp(str_field(rec, "dir"), "bi"),
-		.status = status_code(str_field(rec, "status")),
-	} };
+	struct pair_in
+		in = { .m = {
+			       .gbps = (float)json_number_value(
+				       json_object_get(rec, "gbps")),
+			       .gbps_min = (float)json_number_value(
+				       json_object_get(rec, "gbps_min")),
+			       .expected = (float)json_number_value(
+				       json_object_get(rec, "expected_gbps")),
+			       .round = (uint32_t)int_field(rec, "round", 0),
+			       .test = !strcmp(str_field(rec, "test"), "read"),
+			       .dir = !strcmp(str_field(rec, "dir"), "bi"),
+			       .status = status_code(str_field(rec, "status")),
+		       } };
 
 	pair_ref_in(&in, 0, json_object_get(rec, "a"));
 	pair_ref_in(&in, 1, json_object_get(rec, "b"));
@@ -243,12 +251,15 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 		return 0;
 	in.error = sp.str[SF_ERROR].s ? error : NULL;
 	in.m = (struct report_meas){
-		.gbps = (float)sp.gbps, .gbps_min = (float)sp.gbps_min,
-		.expected = (float)sp.expected, .round = (uint32_t)sp.round,
+		.gbps = (float)sp.gbps,
+		.gbps_min = (float)sp.gbps_min,
+		.expected = (float)sp.expected,
+		.round = (uint32_t)sp.round,
 		.test = scan_eq(&sp.str[SF_TEST], "read"),
 		.dir = scan_eq(&sp.str[SF_DIR], "bi"),
-		.status = scan_eq(&sp.str[SF_STATUS], "ok") ? 0 :
-			  scan_eq(&sp.str[SF_STATUS], "error") ? 1 : 2,
+		.status = scan_eq(&sp.str[SF_STATUS], "ok")	 ? 0
+			  : scan_eq(&sp.str[SF_STATUS], "error") ? 1
+								 : 2,
 	};
 	ret = add_pair(r, &in);
 	if (ret)
@@ -260,9 +271,9 @@ static int ingest_port(struct report *r, const json_t *rec)
 {
 	uint32_t idx;
 	struct report_hport *h;
-	int ret = report_hport_get(r, str_field(rec, "host"), str_field(rec, "ca"),
-				   int_field(rec, "port", 0),
-				   guid_field(rec, "guid"), &idx);
+	int ret = report_hport_get(
+		r, str_field(rec, "host"), str_field(rec, "ca"),
+		int_field(rec, "port", 0), guid_field(rec, "guid"), &idx);
 
 	if (ret)
 		return ret;
@@ -294,8 +305,8 @@ static int ingest_counters(struct report *r, const json_t *rec)
 	struct report_end e;
 	uint64_t idx;
 
-	if (!json_object_get(rec, "transceiver") || report_end_from(r, subj, &e) ||
-	    e.type != 'c' || !e.guid ||
+	if (!json_object_get(rec, "transceiver") ||
+	    report_end_from(r, subj, &e) || e.type != 'c' || !e.guid ||
 	    !hashmap_get(&r->hport_by_guid, e.guid, &idx))
 		return 0;
 	report_xcvr_from(r, rec, &r->hports[idx].xcvr);
@@ -321,7 +332,8 @@ int report_ingest_record(struct report *r, json_t *rec)
 		ret = ingest_counters(r, rec);
 	else if (!strcmp(kind, "pcie"))
 		ret = json_array_append(r->pcie, rec);
-	else if (!strcmp(kind, "run") && !strcmp(str_field(rec, "event"), "end"))
+	else if (!strcmp(kind, "run") &&
+		 !strcmp(str_field(rec, "event"), "end"))
 		ret = json_array_append(r->runs, rec);
 	pthread_mutex_unlock(&r->lock);
 	return ret;
@@ -336,7 +348,7 @@ struct ingest_job {
 	struct report *r;
 	struct ingest_part *parts;
 	size_t n_parts, next;
-	int ret;		/* first error */
+	int ret; /* first error */
 };
 
 static void job_fail(struct ingest_job *j, int ret, const char *msg)
@@ -351,8 +363,8 @@ static void job_fail(struct ingest_job *j, int ret, const char *msg)
 
 static int read_part(struct ingest_job *j, const struct ingest_part *p)
 {
-	struct record_reader *rd = record_reader_open_range(p->path, p->start,
-							    p->end);
+	struct record_reader *rd =
+		record_reader_open_range(p->path, p->start, p->end);
 	json_t *rec;
 	char msg[600];
 	int ret = 0;
@@ -390,7 +402,8 @@ static void *ingest_worker(void *arg)
 		pthread_mutex_lock(&j->r->lock);
 		i = j->next++;
 		pthread_mutex_unlock(&j->r->lock);
-		if (i >= j->n_parts || __atomic_load_n(&j->ret, __ATOMIC_RELAXED))
+		if (i >= j->n_parts ||
+		    __atomic_load_n(&j->ret, __ATOMIC_RELAXED))
 			return NULL;
 		read_part(j, &j->parts[i]);
 	}
@@ -398,8 +411,8 @@ static void *ingest_worker(void *arg)
 
 static int thread_count(const struct report *r)
 {
-	long n = r->params.threads > 0 ? r->params.threads :
-		 sysconf(_SC_NPROCESSORS_ONLN);
+	long n = r->params.threads > 0 ? r->params.threads
+				       : sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
@@ -408,7 +421,8 @@ static int thread_count(const struct report *r)
 static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 {
 	size_t cap = (size_t)n * (size_t)threads;
-	long split = j->r->params.split_min > 0 ? j->r->params.split_min : SPLIT_MIN;
+	long split =
+		j->r->params.split_min > 0 ? j->r->params.split_min : SPLIT_MIN;
 
 	j->parts = calloc(cap, sizeof(*j->parts));
 	if (!j->parts)
@@ -425,8 +439,9 @@ static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 
 			part->path = paths[i];
 			part->start = k == 1 ? 0 : st.st_size * p / k;
-			part->end = k == 1 || p == k - 1 ? -1 :
-				    st.st_size * (p + 1) / k;
+			part->end = k == 1 || p == k - 1
+					    ? -1
+					    : st.st_size * (p + 1) / k;
 		}
 	}
 	return 0;

@@ -15,9 +15,11 @@ static json_t *end_json(const struct report_end *e)
 	if (!e->type && !e->guid && !e->name)
 		return json_null();
 	if (e->type == 'c' && e->host) {
-		o = record_port_ref(e->host, e->ca ? e->ca : "", e->port, e->guid);
+		o = record_port_ref(e->host, e->ca ? e->ca : "", e->port,
+				    e->guid);
 	} else {
-		o = record_switch_port_ref(e->name ? e->name : "", e->guid, e->port);
+		o = record_switch_port_ref(e->name ? e->name : "", e->guid,
+					   e->port);
 		if (o && e->alias)
 			json_object_set_new(o, "alias", json_string(e->alias));
 	}
@@ -41,7 +43,8 @@ static json_t *xcvr_json(const struct report_end *e, const char *which)
 	json_t *o;
 
 	report_end_text(&loc, e);
-	o = json_pack("{s:s,s:s}", "end", which, "location", loc.s ? loc.s : "");
+	o = json_pack("{s:s,s:s}", "end", which, "location",
+		      loc.s ? loc.s : "");
 	report_buf_free(&loc);
 	if (!o)
 		return NULL;
@@ -63,17 +66,20 @@ json_t *report_entry_json(const struct report_entry *e)
 	if (e->group)
 		json_object_set_new(o, "group", json_string(e->group));
 	if (e->kind == ENTRY_NODE) {
-		json_object_set_new(o, "node", json_pack("{s:s,s:s}", "host",
-				    e->host, "device", e->device));
+		json_object_set_new(o, "node",
+				    json_pack("{s:s,s:s}", "host", e->host,
+					      "device", e->device));
 		json_object_set_new(o, "port", json_null());
 		json_object_set_new(o, "peer", json_null());
 		return o;
 	}
 	json_object_set_new(o, "port", end_json(&e->port));
 	json_object_set_new(o, "peer", end_json(&e->peer));
-	json_object_set_new(o, "transceivers", json_pack("[o,o*]",
-		xcvr_json(&e->port, "port"),
-		e->peer.type || e->peer.guid ? xcvr_json(&e->peer, "peer") : NULL));
+	json_object_set_new(o, "transceivers",
+			    json_pack("[o,o*]", xcvr_json(&e->port, "port"),
+				      e->peer.type || e->peer.guid
+					      ? xcvr_json(&e->peer, "peer")
+					      : NULL));
 	return o;
 }
 
@@ -100,12 +106,14 @@ static json_t *hport_json(const struct report *r, size_t i)
 
 	if (!o)
 		return NULL;
-	json_object_update_new(o, json_pack("{s:i,s:i,s:i,s:i,s:f,s:f,s:b}",
-		"rail", h->rail, "pairs_ok", (int)h->n_ok, "pairs_low",
-		(int)h->n_low, "pairs_not_tested", (int)h->n_untested,
-		"avg_gbps", n ? h->sum_gbps / n : 0.0,
-		"min_gbps", h->min_gbps < 0 ? 0.0 : (double)h->min_gbps,
-		"blamed", r->attr ? r->attr[i].blamed : 0));
+	json_object_update_new(
+		o,
+		json_pack("{s:i,s:i,s:i,s:i,s:f,s:f,s:b}", "rail", h->rail,
+			  "pairs_ok", (int)h->n_ok, "pairs_low", (int)h->n_low,
+			  "pairs_not_tested", (int)h->n_untested, "avg_gbps",
+			  n ? h->sum_gbps / n : 0.0, "min_gbps",
+			  h->min_gbps < 0 ? 0.0 : (double)h->min_gbps, "blamed",
+			  r->attr ? r->attr[i].blamed : 0));
 	return o;
 }
 
@@ -116,20 +124,22 @@ json_t *report_to_json(const struct report *r)
 
 	report_verdict_line(r, verdict, sizeof(verdict));
 	for (size_t i = 0; disable && i < r->n_entries; i++)
-		json_array_append_new(disable, report_entry_json(&r->entries[i]));
+		json_array_append_new(disable,
+				      report_entry_json(&r->entries[i]));
 	for (size_t i = 0; ports && i < r->n_hports; i++)
 		json_array_append_new(ports, hport_json(r, i));
-	doc = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},"
-			"s:o,s:O,s:O,s:o,s:O,s:o}",
-		"schema", RECORD_SCHEMA, "kind", "report",
-		"version", IBPROOF_VERSION, "time", record_time_now(now),
-		"verdict", report_passed(r) ? "pass" : "fail", "summary", verdict,
-		"counts", "pair_records", (json_int_t)r->n_pairs, "other_records",
-		(json_int_t)r->n_records, "hca_ports", (json_int_t)r->n_hports,
-		"links", (json_int_t)r->n_links,
+	doc = json_pack(
+		"{s:s,s:s,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},"
+		"s:o,s:O,s:O,s:o,s:O,s:o}",
+		"schema", RECORD_SCHEMA, "kind", "report", "version",
+		IBPROOF_VERSION, "time", record_time_now(now), "verdict",
+		report_passed(r) ? "pass" : "fail", "summary", verdict,
+		"counts", "pair_records", (json_int_t)r->n_pairs,
+		"other_records", (json_int_t)r->n_records, "hca_ports",
+		(json_int_t)r->n_hports, "links", (json_int_t)r->n_links,
 		"disable", disable, "reenable", r->reenable,
-		"still_disabled_untested", r->still_disabled,
-		"findings", findings_json(r), "groups", r->groups, "ports", ports);
+		"still_disabled_untested", r->still_disabled, "findings",
+		findings_json(r), "groups", r->groups, "ports", ports);
 	return doc;
 }
 

@@ -33,24 +33,28 @@ struct classes {
 const char *report_low_why_name(uint8_t why)
 {
 	static const char *const names[] = {
-		[LOW_NONE] = "ok", [LOW_ERROR] = "error",
-		[LOW_FLOOR] = "below-floor", [LOW_OUTLIER] = "outlier",
+		[LOW_NONE] = "ok",
+		[LOW_ERROR] = "error",
+		[LOW_FLOOR] = "below-floor",
+		[LOW_OUTLIER] = "outlier",
 		[LOW_INTERMITTENT] = "intermittent",
 	};
 
 	return why < sizeof(names) / sizeof(names[0]) ? names[why] : "?";
 }
 
-static struct link_class *class_of(struct classes *cs, const struct report_meas *m)
+static struct link_class *class_of(struct classes *cs,
+				   const struct report_meas *m)
 {
 	for (size_t i = 0; i < cs->n; i++)
-		if (cs->c[i].expected == m->expected && cs->c[i].test == m->test &&
-		    cs->c[i].dir == m->dir)
+		if (cs->c[i].expected == m->expected &&
+		    cs->c[i].test == m->test && cs->c[i].dir == m->dir)
 			return &cs->c[i];
 	if (cs->n == MAX_CLASSES)
 		return NULL;
 	cs->c[cs->n] = (struct link_class){ .expected = m->expected,
-					    .test = m->test, .dir = m->dir };
+					    .test = m->test,
+					    .dir = m->dir };
 	return &cs->c[cs->n++];
 }
 
@@ -123,7 +127,8 @@ static int build_classes(struct report *r, struct classes *cs)
 }
 
 static uint8_t judge_one(const struct report_params *pp,
-			 const struct link_class *c, const struct report_meas *m)
+			 const struct link_class *c,
+			 const struct report_meas *m)
 {
 	double margin;
 
@@ -232,13 +237,12 @@ static json_t *pair_evidence(const struct report *r, uint32_t self, size_t i)
 	const struct attr_pair *p = &r->pairs[i];
 	const struct report_meas *m = &r->meas[i];
 	const struct report_hport *o = &r->hports[p->a == self ? p->b : p->a];
-	json_t *e = json_pack("{s:o,s:i,s:s,s:s,s:f,s:f,s:f,s:s}",
-			      "partner", hport_ref(o), "round", (int)m->round,
-			      "test", m->test ? "read" : "write",
-			      "dir", m->dir ? "bi" : "uni", "gbps", (double)m->gbps,
-			      "gbps_min", (double)m->gbps_min,
-			      "expected_gbps", (double)m->expected,
-			      "judged", report_low_why_name(m->why));
+	json_t *e = json_pack(
+		"{s:o,s:i,s:s,s:s,s:f,s:f,s:f,s:s}", "partner", hport_ref(o),
+		"round", (int)m->round, "test", m->test ? "read" : "write",
+		"dir", m->dir ? "bi" : "uni", "gbps", (double)m->gbps,
+		"gbps_min", (double)m->gbps_min, "expected_gbps",
+		(double)m->expected, "judged", report_low_why_name(m->why));
 
 	if (e && m->error)
 		json_object_set_new(e, "error", json_string(m->error));
@@ -264,20 +268,21 @@ static int blame_finding(struct report *r, uint32_t p, const struct worst *w)
 	const struct report_hport *h = &r->hports[p];
 	const struct attr_port *a = &r->attr[p];
 	json_t *pairs = json_array(), *ev, *f;
-	double avg = h->n_ok + h->n_low ? h->sum_gbps / (h->n_ok + h->n_low) : 0;
+	double avg =
+		h->n_ok + h->n_low ? h->sum_gbps / (h->n_ok + h->n_low) : 0;
 
 	for (size_t k = 0; pairs && k < w->n; k++)
 		json_array_append_new(pairs, pair_evidence(r, p, w->idx[k]));
-	ev = json_pack("{s:i,s:i,s:i,s:i,s:f,s:f,s:o}", "low_pairs", (int)a->n_low,
-		       "measured_pairs", (int)a->n_meas, "low_partners",
-		       (int)a->n_low_partners, "witnesses", (int)a->witnesses,
-		       "confidence", (double)a->confidence, "avg_gbps", avg,
-		       "pairs", pairs);
-	f = record_finding("fail", blame_category(r, w), hport_ref(h), ev,
-			   "disable-port",
-			   "%s %s port %d: low with %u partners that were fine with others (%u of %u pairs low, average %.1f Gb/s); take the port out of service",
-			   h->host, h->ca, h->port, a->witnesses, a->n_low,
-			   a->n_meas, avg);
+	ev = json_pack("{s:i,s:i,s:i,s:i,s:f,s:f,s:o}", "low_pairs",
+		       (int)a->n_low, "measured_pairs", (int)a->n_meas,
+		       "low_partners", (int)a->n_low_partners, "witnesses",
+		       (int)a->witnesses, "confidence", (double)a->confidence,
+		       "avg_gbps", avg, "pairs", pairs);
+	f = record_finding(
+		"fail", blame_category(r, w), hport_ref(h), ev, "disable-port",
+		"%s %s port %d: low with %u partners that were fine with others (%u of %u pairs low, average %.1f Gb/s); take the port out of service",
+		h->host, h->ca, h->port, a->witnesses, a->n_low, a->n_meas,
+		avg);
 	return report_add_finding(r, f);
 }
 
@@ -285,14 +290,14 @@ static int suspect_finding(struct report *r, uint32_t p)
 {
 	const struct report_hport *h = &r->hports[p];
 	const struct attr_port *a = &r->attr[p];
-	json_t *f = record_finding("warn", "unattributed-low-pairs", hport_ref(h),
-				   json_pack("{s:i,s:i,s:i}", "low_pairs",
-					     (int)a->n_low, "measured_pairs",
-					     (int)a->n_meas, "low_partners",
-					     (int)a->n_low_partners),
-				   "none",
-				   "%s %s port %d: low with %u partners that were not fine elsewhere either; retest it against new partners (ibproof burnin --schedule node:%s)",
-				   h->host, h->ca, h->port, a->n_low_partners, h->host);
+	json_t *f = record_finding(
+		"warn", "unattributed-low-pairs", hport_ref(h),
+		json_pack("{s:i,s:i,s:i}", "low_pairs", (int)a->n_low,
+			  "measured_pairs", (int)a->n_meas, "low_partners",
+			  (int)a->n_low_partners),
+		"none",
+		"%s %s port %d: low with %u partners that were not fine elsewhere either; retest it against new partners (ibproof burnin --schedule node:%s)",
+		h->host, h->ca, h->port, a->n_low_partners, h->host);
 
 	return report_add_finding(r, f);
 }
@@ -300,12 +305,12 @@ static int suspect_finding(struct report *r, uint32_t p)
 static int untested_finding(struct report *r, uint32_t p)
 {
 	const struct report_hport *h = &r->hports[p];
-	json_t *f = record_finding("fail", "not-tested", hport_ref(h),
-				   json_pack("{s:i}", "not_tested_pairs",
-					     (int)h->n_untested),
-				   "none",
-				   "%s %s port %d: none of its %u pairs was measured; it is not certified",
-				   h->host, h->ca, h->port, h->n_untested);
+	json_t *f = record_finding(
+		"fail", "not-tested", hport_ref(h),
+		json_pack("{s:i}", "not_tested_pairs", (int)h->n_untested),
+		"none",
+		"%s %s port %d: none of its %u pairs was measured; it is not certified",
+		h->host, h->ca, h->port, h->n_untested);
 
 	r->n_untested_ports++;
 	return report_add_finding(r, f);

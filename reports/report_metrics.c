@@ -37,10 +37,14 @@ static double port_value(const struct report *r, size_t i, size_t m)
 	unsigned int n = h->n_ok + h->n_low;
 
 	switch (m) {
-	case 0: return n ? h->sum_gbps / n : 0;
-	case 1: return h->min_gbps < 0 ? 0 : h->min_gbps;
-	case 2: return h->n_low;
-	default: return r->attr ? r->attr[i].blamed : 0;
+	case 0:
+		return n ? h->sum_gbps / n : 0;
+	case 1:
+		return h->min_gbps < 0 ? 0 : h->min_gbps;
+	case 2:
+		return h->n_low;
+	default:
+		return r->attr ? r->attr[i].blamed : 0;
 	}
 }
 
@@ -48,24 +52,29 @@ static void prom_findings(struct report_buf *b, const struct report *r)
 {
 	static const char *const sev[] = { "fail", "warn", "info" };
 
-	report_buf_puts(b, "# HELP ibproof_findings Findings of the report by severity.\n"
-			"# TYPE ibproof_findings gauge\n");
+	report_buf_puts(
+		b,
+		"# HELP ibproof_findings Findings of the report by severity.\n"
+		"# TYPE ibproof_findings gauge\n");
 	for (size_t s = 0; s < 3; s++) {
 		size_t n = 0;
 
 		for (size_t i = 0; i < r->n_findings; i++)
-			n += !strcmp(sev[s], json_string_value(json_object_get(
+			n += !strcmp(sev[s],
+				     json_string_value(json_object_get(
 					     r->findings[i].rec, "severity")));
 		report_buf_printf(b, "ibproof_findings{severity=\"%s\"} %zu\n",
 				  sev[s], n);
 	}
-	report_buf_printf(b, "# HELP ibproof_disable_entries Entries of the disable list.\n"
-			  "# TYPE ibproof_disable_entries gauge\n"
-			  "ibproof_disable_entries %zu\n"
-			  "# HELP ibproof_verdict_pass 1 when acceptance passed.\n"
-			  "# TYPE ibproof_verdict_pass gauge\n"
-			  "ibproof_verdict_pass %d\n",
-			  r->n_entries, report_passed(r));
+	report_buf_printf(
+		b,
+		"# HELP ibproof_disable_entries Entries of the disable list.\n"
+		"# TYPE ibproof_disable_entries gauge\n"
+		"ibproof_disable_entries %zu\n"
+		"# HELP ibproof_verdict_pass 1 when acceptance passed.\n"
+		"# TYPE ibproof_verdict_pass gauge\n"
+		"ibproof_verdict_pass %d\n",
+		r->n_entries, report_passed(r));
 }
 
 int report_write_prometheus(const struct report *r, const char *path)
@@ -73,7 +82,8 @@ int report_write_prometheus(const struct report *r, const char *path)
 	struct report_buf b = { 0 };
 	int ret;
 
-	for (size_t m = 0; m < sizeof(port_metrics) / sizeof(port_metrics[0]); m++) {
+	for (size_t m = 0; m < sizeof(port_metrics) / sizeof(port_metrics[0]);
+	     m++) {
 		report_buf_printf(&b, "# HELP %s %s\n# TYPE %s gauge\n",
 				  port_metrics[m].name, port_metrics[m].help,
 				  port_metrics[m].name);
@@ -94,13 +104,21 @@ int report_write_prometheus(const struct report *r, const char *path)
 /* The check a finding's category belongs to. */
 static const char *check_of(const char *cat)
 {
-	static const char *const bw[] = { "low-bandwidth", "intermittent",
-		"completion-errors", "unattributed-low-pairs", "not-tested",
-		NULL };
-	static const char *const cabling[] = { "miswired", "missing-link",
-		"unexpected-link", "wrong-port", "swapped", "node-replaced",
-		"port-disabled", "degraded-width", "degraded-speed",
-		"unreachable", NULL };
+	static const char *const bw[] = {
+		"low-bandwidth",	  "intermittent", "completion-errors",
+		"unattributed-low-pairs", "not-tested",	  NULL
+	};
+	static const char *const cabling[] = { "miswired",
+					       "missing-link",
+					       "unexpected-link",
+					       "wrong-port",
+					       "swapped",
+					       "node-replaced",
+					       "port-disabled",
+					       "degraded-width",
+					       "degraded-speed",
+					       "unreachable",
+					       NULL };
 
 	if (!strncmp(cat, "pcie-", 5))
 		return "pcie";
@@ -125,22 +143,28 @@ static void junit_case(struct report_buf *b, const struct report *r,
 
 	for (size_t i = 0; i < r->n_findings; i++) {
 		const json_t *f = r->findings[i].rec;
-		const char *cat = json_string_value(json_object_get(f, "category"));
-		const char *sev = json_string_value(json_object_get(f, "severity"));
+		const char *cat =
+			json_string_value(json_object_get(f, "category"));
+		const char *sev =
+			json_string_value(json_object_get(f, "severity"));
 		struct report_buf *to = !strcmp(sev, "fail") ? &fail : &out;
 
 		if (strcmp(check_of(cat), check))
 			continue;
 		report_buf_printf(to, "%s [%s] ", sev, cat);
-		report_xml_escape(to, json_string_value(json_object_get(f, "message")));
+		report_xml_escape(
+			to, json_string_value(json_object_get(f, "message")));
 		report_buf_puts(to, "&#10;");
 	}
-	report_buf_printf(b, "  <testcase classname=\"ibproof.%s\" name=\"%s\">\n",
+	report_buf_printf(b,
+			  "  <testcase classname=\"ibproof.%s\" name=\"%s\">\n",
 			  check, check);
 	if (fail.s) {
 		(*failures)++;
-		report_buf_printf(b, "   <failure message=\"%s findings failed\">%s</failure>\n",
-				  check, fail.s);
+		report_buf_printf(
+			b,
+			"   <failure message=\"%s findings failed\">%s</failure>\n",
+			check, fail.s);
 	}
 	if (out.s)
 		report_buf_printf(b, "   <system-out>%s</system-out>\n", out.s);
@@ -157,9 +181,11 @@ int report_write_junit(const struct report *r, const char *path)
 
 	for (size_t c = 0; c < n; c++)
 		junit_case(&cases, r, checks[c], &failures);
-	report_buf_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			  "<testsuites>\n <testsuite name=\"ibproof report\" tests=\"%zu\" failures=\"%zu\">\n",
-			  n, failures);
+	report_buf_printf(
+		&b,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites>\n <testsuite name=\"ibproof report\" tests=\"%zu\" failures=\"%zu\">\n",
+		n, failures);
 	report_buf_puts(&b, cases.s ? cases.s : "");
 	report_buf_puts(&b, " </testsuite>\n</testsuites>\n");
 	b.oom |= cases.oom;

@@ -61,8 +61,9 @@ static void link_hport(struct report *r, const struct report_end *e, int li)
 	if (e->type != 'c')
 		return;
 	if ((e->guid && hashmap_get(&r->hport_by_guid, e->guid, &idx)) ||
-	    (e->host && e->ca && hashmap_get(&r->hport_by_name,
-			name_key(e->host, e->ca, e->port), &idx)))
+	    (e->host && e->ca &&
+	     hashmap_get(&r->hport_by_name, name_key(e->host, e->ca, e->port),
+			 &idx)))
 		r->hports[idx].link = li;
 }
 
@@ -80,9 +81,9 @@ int report_link_add(struct report *r, const struct report_link *l)
 	}
 	r->links[li] = *l;
 	if (hashmap_put(&r->link_by_end, report_end_key(l->a.guid, l->a.port),
-			   (uint32_t)li) ||
+			(uint32_t)li) ||
 	    hashmap_put(&r->link_by_end, report_end_key(l->b.guid, l->b.port),
-			   (uint32_t)li))
+			(uint32_t)li))
 		return -ENOMEM;
 	link_hport(r, &l->a, li);
 	link_hport(r, &l->b, li);
@@ -93,8 +94,8 @@ int report_link_find(const struct report *r, uint64_t guid, int port)
 {
 	uint64_t li;
 
-	if (!guid || !hashmap_get(&r->link_by_end, report_end_key(guid, port),
-				  &li))
+	if (!guid ||
+	    !hashmap_get(&r->link_by_end, report_end_key(guid, port), &li))
 		return -1;
 	return (int)li;
 }

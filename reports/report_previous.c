@@ -48,11 +48,12 @@ static bool link_passed(struct report *r, const json_t *port, json_t **why)
 	li = report_link_find(r, e.guid, e.port);
 	/* ib_port_state_from_name() also reads "Active": fabric link
 	 * records written before the state names had one table on disk. */
-	if (li < 0 || ib_port_state_from_name(r->links[li].state) !=
-			      IB_PORT_STATE_ACTIVE)
+	if (li < 0 ||
+	    ib_port_state_from_name(r->links[li].state) != IB_PORT_STATE_ACTIVE)
 		return false;
 	*why = json_pack("{s:s,s:s?,s:s?}", "state", r->links[li].state,
-			 "width", r->links[li].width, "speed", r->links[li].speed);
+			 "width", r->links[li].width, "speed",
+			 r->links[li].speed);
 	return true;
 }
 
@@ -62,8 +63,8 @@ static bool node_passed(struct report *r, const json_t *node, json_t **why)
 	size_t i, n = 0;
 	json_t *rec;
 
-	json_array_foreach(r->pcie, i, rec)
-		n += host && !strcmp(host, str_of(rec, "host"));
+	json_array_foreach(r->pcie, i, rec) n +=
+		host && !strcmp(host, str_of(rec, "host"));
 	if (!n)
 		return false;
 	*why = json_pack("{s:i}", "pcie_devices_checked", (int)n);
@@ -80,14 +81,16 @@ static int check_old_entry(struct report *r, const json_t *old,
 	if (json_object_get(r->entry_keys, str_of(old, "key")))
 		return 0; /* still to disable */
 	if (json_is_object(port))
-		passed = hport_passed(r, port, &why) || link_passed(r, port, &why);
+		passed = hport_passed(r, port, &why) ||
+			 link_passed(r, port, &why);
 	else
 		passed = node_passed(r, json_object_get(old, "node"), &why);
-	item = json_pack("{s:s?,s:O?,s:O?,s:O?,s:s?}", "key", str_of(old, "key"),
-			 "port", port, "peer", json_object_get(old, "peer"),
-			 "node", json_object_get(old, "node"), "location",
-			 port ? str_of(port, "location") :
-				str_of(json_object_get(old, "node"), "host"));
+	item = json_pack("{s:s?,s:O?,s:O?,s:O?,s:s?}", "key",
+			 str_of(old, "key"), "port", port, "peer",
+			 json_object_get(old, "peer"), "node",
+			 json_object_get(old, "node"), "location",
+			 port ? str_of(port, "location")
+			      : str_of(json_object_get(old, "node"), "host"));
 	if (!item)
 		return -ENOMEM;
 	if (passed)
@@ -104,30 +107,32 @@ int report_apply_previous(struct report *r, const char *path)
 	int ret = 0;
 
 	if (!prev) {
-		snprintf(r->error, sizeof(r->error), "%s:%d: %s", path, err.line,
-			 err.text);
+		snprintf(r->error, sizeof(r->error), "%s:%d: %s", path,
+			 err.line, err.text);
 		return -EINVAL;
 	}
 	list = json_object_get(prev, "disable");
 	if (!json_is_array(list)) {
-		snprintf(r->error, sizeof(r->error),
-			 "%s:1: expected an ibproof report with a 'disable' array",
-			 path);
+		snprintf(
+			r->error, sizeof(r->error),
+			"%s:1: expected an ibproof report with a 'disable' array",
+			path);
 		json_decref(prev);
 		return -EINVAL;
 	}
 	for (i = 0; i < r->n_entries; i++)
 		r->entries[i].is_new = true;
-	json_array_foreach(list, i, old) {
-		json_t *k = json_object_get(r->entry_keys, str_of(old, "key") ?: "");
+	json_array_foreach(list, i, old)
+	{
+		json_t *k = json_object_get(r->entry_keys,
+					    str_of(old, "key") ?: "");
 
 		if (k)
 			r->entries[json_integer_value(k)].is_new = false;
 	}
 	untested = r->still_disabled;
-	json_array_foreach(list, i, old)
-		if (!ret)
-			ret = check_old_entry(r, old, untested);
+	json_array_foreach(list, i, old) if (!ret) ret =
+		check_old_entry(r, old, untested);
 	json_decref(prev);
 	return ret;
 }

@@ -23,7 +23,7 @@ enum val_type { V_STRING, V_INT, V_REAL, V_LITERAL, V_OBJECT };
 
 struct value {
 	enum val_type type;
-	struct scan_str str;	/* V_STRING: contents; others: the text */
+	struct scan_str str; /* V_STRING: contents; others: the text */
 	long long i;
 	double d;
 };
@@ -137,7 +137,8 @@ static bool scan_literal(struct scanner *sc, struct value *v)
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(words[i]);
 
-		if ((size_t)(sc->end - sc->p) >= n && !memcmp(sc->p, words[i], n)) {
+		if ((size_t)(sc->end - sc->p) >= n &&
+		    !memcmp(sc->p, words[i], n)) {
 			sc->p += n;
 			v->type = V_LITERAL;
 			return true;
@@ -170,7 +171,8 @@ static bool unknown_key(struct scan_str *seen, size_t *n,
 			const struct scan_str *key)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (seen[i].len == key->len && !memcmp(seen[i].s, key->s, key->len))
+		if (seen[i].len == key->len &&
+		    !memcmp(seen[i].s, key->s, key->len))
 			return false;
 	if (*n == MAX_UNKNOWN)
 		return false;
@@ -255,10 +257,11 @@ static int ref_field(void *ctx, const struct scan_str *key, struct scanner *sc)
 	return 0;
 }
 
-static const char *const str_names[] = { "schema", "kind", "time", "host",
-	"version", "test", "dir", "status", "error" };
+static const char *const str_names[] = { "schema", "kind",    "time",
+					 "host",   "version", "test",
+					 "dir",	   "status",  "error" };
 static const char *const num_names[] = { "round", "gbps", "gbps_min",
-	"expected_gbps" };
+					 "expected_gbps" };
 
 enum { BIT_NUM = 9, BIT_A = 13, BIT_B = 14, BITS_ALL = (1 << 15) - 1 };
 
@@ -299,7 +302,8 @@ static int pair_field(void *ctx, const struct scan_str *key, struct scanner *sc)
 
 		if (!once(&p->seen, a ? BIT_A : BIT_B))
 			return -1;
-		return scan_object(sc, ref_field, a ? &p->a : &p->b, 1) ? 1 : -1;
+		return scan_object(sc, ref_field, a ? &p->a : &p->b, 1) ? 1
+									: -1;
 	}
 	return 0;
 }
@@ -323,7 +327,8 @@ static bool pair_valid(const struct scan_pair *p)
 	    !one_of(&p->str[SF_DIR], "uni", "bi", NULL) ||
 	    !one_of(&p->str[SF_STATUS], "ok", "error", "not-tested"))
 		return false;
-	return scan_eq(&p->str[SF_STATUS], "ok") || (p->seen & (1UL << SF_ERROR));
+	return scan_eq(&p->str[SF_STATUS], "ok") ||
+	       (p->seen & (1UL << SF_ERROR));
 }
 
 int report_scan_pair(const char *line, size_t len, struct scan_pair *out)

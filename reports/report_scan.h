@@ -23,7 +23,7 @@ struct scan_ref {
 };
 
 struct scan_pair {
-	struct scan_str str[9];	/* enum scan_str_field */
+	struct scan_str str[9]; /* enum scan_str_field */
 	long long round;
 	double gbps, gbps_min, expected;
 	struct scan_ref a, b;
@@ -31,8 +31,15 @@ struct scan_pair {
 };
 
 enum scan_str_field {
-	SF_SCHEMA, SF_KIND, SF_TIME, SF_HOST, SF_VERSION, SF_TEST, SF_DIR,
-	SF_STATUS, SF_ERROR,
+	SF_SCHEMA,
+	SF_KIND,
+	SF_TIME,
+	SF_HOST,
+	SF_VERSION,
+	SF_TEST,
+	SF_DIR,
+	SF_STATUS,
+	SF_ERROR,
 };
 
 /* 1: a valid pair record, fields filled (pointing into line); 0: not taken. */

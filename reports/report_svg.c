@@ -88,7 +88,8 @@ static float *heatmap_grid(const struct report *r, const uint32_t *pos,
 	for (size_t i = 0; i < cells * cells; i++)
 		grid[i] = -1;
 	for (size_t i = 0; i < r->n_pairs; i++) {
-		size_t a = pos[r->pairs[i].a] / block, b = pos[r->pairs[i].b] / block;
+		size_t a = pos[r->pairs[i].a] / block,
+		       b = pos[r->pairs[i].b] / block;
 		float v;
 
 		if (r->pairs[i].verdict == ATTR_UNTESTED)
@@ -150,8 +151,10 @@ static void heatmap_cells(struct report_buf *b, const struct report *r,
 			if (v < 0)
 				continue;
 			ratio_colour(v, colour, sizeof(colour));
-			report_buf_printf(b, "<rect class=\"hm-cell\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">",
-					  j * px, i * px, px, px, colour);
+			report_buf_printf(
+				b,
+				"<rect class=\"hm-cell\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">",
+				j * px, i * px, px, px, colour);
 			if (cells <= 64)
 				cell_title(b, r, order, i, j, block, v);
 			report_buf_puts(b, "</rect>");
@@ -173,14 +176,18 @@ static void heatmap_leaves(struct report_buf *b, const struct report *r,
 			continue;
 		prev = leaf;
 		if (k && at - last_line >= 8) {
-			report_buf_printf(b, "<line class=\"hm-leaf\" x1=\"0\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
-					  "<line class=\"hm-leaf\" x1=\"%.2f\" y1=\"0\" x2=\"%.2f\" y2=\"%d\"/>",
-					  at, HM_PIXELS, at, at, at, HM_PIXELS);
+			report_buf_printf(
+				b,
+				"<line class=\"hm-leaf\" x1=\"0\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
+				"<line class=\"hm-leaf\" x1=\"%.2f\" y1=\"0\" x2=\"%.2f\" y2=\"%d\"/>",
+				at, HM_PIXELS, at, at, at, HM_PIXELS);
 			last_line = at;
 		}
 		if (*leaf && at - last_label >= 12) {
-			report_buf_printf(b, "<text x=\"%d\" y=\"%.2f\" class=\"hm-label\">",
-					  HM_PIXELS + 4, at + 10);
+			report_buf_printf(
+				b,
+				"<text x=\"%d\" y=\"%.2f\" class=\"hm-label\">",
+				HM_PIXELS + 4, at + 10);
 			report_html_escape(b, leaf);
 			report_buf_puts(b, "</text>");
 			last_label = at;
@@ -206,15 +213,20 @@ int report_svg_heatmap(struct report_buf *b, const struct report *r)
 	grid = heatmap_grid(r, pos, cells, block);
 	if (!grid)
 		goto out;
-	report_buf_printf(b, "<svg id=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"pair bandwidth heatmap\">"
-			  "<rect width=\"%d\" height=\"%d\" fill=\"#e0e0e0\"/>",
-			  HM_PIXELS + 160, HM_PIXELS, HM_PIXELS, HM_PIXELS);
+	report_buf_printf(
+		b,
+		"<svg id=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"pair bandwidth heatmap\">"
+		"<rect width=\"%d\" height=\"%d\" fill=\"#e0e0e0\"/>",
+		HM_PIXELS + 160, HM_PIXELS, HM_PIXELS, HM_PIXELS);
 	heatmap_cells(b, r, order, grid, cells, block, px);
 	heatmap_leaves(b, r, order, block, px);
 	report_buf_puts(b, "</svg>\n");
-	report_buf_printf(b, "<p class=\"note\">%zu ports on each axis, ordered by leaf switch, rail and host; %s. Colour: worst pair bandwidth as a share of expected (green 100%%, red 50%% or less, grey not measured).</p>\n",
-			  r->n_hports, block == 1 ? "one cell per port pair" :
-			  "each cell is a block of ports");
+	report_buf_printf(
+		b,
+		"<p class=\"note\">%zu ports on each axis, ordered by leaf switch, rail and host; %s. Colour: worst pair bandwidth as a share of expected (green 100%%, red 50%% or less, grey not measured).</p>\n",
+		r->n_hports,
+		block == 1 ? "one cell per port pair"
+			   : "each cell is a block of ports");
 	ret = 0;
 out:
 	free(order);
@@ -239,7 +251,8 @@ static struct hist_class *hist_class_of(struct hist_class *hc, size_t *n,
 			return &hc[i];
 	if (*n == MAX_HIST_CLASSES)
 		return NULL;
-	hc[*n] = (struct hist_class){ .expected = m->expected, .test = m->test,
+	hc[*n] = (struct hist_class){ .expected = m->expected,
+				      .test = m->test,
 				      .dir = m->dir };
 	return &hc[(*n)++];
 }
@@ -251,22 +264,28 @@ static void hist_one(struct report_buf *b, const struct hist_class *c)
 
 	for (size_t k = 0; k < HIST_BINS; k++)
 		max = c->bins[k] > max ? c->bins[k] : max;
-	report_buf_printf(b, "<figure><figcaption>%.1f Gb/s expected, %s %s: %u pairs, %u errors (log scale)</figcaption>"
-			  "<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
-			  (double)c->expected, c->test ? "read" : "write",
-			  c->dir ? "bidirectional" : "unidirectional", c->n,
-			  c->errors, HIST_BINS * w + 40, h + 20);
+	report_buf_printf(
+		b,
+		"<figure><figcaption>%.1f Gb/s expected, %s %s: %u pairs, %u errors (log scale)</figcaption>"
+		"<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
+		(double)c->expected, c->test ? "read" : "write",
+		c->dir ? "bidirectional" : "unidirectional", c->n, c->errors,
+		HIST_BINS * w + 40, h + 20);
 	for (size_t k = 0; k < HIST_BINS; k++) {
 		double bh = c->bins[k] ? h * log10(1.0 + c->bins[k]) /
-					 log10(1.0 + max) : 0;
+						 log10(1.0 + max)
+				       : 0;
 
-		report_buf_printf(b, "<rect class=\"hist-bar\" x=\"%zu\" y=\"%.1f\" width=\"%d\" height=\"%.1f\"><title>%.1f-%.1f%%: %u pairs</title></rect>",
-				  k * w, h - bh, w - 1, bh, k * 2.5, (k + 1) * 2.5,
-				  c->bins[k]);
+		report_buf_printf(
+			b,
+			"<rect class=\"hist-bar\" x=\"%zu\" y=\"%.1f\" width=\"%d\" height=\"%.1f\"><title>%.1f-%.1f%%: %u pairs</title></rect>",
+			k * w, h - bh, w - 1, bh, k * 2.5, (k + 1) * 2.5,
+			c->bins[k]);
 	}
 	for (int pct = 0; pct <= 100; pct += 25)
-		report_buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"axis\">%d%%</text>",
-				  pct * w * HIST_BINS / 110, h + 14, pct);
+		report_buf_printf(
+			b, "<text x=\"%d\" y=\"%d\" class=\"axis\">%d%%</text>",
+			pct * w * HIST_BINS / 110, h + 14, pct);
 	report_buf_puts(b, "</svg></figure>\n");
 }
 

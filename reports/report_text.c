@@ -11,8 +11,8 @@
 
 struct host_num {
 	const char *name;
-	size_t prefix_len;	/* up to the trailing digits */
-	size_t width;		/* number of trailing digits */
+	size_t prefix_len; /* up to the trailing digits */
+	size_t width; /* number of trailing digits */
 	unsigned long num;
 };
 
@@ -31,7 +31,8 @@ static void split_host(const char *name, struct host_num *h)
 static int host_cmp(const void *x, const void *y)
 {
 	const struct host_num *a = x, *b = y;
-	size_t n = a->prefix_len < b->prefix_len ? a->prefix_len : b->prefix_len;
+	size_t n =
+		a->prefix_len < b->prefix_len ? a->prefix_len : b->prefix_len;
 	int c = strncmp(a->name, b->name, n);
 
 	if (c)
@@ -106,16 +107,17 @@ void report_end_text(struct report_buf *b, const struct report_end *e)
 	char g[19];
 
 	if (e->type == 'c' && e->host) {
-		report_buf_printf(b, "%s %s port %d", e->host, e->ca ? e->ca : "?",
-				  e->port);
+		report_buf_printf(b, "%s %s port %d", e->host,
+				  e->ca ? e->ca : "?", e->port);
 		return;
 	}
 	if (!e->type && !e->name && !e->guid) {
 		report_buf_puts(b, "unknown");
 		return;
 	}
-	report_buf_printf(b, "%s port %d", e->name ? e->name :
-			  record_guid_str(e->guid, g), e->port);
+	report_buf_printf(b, "%s port %d",
+			  e->name ? e->name : record_guid_str(e->guid, g),
+			  e->port);
 	if (e->alias)
 		report_buf_printf(b, " (cage %s)", e->alias);
 }
@@ -144,11 +146,13 @@ static void print_findings(const struct report *r, FILE *out, const char *sev)
 		const json_t *f = r->findings[i].rec;
 		struct report_buf b = { 0 };
 
-		if (strcmp(sev, json_string_value(json_object_get(f, "severity"))))
+		if (strcmp(sev,
+			   json_string_value(json_object_get(f, "severity"))))
 			continue;
-		report_buf_printf(&b, "  [%s] %s",
-				  json_string_value(json_object_get(f, "category")),
-				  json_string_value(json_object_get(f, "message")));
+		report_buf_printf(
+			&b, "  [%s] %s",
+			json_string_value(json_object_get(f, "category")),
+			json_string_value(json_object_get(f, "message")));
 		if (r->findings[i].count > 1)
 			report_buf_printf(&b, " (reported %u times)",
 					  r->findings[i].count);
@@ -170,7 +174,8 @@ static void entry_line(struct report_buf *b, const struct report_entry *e)
 	}
 	report_buf_puts(b, ":");
 	for (size_t k = 0; k < json_array_size(e->reasons); k++)
-		report_buf_printf(b, "%s %s", k ? "," : "",
+		report_buf_printf(
+			b, "%s %s", k ? "," : "",
 			json_string_value(json_object_get(
 				json_array_get(e->reasons, k), "category")));
 	if (e->confidence < 1)
@@ -196,8 +201,10 @@ static void print_entries(const struct report *r, FILE *out)
 	for (size_t i = 0; i < json_array_size(r->reenable); i++) {
 		struct report_buf b = { 0 };
 
-		report_buf_printf(&b, "  %s", json_string_value(json_object_get(
-			json_array_get(r->reenable, i), "location")));
+		report_buf_printf(
+			&b, "  %s",
+			json_string_value(json_object_get(
+				json_array_get(r->reenable, i), "location")));
 		put_line(out, &b);
 		report_buf_free(&b);
 	}
@@ -209,7 +216,8 @@ int report_print_text(const struct report *r, FILE *out)
 
 	report_verdict_line(r, verdict, sizeof(verdict));
 	fprintf(out, "%s\n", verdict);
-	fprintf(out, "read %zu pair and %zu other records: %zu HCA ports, %zu links\n",
+	fprintf(out,
+		"read %zu pair and %zu other records: %zu HCA ports, %zu links\n",
 		r->n_pairs, r->n_records, r->n_hports, r->n_links);
 	for (size_t s = 0; s < 3; s++)
 		print_findings(r, out, severities[s]);

@@ -30,9 +30,13 @@ static void bench(int n_ports)
 		for (int b = a + 1; b < n_ports; b++, k++) {
 			double g = a == 7 || b == 7 ? 45 : 95 + (k % 7) * 0.1;
 
-			m[k] = (struct burnin_measure){ .a = a, .b = b,
-				.status = BURNIN_PAIR_OK, .gbps = g,
-				.gbps_min = g - 1, .expected_gbps = 100 };
+			m[k] = (struct burnin_measure){ .a = a,
+							.b = b,
+							.status =
+								BURNIN_PAIR_OK,
+							.gbps = g,
+							.gbps_min = g - 1,
+							.expected_gbps = 100 };
 		}
 	t0 = clock_mono_now();
 	burnin_judge(&jp, m, n_m, v, n_ports);
@@ -50,8 +54,10 @@ static int port_count(const char *s)
 	long v;
 
 	if (cli_str_to_long(s, 2, 1000000, &v)) {
-		fprintf(stderr, "bench_burnin_judge: '%s': expected a port "
-				"count from 2 to 1000000\n", s);
+		fprintf(stderr,
+			"bench_burnin_judge: '%s': expected a port "
+			"count from 2 to 1000000\n",
+			s);
 		exit(2);
 	}
 	return (int)v;

@@ -39,9 +39,18 @@ static void host_of(const struct gen *g, int p, char *buf, size_t len)
 	snprintf(buf, len, "node%04d", p / g->rails + 1);
 }
 
-static uint64_t port_guid(int p) { return 0x0002c90300000000ULL + (uint64_t)p + 1; }
-static uint64_t leaf_guid(int l) { return 0x0002c90310000000ULL + (uint64_t)l + 1; }
-static uint64_t spine_guid(int s) { return 0x0002c90320000000ULL + (uint64_t)s + 1; }
+static uint64_t port_guid(int p)
+{
+	return 0x0002c90300000000ULL + (uint64_t)p + 1;
+}
+static uint64_t leaf_guid(int l)
+{
+	return 0x0002c90310000000ULL + (uint64_t)l + 1;
+}
+static uint64_t spine_guid(int s)
+{
+	return 0x0002c90320000000ULL + (uint64_t)s + 1;
+}
 
 static json_t *port_ref(const struct gen *g, int p)
 {
@@ -91,19 +100,24 @@ static int inventory(struct gen *g)
 		host_of(g, p, host, sizeof(host));
 		snprintf(desc, sizeof(desc), "%s %s", host,
 			 json_string_value(json_object_get(ref, "ca")));
-		ret = emit(g, record_new("port"), json_pack(
-			"{s:s,s:O,s:i,s:O,s:i,s:s,s:s,s:f,s:i}", "host", host, "ca",
-			json_object_get(ref, "ca"), "port", 1, "guid",
-			json_object_get(ref, "guid"), "lid", p + 1, "link_layer",
-			"InfiniBand", "state", "ACTIVE", "rate_gbps", 400.0,
-			"rail", p % g->rails));
+		ret = emit(g, record_new("port"),
+			   json_pack("{s:s,s:O,s:i,s:O,s:i,s:s,s:s,s:f,s:i}",
+				     "host", host, "ca",
+				     json_object_get(ref, "ca"), "port", 1,
+				     "guid", json_object_get(ref, "guid"),
+				     "lid", p + 1, "link_layer", "InfiniBand",
+				     "state", "ACTIVE", "rate_gbps", 400.0,
+				     "rail", p % g->rails));
 		if (!ret)
-			ret = emit(g, record_new("link"), json_pack(
-				"{s:o,s:o,s:s,s:s,s:s,s:s}", "a",
-				leaf_end(p / PER_LEAF, p % PER_LEAF + 1),
-				"b", end(desc, port_guid(p), 1, "ca"), "width", "4x",
-				"speed", "NDR", "state", "ACTIVE", "phys_state",
-				"LinkUp"));
+			ret = emit(g, record_new("link"),
+				   json_pack("{s:o,s:o,s:s,s:s,s:s,s:s}", "a",
+					     leaf_end(p / PER_LEAF,
+						      p % PER_LEAF + 1),
+					     "b",
+					     end(desc, port_guid(p), 1, "ca"),
+					     "width", "4x", "speed", "NDR",
+					     "state", "ACTIVE", "phys_state",
+					     "LinkUp"));
 		json_decref(ref);
 	}
 	return ret;
@@ -124,11 +138,12 @@ static int uplinks(struct gen *g)
 
 	for (int l = 0; !ret && l < leaves; l++)
 		for (int s = 0; !ret && s < SPINES; s++)
-			ret = emit(g, record_new("link"), json_pack(
-				"{s:o,s:o,s:s,s:s,s:s,s:s}", "a",
-				leaf_end(l, PER_LEAF + 1 + s), "b",
-				spine_end(s, l + 1), "width", "4x", "speed", "NDR",
-				"state", "ACTIVE", "phys_state", "LinkUp"));
+			ret = emit(g, record_new("link"),
+				   json_pack("{s:o,s:o,s:s,s:s,s:s,s:s}", "a",
+					     leaf_end(l, PER_LEAF + 1 + s), "b",
+					     spine_end(s, l + 1), "width", "4x",
+					     "speed", "NDR", "state", "ACTIVE",
+					     "phys_state", "LinkUp"));
 	return ret;
 }
 
@@ -138,11 +153,12 @@ static int pair(struct gen *g, int round, int a, int b)
 
 	if (g->is_bad[a] || g->is_bad[b])
 		gbps = 200.0 + 10.0 * uniform(g);
-	return emit(g, record_new("pair"), json_pack(
-		"{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}", "round", round, "test",
-		"write", "dir", "uni", "a", port_ref(g, a), "b", port_ref(g, b),
-		"gbps", gbps, "gbps_min", gbps * 0.97, "expected_gbps", 400.0,
-		"status", "ok"));
+	return emit(g, record_new("pair"),
+		    json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}", "round",
+			      round, "test", "write", "dir", "uni", "a",
+			      port_ref(g, a), "b", port_ref(g, b), "gbps", gbps,
+			      "gbps_min", gbps * 0.97, "expected_gbps", 400.0,
+			      "status", "ok"));
 }
 
 /* Circle method: port n-1 fixed, the others rotate; n-1 rounds. */
@@ -167,7 +183,8 @@ static int plant_bad_ports(struct gen *g)
 		int p = (int)(((long)i * 1237 + 101) % g->ports);
 
 		g->is_bad[p] = 1;
-		fprintf(g->expected, "ca %s 1\n", record_guid_str(port_guid(p), gs));
+		fprintf(g->expected, "ca %s 1\n",
+			record_guid_str(port_guid(p), gs));
 	}
 	return 0;
 }
@@ -181,24 +198,30 @@ static int plant_findings(struct gen *g)
 	char msg[128];
 	int ret;
 
-	snprintf(msg, sizeof(msg), "leaf%03d port %d - spine%02d port %d: 4211 symbol errors",
+	snprintf(msg, sizeof(msg),
+		 "leaf%03d port %d - spine%02d port %d: 4211 symbol errors",
 		 leaf + 1, PER_LEAF + 1 + s, s + 1, leaf + 1);
-	ret = emit(g, record_new("finding"), json_pack(
-		"{s:s,s:s,s:{s:o,s:o},s:{s:i,s:i},s:s,s:s}", "severity", "fail",
-		"category", "symbol-errors", "subject", "a",
-		leaf_end(leaf, PER_LEAF + 1 + s), "b", spine_end(s, leaf + 1),
-		"evidence", "symbol_errors", 4211, "threshold", 10, "action",
-		"replace-cable", "message", msg));
+	ret = emit(g, record_new("finding"),
+		   json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:i,s:i},s:s,s:s}",
+			     "severity", "fail", "category", "symbol-errors",
+			     "subject", "a", leaf_end(leaf, PER_LEAF + 1 + s),
+			     "b", spine_end(s, leaf + 1), "evidence",
+			     "symbol_errors", 4211, "threshold", 10, "action",
+			     "replace-cable", "message", msg));
 	fprintf(g->expected, "sw %s %d\n", record_guid_str(leaf_guid(leaf), gs),
 		PER_LEAF + 1 + s);
 	if (!ret)
-		ret = emit(g, record_new("finding"), json_pack(
-			"{s:s,s:s,s:{s:s,s:s,s:s},s:{s:s,s:s},s:s,s:s}",
-			"severity", "fail", "category", "pcie-degraded-width",
-			"subject", "host", "node0100", "bdf", "0000:c1:00.0", "name",
-			"mlx5_3, HCA", "evidence", "width", "x8", "expected", "x16",
-			"action", "check-pcie", "message",
-			"node0100 0000:c1:00.0 (mlx5_3, HCA): PCIe link at x8 of x16"));
+		ret = emit(
+			g, record_new("finding"),
+			json_pack(
+				"{s:s,s:s,s:{s:s,s:s,s:s},s:{s:s,s:s},s:s,s:s}",
+				"severity", "fail", "category",
+				"pcie-degraded-width", "subject", "host",
+				"node0100", "bdf", "0000:c1:00.0", "name",
+				"mlx5_3, HCA", "evidence", "width", "x8",
+				"expected", "x16", "action", "check-pcie",
+				"message",
+				"node0100 0000:c1:00.0 (mlx5_3, HCA): PCIe link at x8 of x16"));
 	fprintf(g->expected, "node node0100 0000:c1:00.0\n");
 	return ret;
 }
@@ -217,7 +240,8 @@ static void entry_line(const json_t *e, char *buf, size_t len)
 			 (int)strcspn(dev, " "), dev);
 		return;
 	}
-	snprintf(buf, len, "%s %s %d", json_object_get(port, "ca") ? "ca" : "sw",
+	snprintf(buf, len, "%s %s %d",
+		 json_object_get(port, "ca") ? "ca" : "sw",
 		 json_string_value(json_object_get(port, "guid")),
 		 (int)json_integer_value(json_object_get(port, "port")));
 }
@@ -225,7 +249,8 @@ static void entry_line(const json_t *e, char *buf, size_t len)
 static int check(const char *expected_path, const char *report_path)
 {
 	json_error_t err;
-	json_t *doc = json_load_file(report_path, 0, &err), *e, *want = json_object();
+	json_t *doc = json_load_file(report_path, 0, &err), *e,
+	       *want = json_object();
 	FILE *f = fopen(expected_path, "r");
 	char line[256];
 	size_t i, extra = 0, found = 0;
@@ -240,7 +265,8 @@ static int check(const char *expected_path, const char *report_path)
 		json_object_set_new(want, line, json_false());
 	}
 	fclose(f);
-	json_array_foreach(json_object_get(doc, "disable"), i, e) {
+	json_array_foreach(json_object_get(doc, "disable"), i, e)
+	{
 		entry_line(e, line, sizeof(line));
 		if (json_object_get(want, line)) {
 			json_object_set_new(want, line, json_true());
@@ -285,15 +311,17 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "check"))
 		return check(argv[2], argv[3]);
 	if (argc != 6) {
-		fprintf(stderr, "usage: %s PORTS RAILS BAD_PORTS OUT.jsonl EXPECTED\n"
-				"       %s check EXPECTED REPORT.json\n",
+		fprintf(stderr,
+			"usage: %s PORTS RAILS BAD_PORTS OUT.jsonl EXPECTED\n"
+			"       %s check EXPECTED REPORT.json\n",
 			argv[0], argv[0]);
 		return 2;
 	}
 	if (cli_str_to_long(argv[1], 4, 1000000, &ports) ||
 	    cli_str_to_long(argv[2], 1, 1000, &rails) ||
 	    cli_str_to_long(argv[3], 0, ports / 4, &bad) || ports % 2) {
-		fprintf(stderr, "gen_records: PORTS even >= 4, RAILS >= 1, BAD_PORTS <= PORTS/4\n");
+		fprintf(stderr,
+			"gen_records: PORTS even >= 4, RAILS >= 1, BAD_PORTS <= PORTS/4\n");
 		return 2;
 	}
 	g.ports = (int)ports;

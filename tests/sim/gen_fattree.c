@@ -34,20 +34,20 @@
 #define MAX_DEGRADE 16
 
 struct gen_node {
-	char id[48];	/* ibsim node id */
-	char name[48];	/* node name (map / spec) */
+	char id[48]; /* ibsim node id */
+	char name[48]; /* node name (map / spec) */
 	uint64_t guid;
 	int is_switch;
 	int rail;
 	int nports;
-	int *peer;	/* peer node index per port, -1 = none */
+	int *peer; /* peer node index per port, -1 = none */
 	int *peer_port;
-	char **opt;	/* extra port options per port (degrade) */
+	char **opt; /* extra port options per port (degrade) */
 };
 
 struct gen_params {
 	int radix, leaves, spines, hosts, hcas, rails, uplinks, cage, ext_speed;
-	int spec_rail;		/* -1: every rail in the spec */
+	int spec_rail; /* -1: every rail in the spec */
 	const char *speed_name, *switch_desc;
 	const char *net, *spec, *map;
 	const char *degrade[MAX_DEGRADE];
@@ -125,18 +125,19 @@ static void build_hcas(const struct gen_params *g, int nhosts)
 
 static void build_rail(const struct gen_params *g, int rail, int down)
 {
-	int up = g->uplinks ? g->uplinks : g->radix - down, per_spine = up / g->spines;
+	int up = g->uplinks ? g->uplinks : g->radix - down,
+	    per_spine = up / g->spines;
 	int leaf0 = nnodes, spine0, l, s, k, h, c, hca, port;
 
 	for (l = 0; l < g->leaves; l++)
-		name_switch(add_node(1, g->radix,
-				     SW_GUID_BASE + (uint64_t)nnodes),
-			    "leaf", l + 1, g, rail);
+		name_switch(
+			add_node(1, g->radix, SW_GUID_BASE + (uint64_t)nnodes),
+			"leaf", l + 1, g, rail);
 	spine0 = nnodes;
 	for (s = 0; s < g->spines; s++)
-		name_switch(add_node(1, g->radix,
-				     SW_GUID_BASE + (uint64_t)nnodes),
-			    "spine", s + 1, g, rail);
+		name_switch(
+			add_node(1, g->radix, SW_GUID_BASE + (uint64_t)nnodes),
+			"spine", s + 1, g, rail);
 	for (l = 0; l < g->leaves; l++) {
 		port = 1;
 		for (h = 0; h < g->hosts; h++) {
@@ -167,8 +168,9 @@ static int int_arg(const char *what, const char *s)
 	long v;
 
 	if (cli_str_to_long(s, -1000000, 1000000, &v)) {
-		fprintf(stderr, "gen_fattree: %s: expected a number, got '%s'\n",
-			what, s);
+		fprintf(stderr,
+			"gen_fattree: %s: expected a number, got '%s'\n", what,
+			s);
 		exit(2);
 	}
 	return (int)v;
@@ -257,7 +259,7 @@ static void write_spec(const struct gen_params *g, FILE *f)
 	for (i = 0; i < nnodes; i++) {
 		n = &nodes[i];
 		for (p = 1; p <= n->nports; p++) {
-			if (n->peer[p] < i)	/* each cable once */
+			if (n->peer[p] < i) /* each cable once */
 				continue;
 			if (g->spec_rail >= 0 && n->rail != g->spec_rail)
 				continue;
@@ -292,8 +294,7 @@ static FILE *open_out(const char *path)
 	return f;
 }
 
-static void write_file(const char *path, const struct gen_params *g,
-		       int what)
+static void write_file(const char *path, const struct gen_params *g, int what)
 {
 	FILE *f;
 
@@ -350,26 +351,55 @@ static void parse_args(int argc, char **argv, struct gen_params *g)
 
 	while ((c = getopt_long(argc, argv, "", gen_options, NULL)) != -1) {
 		switch (c) {
-		case 'r': g->radix = int_arg("--radix", optarg); break;
-		case 'l': g->leaves = int_arg("--leaves", optarg); break;
-		case 's': g->spines = int_arg("--spines", optarg); break;
-		case 'H': g->hosts = int_arg("--hosts-per-leaf", optarg); break;
-		case 'c': g->hcas = int_arg("--hcas-per-host", optarg); break;
-		case 'R': g->rails = int_arg("--rails", optarg); break;
-		case 'u': g->uplinks = int_arg("--uplinks", optarg); break;
-		case 'P': g->spec_rail = int_arg("--spec-rail", optarg); break;
-		case 'S': parse_speed(g, optarg); break;
-		case 'C': g->cage = 1; break;
-		case 'd': g->switch_desc = optarg; break;
+		case 'r':
+			g->radix = int_arg("--radix", optarg);
+			break;
+		case 'l':
+			g->leaves = int_arg("--leaves", optarg);
+			break;
+		case 's':
+			g->spines = int_arg("--spines", optarg);
+			break;
+		case 'H':
+			g->hosts = int_arg("--hosts-per-leaf", optarg);
+			break;
+		case 'c':
+			g->hcas = int_arg("--hcas-per-host", optarg);
+			break;
+		case 'R':
+			g->rails = int_arg("--rails", optarg);
+			break;
+		case 'u':
+			g->uplinks = int_arg("--uplinks", optarg);
+			break;
+		case 'P':
+			g->spec_rail = int_arg("--spec-rail", optarg);
+			break;
+		case 'S':
+			parse_speed(g, optarg);
+			break;
+		case 'C':
+			g->cage = 1;
+			break;
+		case 'd':
+			g->switch_desc = optarg;
+			break;
 		case 'D':
 			if (g->ndegrade == MAX_DEGRADE)
 				die("too many --degrade");
 			g->degrade[g->ndegrade++] = optarg;
 			break;
-		case 'n': g->net = optarg; break;
-		case 'p': g->spec = optarg; break;
-		case 'm': g->map = optarg; break;
-		default: die("bad option (see the comment at the top)");
+		case 'n':
+			g->net = optarg;
+			break;
+		case 'p':
+			g->spec = optarg;
+			break;
+		case 'm':
+			g->map = optarg;
+			break;
+		default:
+			die("bad option (see the comment at the top)");
 		}
 	}
 }
@@ -393,8 +423,11 @@ static int check_shape(const struct gen_params *g)
 
 int main(int argc, char **argv)
 {
-	struct gen_params g = { .hcas = 1, .rails = 1, .speed_name = "EDR",
-				.ext_speed = 2, .spec_rail = -1 };
+	struct gen_params g = { .hcas = 1,
+				.rails = 1,
+				.speed_name = "EDR",
+				.ext_speed = 2,
+				.spec_rail = -1 };
 	int down, r, i, nhosts;
 
 	parse_args(argc, argv, &g);

@@ -49,7 +49,7 @@ static void port_from_topo(const struct fabric_port *fp, const char *host,
 	p->port = fp->num;
 	p->guid = fp->guid;
 	p->lid = fp->lid;
-	p->gid_index = -1;	/* InfiniBand, one subnet: no GRH */
+	p->gid_index = -1; /* InfiniBand, one subnet: no GRH */
 	snprintf(p->state, sizeof(p->state), "%s",
 		 ib_port_state_name(IB_PORT_STATE_ACTIVE));
 	snprintf(p->phys_state, sizeof(p->phys_state), "%s",
@@ -78,9 +78,11 @@ static int collect(const char *path, const struct fabric *f,
 		if (node->type != FABRIC_NODE_CA)
 			continue;
 		if (sscanf(node->desc, "%63s %63s", host, ca) != 2) {
-			fprintf(stderr, "%s: CA 0x%016llx: NodeDescription "
-				"\"%s\", expected \"HOST CA\"\n", path,
-				(unsigned long long)node->guid, node->desc);
+			fprintf(stderr,
+				"%s: CA 0x%016llx: NodeDescription "
+				"\"%s\", expected \"HOST CA\"\n",
+				path, (unsigned long long)node->guid,
+				node->desc);
 			free(v);
 			return -EINVAL;
 		}
@@ -97,8 +99,7 @@ static int collect(const char *path, const struct fabric *f,
 	return 0;
 }
 
-static int write_ports(struct record_writer *w, struct burnin_port *v,
-		       size_t n)
+static int write_ports(struct record_writer *w, struct burnin_port *v, size_t n)
 {
 	int rank = 0, rc = 0;
 

@@ -27,12 +27,15 @@ static void test_send_recv_by_tag(void **state)
 	assert_int_equal(0, burnin_bootstrap_threads_open(3, bs));
 	assert_int_equal(1, bs[1]->rank);
 	assert_int_equal(3, bs[2]->size);
-	assert_int_equal(0, bs[1]->ops->send(bs[1], 0, 5, &v, sizeof(v), clock_mono_now() + 1));
+	assert_int_equal(0, bs[1]->ops->send(bs[1], 0, 5, &v, sizeof(v),
+					     clock_mono_now() + 1));
 	/* another tag does not match: the deadline expires, no hang */
-	assert_int_equal(-ETIMEDOUT, burnin_bootstrap_recv(bs[0], 1, 6, &got, sizeof(got),
-							   clock_mono_now() + 0.05));
-	assert_int_equal(0, burnin_bootstrap_recv(bs[0], 1, 5, &got, sizeof(got),
-						  clock_mono_now() + 1));
+	assert_int_equal(-ETIMEDOUT,
+			 burnin_bootstrap_recv(bs[0], 1, 6, &got, sizeof(got),
+					       clock_mono_now() + 0.05));
+	assert_int_equal(0,
+			 burnin_bootstrap_recv(bs[0], 1, 5, &got, sizeof(got),
+					       clock_mono_now() + 1));
 	assert_int_equal(7, got);
 	burnin_bootstrap_threads_free(bs, 3);
 }
@@ -50,8 +53,9 @@ static void test_partial_gather(void **state)
 	bs[3]->ops->send(bs[3], 0, 9, &c, sizeof(c), clock_mono_now() + 1);
 	t0 = clock_mono_now();
 	/* rank 2 is "dead": the gather returns at the deadline with the rest */
-	assert_int_equal(-ETIMEDOUT, bs[0]->ops->recv_many(bs[0], peers, 3, 9, bufs,
-							  sizeof(int), got, t0 + 0.1));
+	assert_int_equal(-ETIMEDOUT,
+			 bs[0]->ops->recv_many(bs[0], peers, 3, 9, bufs,
+					       sizeof(int), got, t0 + 0.1));
 	assert_true(clock_mono_now() - t0 >= 0.09);
 	assert_true(got[0] && !got[1] && got[2]);
 	assert_int_equal(11, bufs[0]);
@@ -74,7 +78,8 @@ static void test_pin_numa_fixture(void **state)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/devices/system/node/node0", root);
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/devices/system/node/node0/cpulist", root);
+	snprintf(path, sizeof(path), "%s/devices/system/node/node0/cpulist",
+		 root);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs("0\n", f); /* cpu 0 exists everywhere */

@@ -36,8 +36,11 @@ static void configure(const char *spec)
 
 static struct burnin_params quick(double duration)
 {
-	return (struct burnin_params){ .msg_size = 65536, .qps = 1,
-		.tx_depth = 4, .duration_s = duration, .stall_s = 1 };
+	return (struct burnin_params){ .msg_size = 65536,
+				       .qps = 1,
+				       .tx_depth = 4,
+				       .duration_s = duration,
+				       .stall_s = 1 };
 }
 
 static void test_bad_specs(void **state)
@@ -45,17 +48,22 @@ static void test_bad_specs(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(-EINVAL, burnin_fake_configure("slow=fake1:1", err, sizeof(err)));
+	assert_int_equal(-EINVAL, burnin_fake_configure("slow=fake1:1", err,
+							sizeof(err)));
 	assert_non_null(strstr(err, "expected PORT@VALUE"));
-	assert_int_equal(-EINVAL, burnin_fake_configure("bogus=1", err, sizeof(err)));
+	assert_int_equal(-EINVAL,
+			 burnin_fake_configure("bogus=1", err, sizeof(err)));
 	assert_non_null(strstr(err, "unknown item 'bogus'"));
-	assert_int_equal(-EINVAL, burnin_fake_configure("ports", err, sizeof(err)));
-	assert_int_equal(-EINVAL, burnin_fake_configure("rate=fast", err, sizeof(err)));
+	assert_int_equal(-EINVAL,
+			 burnin_fake_configure("ports", err, sizeof(err)));
+	assert_int_equal(-EINVAL,
+			 burnin_fake_configure("rate=fast", err, sizeof(err)));
 }
 
 /* A connected pair of endpoints on fake ports i and j. */
-static void pair(struct burnin_port *p, int i, int j, struct burnin_endpoint **a,
-		 struct burnin_endpoint **b, const struct burnin_params *params)
+static void pair(struct burnin_port *p, int i, int j,
+		 struct burnin_endpoint **a, struct burnin_endpoint **b,
+		 const struct burnin_params *params)
 {
 	struct burnin_conn_info ia, ib;
 	struct burnin_result res = { 0 };
@@ -112,7 +120,8 @@ static void test_slow_flaky_errors_and_time(void **state)
 	int n;
 
 	(void)state;
-	configure("ports=4;rate=100;efficiency=1;slow=fake1:1@0.5;flaky=fake2:1@0.25;errors=fake3:1@3");
+	configure(
+		"ports=4;rate=100;efficiency=1;slow=fake1:1@0.5;flaky=fake2:1@0.25;errors=fake3:1@3");
 	assert_int_equal(0, ops->list_ports(NULL, &p, &n));
 	pair(p, 0, 1, &a, &b, &params);
 	t0 = clock_mono_now();
@@ -176,7 +185,8 @@ static void tally(const char *path, struct tally *t)
 	memset(t, 0, sizeof(*t));
 	assert_non_null(r);
 	while (record_reader_next(r, &rec) == 1) {
-		const char *kind = json_string_value(json_object_get(rec, "kind"));
+		const char *kind =
+			json_string_value(json_object_get(rec, "kind"));
 		const char *s;
 
 		if (!strcmp(kind, "pair")) {
@@ -185,20 +195,30 @@ static void tally(const char *path, struct tally *t)
 			t->ok += !strcmp(s, "ok");
 			t->error += !strcmp(s, "error");
 			t->not_tested += !strcmp(s, "not-tested");
-			t->per_round[json_integer_value(json_object_get(rec, "round")) & 63]++;
+			t->per_round[json_integer_value(
+					     json_object_get(rec, "round")) &
+				     63]++;
 		} else if (!strcmp(kind, "finding")) {
 			s = json_string_value(json_object_get(rec, "severity"));
 			t->fail += !strcmp(s, "fail");
 			t->warn += !strcmp(s, "warn");
 			if (!strcmp(s, "fail"))
-				snprintf(t->blamed + strlen(t->blamed),
-					 sizeof(t->blamed) - strlen(t->blamed), "%s:%s ",
-					 json_string_value(json_object_get(rec, "category")),
-					 json_string_value(json_object_get(json_object_get(rec, "subject"), "ca")));
+				snprintf(
+					t->blamed + strlen(t->blamed),
+					sizeof(t->blamed) - strlen(t->blamed),
+					"%s:%s ",
+					json_string_value(json_object_get(
+						rec, "category")),
+					json_string_value(json_object_get(
+						json_object_get(rec, "subject"),
+						"ca")));
 		} else if (!strcmp(kind, "run") &&
-			   !strcmp(json_string_value(json_object_get(rec, "event")), "end")) {
+			   !strcmp(json_string_value(
+					   json_object_get(rec, "event")),
+				   "end")) {
 			t->ends++;
-			t->exit_code = (long)json_integer_value(json_object_get(rec, "exit_code"));
+			t->exit_code = (long)json_integer_value(
+				json_object_get(rec, "exit_code"));
 		}
 		json_decref(rec);
 	}
@@ -258,7 +278,8 @@ static void test_run_hung_peer_is_not_tested(void **state)
 	assert_int_equal(IBP_EXIT_FAIL, burnin_run_local(&cfg));
 	tally(path, &t);
 	assert_int_equal(6, t.pairs);
-	assert_int_equal(3, t.not_tested); /* the hung step, then fake1 is out */
+	assert_int_equal(3,
+			 t.not_tested); /* the hung step, then fake1 is out */
 	assert_string_equal("not-tested:fake1 ", t.blamed);
 	assert_true(clock_mono_now() - t0 < 20);
 	unlink(path);
@@ -366,7 +387,8 @@ static void test_resume_skips_only_measured_pairs(void **state)
 	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
 	assert_int_equal(6, count_bits(ok_pairs(path))); /* all 6, now ok */
 	tally(path, &t);
-	assert_int_equal(12, t.pairs); /* fake1 was in each round: all 3 again */
+	assert_int_equal(12,
+			 t.pairs); /* fake1 was in each round: all 3 again */
 	unlink(path);
 
 	/* round 1 of 6 ports: 0-5 4-1 2-3; without fake2, round 1 is 5-1 3-4 */
@@ -378,7 +400,8 @@ static void test_resume_skips_only_measured_pairs(void **state)
 	cfg.resume = path;
 	cfg.ports_filter = "fake0:1,fake1:1,fake3:1,fake4:1,fake5:1";
 	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
-	assert_int_equal(10 + 1, count_bits(ok_pairs(path))); /* + 2-3 of run 1 */
+	assert_int_equal(10 + 1,
+			 count_bits(ok_pairs(path))); /* + 2-3 of run 1 */
 	unlink(path);
 	free(path);
 }
@@ -392,8 +415,10 @@ static void check_xmit_delta(json_t *rec, void *arg)
 	if (strcmp(str(rec, "kind"), "pair"))
 		return;
 	for (int side = 0; side < 2; side++) {
-		json_int_t x = json_integer_value(json_object_get(json_object_get(rec,
-			side ? "counters_b" : "counters_a"), "port_xmit_data"));
+		json_int_t x = json_integer_value(json_object_get(
+			json_object_get(rec,
+					side ? "counters_b" : "counters_a"),
+			"port_xmit_data"));
 
 		assert_true(x >= 0 && x < (json_int_t)1 << 40);
 	}
@@ -454,14 +479,18 @@ static void test_retest_skips_lost_ranks(void **state)
  * that names it, where a delta of 0 used to say all is well. */
 static void check_saturation_warning(json_t *rec, void *arg)
 {
-	json_t *sat = json_object_get(json_object_get(rec, "evidence"), "saturated");
+	json_t *sat =
+		json_object_get(json_object_get(rec, "evidence"), "saturated");
 	int *warned = arg;
 
-	if (!str(rec, "category") || strcmp(str(rec, "category"), "counter-errors"))
+	if (!str(rec, "category") ||
+	    strcmp(str(rec, "category"), "counter-errors"))
 		return;
 	assert_string_equal("warn", str(rec, "severity"));
-	assert_string_equal("fake2", str(json_object_get(rec, "subject"), "ca"));
-	assert_string_equal("symbol_error", json_string_value(json_array_get(sat, 0)));
+	assert_string_equal("fake2",
+			    str(json_object_get(rec, "subject"), "ca"));
+	assert_string_equal("symbol_error",
+			    json_string_value(json_array_get(sat, 0)));
 	++*warned;
 }
 
@@ -490,18 +519,19 @@ static char *fake_topology(void)
 	FILE *f;
 
 	assert_int_equal(0, ops->list_ports(NULL, &p, &n));
-	len = snprintf(text, sizeof(text),
-		       "switchguid=0xe100\n"
-		       "Switch\t8 \"S-000000000000e100\"\t\t# \"leafA\" base port 0 lid 1 lmc 0\n");
+	len = snprintf(
+		text, sizeof(text),
+		"switchguid=0xe100\n"
+		"Switch\t8 \"S-000000000000e100\"\t\t# \"leafA\" base port 0 lid 1 lmc 0\n");
 	for (int i = 0; i < 3 && i < n; i++)
-		len += snprintf(text + len, sizeof(text) - (size_t)len,
-				"\ncaguid=0x%llx\n"
-				"Ca\t1 \"H-%016llx\"\t\t# \"%s %s\"\n"
-				"[1](%llx) \t\"S-000000000000e100\"[%d]\t\t# lid %d lmc 0 \"leafA\" lid 1 4xEDR\n",
-				(unsigned long long)p[i].guid - 1,
-				(unsigned long long)p[i].guid - 1, p[i].host,
-				p[i].ca, (unsigned long long)p[i].guid, i + 5,
-				i + 2);
+		len += snprintf(
+			text + len, sizeof(text) - (size_t)len,
+			"\ncaguid=0x%llx\n"
+			"Ca\t1 \"H-%016llx\"\t\t# \"%s %s\"\n"
+			"[1](%llx) \t\"S-000000000000e100\"[%d]\t\t# lid %d lmc 0 \"leafA\" lid 1 4xEDR\n",
+			(unsigned long long)p[i].guid - 1,
+			(unsigned long long)p[i].guid - 1, p[i].host, p[i].ca,
+			(unsigned long long)p[i].guid, i + 5, i + 2);
 	free(p);
 	path = temp_path();
 	f = fopen(path, "w");

@@ -30,9 +30,13 @@ static void reset(void)
 
 static void add(int a, int b, double gbps, double gbps_min, double expected)
 {
-	m[n_m++] = (struct burnin_measure){ .round = n_m, .a = a, .b = b,
-		.status = BURNIN_PAIR_OK, .gbps = gbps, .gbps_min = gbps_min,
-		.expected_gbps = expected };
+	m[n_m++] = (struct burnin_measure){ .round = n_m,
+					    .a = a,
+					    .b = b,
+					    .status = BURNIN_PAIR_OK,
+					    .gbps = gbps,
+					    .gbps_min = gbps_min,
+					    .expected_gbps = expected };
 }
 
 /* All pairs of n ports; pairs touching slow run at factor x. */
@@ -75,7 +79,8 @@ static void test_slow_port_blamed_alone(void **state)
 	judge(8);
 	for (int p = 0; p < 8; p++) {
 		assert_int_equal(p == 3 ? BURNIN_BLAME_LOW : 0, v[p].blame);
-		assert_false(v[p].suspect); /* partners: low only with the blamed port */
+		assert_false(
+			v[p].suspect); /* partners: low only with the blamed port */
 	}
 	assert_int_equal(7, v[3].low_partners);
 }
@@ -98,7 +103,8 @@ static void test_one_bad_pair_blames_nobody(void **state)
 	assert_true(v[0].suspect && v[1].suspect);
 	assert_false(v[2].suspect);
 	/* retest: 0 and 1 each meet a fine port they have not met (2 and 3) */
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(
+		2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
 	assert_int_equal(1, s.n_rounds);
 	for (int i = 0; i < s.n_pairs; i++) {
 		seen[s.pairs[i].a]++;
@@ -134,12 +140,15 @@ static void test_retest_stays_on_rail(void **state)
 	add(1, 3, 95, 95, 100);
 	judge(4);
 	assert_true(v[0].suspect && v[2].suspect);
-	assert_int_equal(0, burnin_judge_retest_round(m, n_m, v, ports, 4, true, &s));
+	assert_int_equal(
+		0, burnin_judge_retest_round(m, n_m, v, ports, 4, true, &s));
 	assert_int_equal(0, s.n_rounds);
 	/* one fabric: the other rail's fine ports are strangers to meet */
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 4, false, &s));
+	assert_int_equal(
+		2, burnin_judge_retest_round(m, n_m, v, ports, 4, false, &s));
 	for (int i = 0; i < s.n_pairs; i++)
-		assert_int_not_equal(ports[s.pairs[i].a].rail, ports[s.pairs[i].b].rail);
+		assert_int_not_equal(ports[s.pairs[i].a].rail,
+				     ports[s.pairs[i].b].rail);
 	burnin_schedule_free(&s);
 }
 
@@ -162,7 +171,8 @@ static void test_retest_prefers_a_new_leaf(void **state)
 	judge(6);
 	assert_true(v[0].suspect && v[1].suspect);
 	/* leaves unknown: the first fine stranger */
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(
+		2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
 	assert_int_equal(0, s.pairs[0].a);
 	assert_int_equal(2, s.pairs[0].b);
 	burnin_schedule_free(&s);
@@ -170,7 +180,8 @@ static void test_retest_prefers_a_new_leaf(void **state)
 	 * new to it: its bad partner 0 is on a) */
 	for (int p = 0; p < 6; p++)
 		ports[p].leaf_guid = leaf[p];
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(
+		2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
 	assert_int_equal(0, s.pairs[0].a);
 	assert_int_equal(4, s.pairs[0].b);
 	assert_int_equal(1, s.pairs[1].a);
@@ -193,7 +204,8 @@ static void test_retest_despite_a_blamed_port(void **state)
 	judge(8);
 	assert_int_equal(BURNIN_BLAME_LOW, v[7].blame);
 	assert_true(v[0].suspect && v[1].suspect);
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 8, false, &s));
+	assert_int_equal(
+		2, burnin_judge_retest_round(m, n_m, v, ports, 8, false, &s));
 	for (int i = 0; i < s.n_pairs; i++) {
 		int a = s.pairs[i].a, b = s.pairs[i].b;
 
@@ -222,8 +234,10 @@ static void test_retest_node_references(void **state)
 	target_slow_with_three();
 	judge(6); /* 4 and 5: references the schedule left out */
 	assert_int_equal(0, v[0].blame);
-	assert_true(v[0].suspect && v[1].suspect && v[2].suspect && v[3].suspect);
-	assert_int_equal(3, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_true(v[0].suspect && v[1].suspect && v[2].suspect &&
+		    v[3].suspect);
+	assert_int_equal(
+		3, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
 	assert_int_equal(0, s.pairs[0].a); /* the target: an unused reference */
 	assert_int_equal(4, s.pairs[0].b);
 	assert_int_equal(1, s.pairs[1].a);
@@ -241,7 +255,8 @@ static void test_retest_node_references(void **state)
 	/* no unused reference: two references meet, which is enough */
 	target_slow_with_three();
 	judge(4);
-	assert_int_equal(1, burnin_judge_retest_round(m, n_m, v, ports, 4, false, &s));
+	assert_int_equal(
+		1, burnin_judge_retest_round(m, n_m, v, ports, 4, false, &s));
 	assert_int_equal(1, s.pairs[0].a);
 	assert_int_equal(2, s.pairs[0].b);
 	burnin_schedule_free(&s);
@@ -264,31 +279,41 @@ static void test_link_rate_reference(void **state)
 		ports[p].rate_gbps = 100;
 	ports[3].rate_gbps = 50;
 	ports[5].rate_gbps = 200; /* faster is not degraded */
-	assert_true(burnin_link_rate_reference(&jp, ports, 8, 3, &n_peers, &n_at) >= 0);
+	assert_true(burnin_link_rate_reference(&jp, ports, 8, 3, &n_peers,
+					       &n_at) >= 0);
 	assert_int_equal(7, n_peers);
 	assert_int_equal(6, n_at);
-	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 5, &n_peers, &n_at));
-	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 0, &n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 5,
+							&n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 0,
+							&n_peers, &n_at));
 	/* another rail, or RoCE, are not peers: port 3 alone on rail 1 */
 	ports[3].rail = 1;
-	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 3, &n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 3,
+							&n_peers, &n_at));
 	assert_int_equal(0, n_peers);
 	ports[3].rail = 0;
 	ports[3].ethernet = true;
-	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 3, &n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 3,
+							&n_peers, &n_at));
 	ports[3].ethernet = false;
 	/* 4 nodes of one kind, 4 of another: nobody is degraded */
 	for (int p = 0; p < 8; p++)
 		ports[p].rate_gbps = p < 4 ? 100 : 200;
 	for (int p = 0; p < 8; p++)
-		assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, p, &n_peers, &n_at));
+		assert_int_equal(-1,
+				 burnin_link_rate_reference(&jp, ports, 8, p,
+							    &n_peers, &n_at));
 	/* --link-rate 200: the 100s are; --link-rate off: none */
 	jp.link_rate = 200;
-	assert_int_equal(0, burnin_link_rate_reference(&jp, ports, 8, 0, &n_peers, &n_at));
-	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 4, &n_peers, &n_at));
+	assert_int_equal(0, burnin_link_rate_reference(&jp, ports, 8, 0,
+						       &n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 4,
+							&n_peers, &n_at));
 	jp.link_rate = 0;
 	ports[0].rate_gbps = 1;
-	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 0, &n_peers, &n_at));
+	assert_int_equal(-1, burnin_link_rate_reference(&jp, ports, 8, 0,
+							&n_peers, &n_at));
 }
 
 /* The class median is the round's when the round has enough pairs of the
@@ -339,13 +364,15 @@ static void test_retest_spreads_acquaintances(void **state)
 		if (m[j].a == 0 && m[j].b == 5)
 			m[j].status = BURNIN_PAIR_ERROR;
 	judge(6);
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(
+		2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
 	assert_int_equal(1, s.pairs[0].b); /* 0 meets 1 again, 5 meets 2 */
 	assert_int_equal(2, s.pairs[1].b);
 	add(0, 1, 95, 95, 100);
 	add(5, 2, 95, 95, 100);
 	judge(6);
-	assert_int_equal(2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
+	assert_int_equal(
+		2, burnin_judge_retest_round(m, n_m, v, ports, 6, false, &s));
 	assert_int_equal(0, s.pairs[2].a); /* not 1 again: 2, met once */
 	assert_int_equal(2, s.pairs[2].b);
 	assert_int_equal(5, s.pairs[3].a);
@@ -404,7 +431,8 @@ static void test_retest_least_proven_first(void **state)
 	m[n_m - 1].status = BURNIN_PAIR_ERROR;
 	judge(3);
 	assert_true(v[0].suspect && v[2].suspect && !v[1].suspect);
-	assert_int_equal(1, burnin_judge_retest_round(m, n_m, v, ports, 3, false, &s));
+	assert_int_equal(
+		1, burnin_judge_retest_round(m, n_m, v, ports, 3, false, &s));
 	assert_int_equal(2, s.pairs[0].a);
 	assert_int_equal(1, s.pairs[0].b);
 	burnin_schedule_free(&s);
@@ -449,11 +477,11 @@ static void add_error(int a, int b)
 static void test_blamed_partners_do_not_confirm(void **state)
 {
 	/* port 0: errors with 2, 3, 4; port 1: errors with 2, 6, 7 */
-	static const int errors[][2] = { {0, 2}, {0, 3}, {0, 4},
-					 {1, 2}, {1, 6}, {1, 7} };
+	static const int errors[][2] = { { 0, 2 }, { 0, 3 }, { 0, 4 },
+					 { 1, 2 }, { 1, 6 }, { 1, 7 } };
 	/* everyone fine with somebody: 0 with 5, 1 with 8, 2 with 5 and 8 */
-	static const int fine[][2] = { {0, 5}, {1, 8}, {2, 5}, {2, 8},
-				       {3, 5}, {4, 5}, {6, 8}, {7, 8} };
+	static const int fine[][2] = { { 0, 5 }, { 1, 8 }, { 2, 5 }, { 2, 8 },
+				       { 3, 5 }, { 4, 5 }, { 6, 8 }, { 7, 8 } };
 
 	(void)state;
 	reset();
@@ -522,7 +550,7 @@ static void test_noisy_class_low_and_error_blamed(void **state)
 	(void)state;
 	reset();
 	add(2, 1, 0.0058, 0.0058, 0); /* node3-node2 read: lossy */
-	add(1, 0, 0, 0, 0);	      /* node2-node1 write: retry exceeded */
+	add(1, 0, 0, 0, 0); /* node2-node1 write: retry exceeded */
 	m[n_m - 1].status = BURNIN_PAIR_ERROR;
 	add(0, 2, 0.238, 0.238, 0);
 	add(0, 2, 0.132, 0.132, 0);

@@ -73,14 +73,20 @@ static void test_leaves_from_ibnetdiscover(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
-						  &inv, &n));
+	assert_int_equal(
+		0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
+					 &inv, &n));
 	assert_int_equal(26, n);
-	assert_int_equal(0, burnin_leaves_load(FX "fabric/leaves.topo", inv, n));
-	assert_leaf(find(inv, n, "node001:mlx5_0:1"), 0x0008f10300000018ULL, 1, "leaf01");
-	assert_leaf(find(inv, n, "node003:mlx5_1:1"), 0x0008f10300000018ULL, 6, "leaf01");
-	assert_leaf(find(inv, n, "node005:mlx5_0:1"), 0x0008f10300000019ULL, 3, "leaf02");
-	assert_leaf(find(inv, n, "node012:mlx5_1:1"), 0x0008f1030000001bULL, 6, "leaf04");
+	assert_int_equal(0,
+			 burnin_leaves_load(FX "fabric/leaves.topo", inv, n));
+	assert_leaf(find(inv, n, "node001:mlx5_0:1"), 0x0008f10300000018ULL, 1,
+		    "leaf01");
+	assert_leaf(find(inv, n, "node003:mlx5_1:1"), 0x0008f10300000018ULL, 6,
+		    "leaf01");
+	assert_leaf(find(inv, n, "node005:mlx5_0:1"), 0x0008f10300000019ULL, 3,
+		    "leaf02");
+	assert_leaf(find(inv, n, "node012:mlx5_1:1"), 0x0008f1030000001bULL, 6,
+		    "leaf04");
 	assert_leaf(find(inv, n, "node013:mlx5_0:1"), 0, 0, "");
 	free(inv);
 }
@@ -103,7 +109,8 @@ static void test_leaves_unknown(void **state)
 	struct fabric *f = NULL;
 
 	(void)state;
-	assert_int_equal(0, fabric_topo_parse("b2b.topo", topo, &f, err, sizeof(err)));
+	assert_int_equal(
+		0, fabric_topo_parse("b2b.topo", topo, &f, err, sizeof(err)));
 	assert_int_equal(0x201, fabric_find_guid(f, 0x200)->ports[1].guid);
 	assert_int_equal(0, burnin_leaves_assign(f, p, 3));
 	for (int i = 0; i < 3; i++)
@@ -119,7 +126,8 @@ static void test_bad_topology(void **state)
 
 	(void)state;
 	assert_int_equal(-EINVAL, burnin_leaves_load(path, &p, 1));
-	assert_int_equal(-ENOENT, burnin_leaves_load("/nonexistent/t.topo", &p, 1));
+	assert_int_equal(-ENOENT,
+			 burnin_leaves_load("/nonexistent/t.topo", &p, 1));
 	unlink(path);
 	free(path);
 }
@@ -127,10 +135,15 @@ static void test_bad_topology(void **state)
 /* A port record carries its leaf; --inventory reads it back. */
 static void test_port_record_leaf_round_trip(void **state)
 {
-	struct burnin_port p = { .host = "node001", .ca = "mlx5_0", .port = 1,
-		.guid = 0x0008f10400000001ULL, .state = "ACTIVE",
-		.rate_gbps = 100, .leaf_guid = 0x0008f10300000018ULL,
-		.leaf_port = 17, .leaf_name = "leaf01" };
+	struct burnin_port p = { .host = "node001",
+				 .ca = "mlx5_0",
+				 .port = 1,
+				 .guid = 0x0008f10400000001ULL,
+				 .state = "ACTIVE",
+				 .rate_gbps = 100,
+				 .leaf_guid = 0x0008f10300000018ULL,
+				 .leaf_port = 17,
+				 .leaf_name = "leaf01" };
 	struct burnin_port q = p, *inv;
 	char *path = temp_path(), why[256];
 	struct record_writer *w = record_writer_open(path, false);
@@ -171,7 +184,8 @@ static void resume_ctx(struct rank0 *r0, struct burnin_config *cfg,
 	burnin_coord_init(&r0->co, &r0->ctx);
 	r0->co.inv = inv;
 	r0->co.n_inv = n;
-	assert_int_equal(IBP_EXIT_PASS, burnin_plan(cfg, inv, n, &r0->co.sched));
+	assert_int_equal(IBP_EXIT_PASS,
+			 burnin_plan(cfg, inv, n, &r0->co.sched));
 	r0->co.n_main_rounds = r0->co.sched.n_rounds;
 }
 
@@ -190,7 +204,8 @@ static char *write_run_start(const struct burnin_coord *co)
 
 	assert_non_null(w);
 	for (int i = 0; i < co->n_inv; i++)
-		record_writer_emit_steal(w, burnin_port_record(&co->inv[i], "fake", i));
+		record_writer_emit_steal(
+			w, burnin_port_record(&co->inv[i], "fake", i));
 	record_writer_emit_steal(w, burnin_run_record(co, "start"));
 	assert_int_equal(0, record_writer_close(w));
 	return path;
@@ -203,8 +218,9 @@ static int resume_with(struct burnin_config *cfg, const char *path)
 	struct rank0 r0;
 	int n, ret;
 
-	assert_int_equal(0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
-						  &inv, &n));
+	assert_int_equal(
+		0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
+					 &inv, &n));
 	resume_ctx(&r0, cfg, inv, n);
 	ret = burnin_resume_load(&r0.co, path);
 	resume_ctx_free(&r0);
@@ -222,8 +238,9 @@ static void test_resume_needs_same_leaves(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
-						  &inv, &n));
+	assert_int_equal(
+		0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
+					 &inv, &n));
 	burnin_config_defaults(&cfg);
 	cfg.ops = &burnin_fake_ops;
 	cfg.topology = FX "fabric/leaves.topo";
@@ -257,7 +274,8 @@ static void append_pair(const char *path, const struct burnin_coord *co,
 	struct record_writer *w = record_writer_open(path, true);
 
 	assert_non_null(w);
-	record_writer_emit_steal(w, burnin_pair_record(co, m, NULL, &none, &none));
+	record_writer_emit_steal(w,
+				 burnin_pair_record(co, m, NULL, &none, &none));
 	assert_int_equal(0, record_writer_close(w));
 }
 
@@ -273,8 +291,9 @@ static void test_resume_round_out_of_range(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
-						  &inv, &n));
+	assert_int_equal(
+		0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
+					 &inv, &n));
 	burnin_config_defaults(&cfg);
 	cfg.ops = &burnin_fake_ops;
 	cfg.n_tests = 2; /* write,read: round x tests overflowed an int */

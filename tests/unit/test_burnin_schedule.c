@@ -28,8 +28,10 @@ static int make_ports(int n_hosts, int per_host)
 	memset(ports, 0, sizeof(ports));
 	for (int h = 0; h < n_hosts; h++)
 		for (int i = 0; i < per_host; i++, n++) {
-			snprintf(ports[n].host, sizeof(ports[n].host), "h%02d", h);
-			snprintf(ports[n].ca, sizeof(ports[n].ca), "mlx5_%d", i);
+			snprintf(ports[n].host, sizeof(ports[n].host), "h%02d",
+				 h);
+			snprintf(ports[n].ca, sizeof(ports[n].ca), "mlx5_%d",
+				 i);
 			ports[n].port = 1;
 			ports[n].rail = i;
 			ports[n].rate_gbps = 100;
@@ -42,7 +44,8 @@ static void build_ok(const char *spec, int n, uint64_t seed,
 		     struct burnin_schedule *s)
 {
 	char err[512] = "";
-	int ret = burnin_schedule_build(spec, ports, n, seed, s, err, sizeof(err));
+	int ret = burnin_schedule_build(spec, ports, n, seed, s, err,
+					sizeof(err));
 
 	if (ret)
 		fail_msg("%s: %s", spec, err);
@@ -58,7 +61,8 @@ static void assert_disjoint(const struct burnin_schedule *s, int n)
 		for (int i = s->start[r]; i < s->start[r + 1]; i++) {
 			const struct burnin_pair *p = &s->pairs[i];
 
-			assert_true(p->a >= 0 && p->a < n && p->b >= 0 && p->b < n);
+			assert_true(p->a >= 0 && p->a < n && p->b >= 0 &&
+				    p->b < n);
 			assert_int_not_equal(p->a, p->b);
 			assert_int_equal(0, seen[p->a]++);
 			assert_int_equal(0, seen[p->b]++);
@@ -88,7 +92,8 @@ static void test_all_pairs_every_pair_once(void **state)
 		make_ports(n, 1);
 		build_ok("all-pairs", n, 0, &s);
 		assert_disjoint(&s, n);
-		assert_int_equal(s.n_rounds, n & 1 ? n : n - 1); /* a bye when odd */
+		assert_int_equal(s.n_rounds,
+				 n & 1 ? n : n - 1); /* a bye when odd */
 		count_pairs(&s, count);
 		for (int a = 0; a < n; a++)
 			for (int b = a + 1; b < n; b++)
@@ -109,10 +114,13 @@ static void test_all_pairs_deterministic_by_seed(void **state)
 	build_ok("all-pairs", n, 7, &s3);
 	assert_int_equal(s1.n_rounds, s2.n_rounds);
 	assert_int_equal(s1.n_pairs, s2.n_pairs);
-	assert_memory_equal(s1.pairs, s2.pairs, sizeof(*s1.pairs) * (size_t)s1.n_pairs);
-	assert_memory_equal(s1.start, s2.start, sizeof(int) * (size_t)(s1.n_rounds + 1));
+	assert_memory_equal(s1.pairs, s2.pairs,
+			    sizeof(*s1.pairs) * (size_t)s1.n_pairs);
+	assert_memory_equal(s1.start, s2.start,
+			    sizeof(int) * (size_t)(s1.n_rounds + 1));
 	assert_int_equal(s1.n_pairs, s3.n_pairs);
-	assert_memory_not_equal(s1.pairs, s3.pairs, sizeof(*s1.pairs) * (size_t)s1.n_pairs);
+	assert_memory_not_equal(s1.pairs, s3.pairs,
+				sizeof(*s1.pairs) * (size_t)s1.n_pairs);
 	assert_disjoint(&s3, n);
 	burnin_schedule_free(&s1);
 	burnin_schedule_free(&s2);
@@ -136,7 +144,8 @@ static void test_rail_pairs_stay_on_rail(void **state)
 	count_pairs(&s, count);
 	for (int a = 0; a < n; a++)
 		for (int b = a + 1; b < n; b++)
-			assert_int_equal(ports[a].rail == ports[b].rail, count[a][b]);
+			assert_int_equal(ports[a].rail == ports[b].rail,
+					 count[a][b]);
 	burnin_schedule_free(&s);
 }
 
@@ -150,7 +159,8 @@ static void test_intra_pairs_stay_on_host(void **state)
 	assert_disjoint(&s, n);
 	assert_int_equal(3 * 6, s.n_pairs);
 	for (int i = 0; i < s.n_pairs; i++)
-		assert_string_equal(ports[s.pairs[i].a].host, ports[s.pairs[i].b].host);
+		assert_string_equal(ports[s.pairs[i].a].host,
+				    ports[s.pairs[i].b].host);
 	burnin_schedule_free(&s);
 }
 
@@ -199,7 +209,8 @@ static void test_node_meets_three_partners(void **state)
 	for (int i = 0; i < s.n_pairs; i++) {
 		const struct burnin_pair *p = &s.pairs[i];
 
-		assert_string_equal("h02", ports[p->a].host); /* target initiates */
+		assert_string_equal("h02",
+				    ports[p->a].host); /* target initiates */
 		assert_string_not_equal("h02", ports[p->b].host);
 		assert_int_equal(ports[p->a].rail, ports[p->b].rail);
 		partners[p->a][p->b]++;
@@ -263,7 +274,8 @@ static void test_node_spreads_over_leaves(void **state)
 	assert_disjoint(&s, n);
 	assert_int_equal(6, s.n_pairs);
 	for (int i = 0; i < s.n_pairs; i++)
-		assert_int_equal(ports[s.pairs[i].a].rail, ports[s.pairs[i].b].rail);
+		assert_int_equal(ports[s.pairs[i].a].rail,
+				 ports[s.pairs[i].b].rail);
 	for (int t = 0; t < 2; t++) {
 		assert_int_equal(3, partner_leaves(&s, t, &k));
 		assert_int_equal(3, k);
@@ -316,12 +328,14 @@ static int eligible_leaves(int n, int t, const char *hosts, int *eligible)
 	int k = 0, same_rail = 0;
 
 	for (int q = 0; q < n; q++)
-		same_rail += !strstr(hosts, ports[q].host) && ports[q].rail == ports[t].rail;
+		same_rail += !strstr(hosts, ports[q].host) &&
+			     ports[q].rail == ports[t].rail;
 	*eligible = 0;
 	for (int q = 0; q < n; q++) {
 		int j = 0;
 
-		if (strstr(hosts, ports[q].host) || (same_rail && ports[q].rail != ports[t].rail))
+		if (strstr(hosts, ports[q].host) ||
+		    (same_rail && ports[q].rail != ports[t].rail))
 			continue;
 		++*eligible;
 		while (j < k && seen[j] != ports[q].leaf_guid)
@@ -355,7 +369,8 @@ static void test_node_leaves_property(void **state)
 		build_ok(spec, n, 0, &again);
 		assert_disjoint(&s, n);
 		assert_int_equal(s.n_pairs, again.n_pairs);
-		assert_memory_equal(s.pairs, again.pairs, sizeof(*s.pairs) * (size_t)s.n_pairs);
+		assert_memory_equal(s.pairs, again.pairs,
+				    sizeof(*s.pairs) * (size_t)s.n_pairs);
 		for (int t = 0; t < n; t++) {
 			int eligible, k, want_leaves;
 
@@ -380,10 +395,13 @@ static void test_bad_specs(void **state)
 	int n = make_ports(2, 2);
 
 	(void)state;
-	assert_int_equal(-EINVAL, burnin_schedule_build("rings", ports, n, 0, &s, err, sizeof(err)));
+	assert_int_equal(-EINVAL, burnin_schedule_build("rings", ports, n, 0,
+							&s, err, sizeof(err)));
 	assert_non_null(strstr(err, "unknown schedule 'rings'"));
-	assert_int_equal(-EINVAL, burnin_schedule_build("random:0", ports, n, 0, &s, err, sizeof(err)));
-	assert_int_equal(-EINVAL, burnin_schedule_build("node:h09", ports, n, 0, &s, err, sizeof(err)));
+	assert_int_equal(-EINVAL, burnin_schedule_build("random:0", ports, n, 0,
+							&s, err, sizeof(err)));
+	assert_int_equal(-EINVAL, burnin_schedule_build("node:h09", ports, n, 0,
+							&s, err, sizeof(err)));
 	assert_non_null(strstr(err, "no port of host 'h09'"));
 }
 
@@ -404,8 +422,8 @@ static void expect_file_error(const char *text, int line, const char *what)
 	struct burnin_schedule s;
 
 	snprintf(spec, sizeof(spec), "pairs:%s", path);
-	assert_int_equal(-EINVAL, burnin_schedule_build(spec, ports, 4, 0, &s, err,
-							 sizeof(err)));
+	assert_int_equal(-EINVAL, burnin_schedule_build(spec, ports, 4, 0, &s,
+							err, sizeof(err)));
 	snprintf(want, sizeof(want), "%s:%d: %s", path, line, what);
 	if (strncmp(err, want, strlen(want)))
 		fail_msg("got '%s', want '%s...'", err, want);
@@ -424,19 +442,25 @@ static void test_pairs_file(void **state)
 			  "1 h00:mlx5_1:1 h01:mlx5_1:1  # rail 1\n"
 			  "1 h00:mlx5_0:1 h01:mlx5_0:1\n");
 	snprintf(spec, sizeof(spec), "pairs:%s", path);
-	assert_int_equal(0, burnin_schedule_build(spec, ports, 4, 0, &s, err, sizeof(err)));
+	assert_int_equal(0, burnin_schedule_build(spec, ports, 4, 0, &s, err,
+						  sizeof(err)));
 	assert_int_equal(2, s.n_rounds);
 	assert_int_equal(2, burnin_schedule_round_size(&s, 0));
 	assert_int_equal(1, burnin_schedule_round_size(&s, 1));
 	burnin_schedule_free(&s);
 	unlink(path);
 	free(path);
-	expect_file_error("1 h00:mlx5_0:1\n", 1, "expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'");
-	expect_file_error("\n1 h00:mlx5_0:1 h01:mlx5_0:1 extra\n", 2, "expected");
-	expect_file_error("1 h00:mlx5_0:1 h07:mlx5_0:1\n", 1, "port 'h07:mlx5_0:1' is not in the inventory");
-	expect_file_error("1 h00:mlx5_0:1 h00:mlx5_0:1\n", 1, "a port cannot meet itself");
-	expect_file_error("1 h00:mlx5_0:1 h01:mlx5_0:1\n1 h01:mlx5_0:1 h00:mlx5_1:1\n", 2,
-			  "port already in a pair of round 1");
+	expect_file_error("1 h00:mlx5_0:1\n", 1,
+			  "expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'");
+	expect_file_error("\n1 h00:mlx5_0:1 h01:mlx5_0:1 extra\n", 2,
+			  "expected");
+	expect_file_error("1 h00:mlx5_0:1 h07:mlx5_0:1\n", 1,
+			  "port 'h07:mlx5_0:1' is not in the inventory");
+	expect_file_error("1 h00:mlx5_0:1 h00:mlx5_0:1\n", 1,
+			  "a port cannot meet itself");
+	expect_file_error(
+		"1 h00:mlx5_0:1 h01:mlx5_0:1\n1 h01:mlx5_0:1 h00:mlx5_1:1\n", 2,
+		"port already in a pair of round 1");
 	expect_file_error("# nothing\n", 1, "no pairs in the file");
 }
 

@@ -101,7 +101,8 @@ static void test_cm_addr_and_side(void **state)
 	/* same address (two ports behind one IP): the port decides */
 	v4->sin_addr.s_addr = htonl(0x0a650001);
 	burnin_vconn_set_cm_addr(&b, &in);
-	assert_true(burnin_vconn_cm_first(&b, &a) != burnin_vconn_cm_first(&a, &b));
+	assert_true(burnin_vconn_cm_first(&b, &a) !=
+		    burnin_vconn_cm_first(&a, &b));
 	memset(&b, 0, sizeof(b)); /* --cm mpi peer: no address */
 	assert_int_equal(-ENOENT, burnin_vconn_get_cm_addr(&b, &out));
 }
@@ -125,13 +126,13 @@ static void test_pattern(void **state)
 
 static void test_param_checks(void **state)
 {
-	struct burnin_port port = {.ca = "rxe0", .port = 1};
-	struct burnin_params p = {.msg_size = 65536,
-				  .qps = 4,
-				  .tx_depth = 16,
-				  .duration_s = 1,
-				  .stall_s = 3,
-				  .retry_cnt = 3};
+	struct burnin_port port = { .ca = "rxe0", .port = 1 };
+	struct burnin_params p = { .msg_size = 65536,
+				   .qps = 4,
+				   .tx_depth = 16,
+				   .duration_s = 1,
+				   .stall_s = 3,
+				   .retry_cnt = 3 };
 	struct burnin_params bad;
 	struct burnin_vconn peer = sample();
 
@@ -162,11 +163,11 @@ static void test_param_checks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_round_trip),
-	    cmocka_unit_test(test_refuses_foreign_data),
-	    cmocka_unit_test(test_cm_addr_and_side),
-	    cmocka_unit_test(test_pattern),
-	    cmocka_unit_test(test_param_checks),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_refuses_foreign_data),
+		cmocka_unit_test(test_cm_addr_and_side),
+		cmocka_unit_test(test_pattern),
+		cmocka_unit_test(test_param_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,11 +110,11 @@ static void test_early_stop_and_same_instant(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_steady_stream),
-	    cmocka_unit_test(test_warmup_and_drain_excluded),
-	    cmocka_unit_test(test_large_messages_are_spread),
-	    cmocka_unit_test(test_gap_lowers_min),
-	    cmocka_unit_test(test_early_stop_and_same_instant),
+		cmocka_unit_test(test_steady_stream),
+		cmocka_unit_test(test_warmup_and_drain_excluded),
+		cmocka_unit_test(test_large_messages_are_spread),
+		cmocka_unit_test(test_gap_lowers_min),
+		cmocka_unit_test(test_early_stop_and_same_instant),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,8 +27,8 @@ struct item {
 
 struct script {
 	int64_t now, step, lat;
-	int64_t dead_at;	      /* nothing completes after this */
-	int64_t error_at;	      /* first completion after this fails */
+	int64_t dead_at; /* nothing completes after this */
+	int64_t error_at; /* first completion after this fails */
 	int64_t pause_from, pause_to; /* completions held back */
 	int64_t peer_done_at;
 	bool peer_done_sent, errored;
@@ -41,7 +41,8 @@ static int s_post_data(void *ctx, int qp)
 {
 	struct script *s = ctx;
 
-	s->items[s->n++] = (struct item){BURNIN_CQE_DATA, qp, s->now + s->lat};
+	s->items[s->n++] =
+		(struct item){ BURNIN_CQE_DATA, qp, s->now + s->lat };
 	return 0;
 }
 
@@ -51,18 +52,18 @@ static int s_post_done(void *ctx)
 
 	s->posted_done++;
 	s->items[s->n++] =
-	    (struct item){BURNIN_CQE_DONE_SENT, 0, s->now + s->lat};
+		(struct item){ BURNIN_CQE_DONE_SENT, 0, s->now + s->lat };
 	return 0;
 }
 
 static void emit(struct burnin_vcqe *c, const struct item *it, bool ok,
 		 const char *status)
 {
-	*c = (struct burnin_vcqe){.kind = it->kind,
-				  .qp = it->qp,
-				  .ok = ok,
-				  .status = status,
-				  .bytes = 1000000};
+	*c = (struct burnin_vcqe){ .kind = it->kind,
+				   .qp = it->qp,
+				   .ok = ok,
+				   .status = status,
+				   .bytes = 1000000 };
 }
 
 /* After a failed completion every other one is flushed. */
@@ -88,8 +89,8 @@ static int s_poll(void *ctx, struct burnin_vcqe *c, int max)
 		return flush_all(s, c, max);
 	if (!s->peer_done_sent && s->now >= s->peer_done_at) {
 		s->peer_done_sent = true;
-		c[k++] = (struct burnin_vcqe){.kind = BURNIN_CQE_PEER_DONE,
-					      .ok = true};
+		c[k++] = (struct burnin_vcqe){ .kind = BURNIN_CQE_PEER_DONE,
+					       .ok = true };
 	}
 	for (int i = 0; i < s->n && k < max;) {
 		struct item it = s->items[i];
@@ -121,30 +122,30 @@ static struct script *script_new(void)
 {
 	static struct script s;
 
-	s = (struct script){.step = MS / 4,
-			    .lat = MS,
-			    .dead_at = NEVER,
-			    .error_at = NEVER,
-			    .peer_done_at = NEVER};
+	s = (struct script){ .step = MS / 4,
+			     .lat = MS,
+			     .dead_at = NEVER,
+			     .error_at = NEVER,
+			     .peer_done_at = NEVER };
 	return &s;
 }
 
 static const struct burnin_params params = {
-    .test = BURNIN_TEST_WRITE,
-    .msg_size = 1000000,
-    .qps = 2,
-    .tx_depth = 4,
-    .duration_s = 1.0,
-    .warmup_s = 0.2,
-    .stall_s = 0.3,
-    .retry_cnt = 3,
+	.test = BURNIN_TEST_WRITE,
+	.msg_size = 1000000,
+	.qps = 2,
+	.tx_depth = 4,
+	.duration_s = 1.0,
+	.warmup_s = 0.2,
+	.stall_s = 0.3,
+	.retry_cnt = 3,
 };
 
 static int run(struct script *s, enum burnin_role role,
 	       struct burnin_result *res)
 {
-	struct burnin_vio io = {s,	s_post_data, s_post_done,
-				s_poll, s_now,	     NULL};
+	struct burnin_vio io = { s,	 s_post_data, s_post_done,
+				 s_poll, s_now,	      NULL };
 
 	return burnin_vrun(&io, &params, role, res);
 }
@@ -191,8 +192,9 @@ static void test_error_completion_counted(void **state)
 	(void)state;
 	s->error_at = 500 * MS;
 	assert_int_equal(-EIO, run(s, BURNIN_ROLE_INITIATOR, &res));
-	assert_true(strstr(
-	    res.error, "completion error: transport retry counter exceeded"));
+	assert_true(
+		strstr(res.error,
+		       "completion error: transport retry counter exceeded"));
 	assert_int_equal(8, res.error_completions);
 	assert_int_equal(2, res.n_errors);
 	assert_string_equal("transport retry counter exceeded",
@@ -260,7 +262,7 @@ static void test_bidir_waits_for_both(void **state)
 
 static void test_status_count_overflow(void **state)
 {
-	static const char *const st[] = {"a", "b", "c", "d", "e", "a", "f"};
+	static const char *const st[] = { "a", "b", "c", "d", "e", "a", "f" };
 	struct burnin_result res;
 
 	(void)state;
@@ -279,14 +281,14 @@ static void test_status_count_overflow(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_initiator_steady),
-	    cmocka_unit_test(test_dead_link_stalls),
-	    cmocka_unit_test(test_error_completion_counted),
-	    cmocka_unit_test(test_pause_shows_in_min),
-	    cmocka_unit_test(test_target_returns_on_done),
-	    cmocka_unit_test(test_target_without_done_has_deadline),
-	    cmocka_unit_test(test_bidir_waits_for_both),
-	    cmocka_unit_test(test_status_count_overflow),
+		cmocka_unit_test(test_initiator_steady),
+		cmocka_unit_test(test_dead_link_stalls),
+		cmocka_unit_test(test_error_completion_counted),
+		cmocka_unit_test(test_pause_shows_in_min),
+		cmocka_unit_test(test_target_returns_on_done),
+		cmocka_unit_test(test_target_without_done_has_deadline),
+		cmocka_unit_test(test_bidir_waits_for_both),
+		cmocka_unit_test(test_status_count_overflow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

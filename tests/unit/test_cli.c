@@ -18,11 +18,12 @@ static const struct cli_cmd cmd = {
 	.name = "fabric check",
 	.synopsis = "[OPTIONS] --spec FILE",
 	.description = "Checks cabling.\n",
-	.opts = (const struct cli_opt[]){
-		{ "spec", KEY_SPEC, "FILE", "the cabling spec" },
-		{ "dry-run", KEY_DRY_RUN, NULL, "touch nothing" },
-		{ NULL },
-	},
+	.opts =
+		(const struct cli_opt[]){
+			{ "spec", KEY_SPEC, "FILE", "the cabling spec" },
+			{ "dry-run", KEY_DRY_RUN, NULL, "touch nothing" },
+			{ NULL },
+		},
 	.common = CLI_COMMON_RECORDS | CLI_COMMON_TIMEOUT | CLI_COMMON_PORT,
 };
 
@@ -52,8 +53,9 @@ static int parse(int argc, char **argv, struct cli_common *c, struct seen *s)
 
 static void test_own_and_shared_options(void **state)
 {
-	char *argv[] = { "check", "--spec", "cables.csv", "-n", "--records", "-",
-			 "--timeout", "2.5", "--port", "3", "extra", NULL };
+	char *argv[] = { "check",     "--spec", "cables.csv", "-n",
+			 "--records", "-",	"--timeout",  "2.5",
+			 "--port",    "3",	"extra",      NULL };
 	struct cli_common c;
 	struct seen s;
 
@@ -102,12 +104,14 @@ static void test_help_comes_from_the_table(void **state)
 	(void)state;
 	cli_usage(f, &cmd);
 	fclose(f);
-	assert_non_null(strstr(buf, "Usage: ibproof fabric check [OPTIONS] --spec FILE"));
+	assert_non_null(strstr(
+		buf, "Usage: ibproof fabric check [OPTIONS] --spec FILE"));
 	assert_non_null(strstr(buf, "--spec FILE"));
 	assert_non_null(strstr(buf, "-n, --dry-run"));
 	assert_non_null(strstr(buf, "--records FILE"));
 	assert_non_null(strstr(buf, "--timeout SECONDS"));
-	assert_null(strstr(buf, "--ca NAME")); /* not enabled for this command */
+	assert_null(
+		strstr(buf, "--ca NAME")); /* not enabled for this command */
 	assert_non_null(strstr(buf, "3  could not test"));
 	free(buf);
 }

@@ -32,19 +32,18 @@ static void test_saturation_and_reset(void **state)
 	assert_true(pc.saturated[IB_PC_SYMBOL_ERRORS]);
 	assert_false(pc.saturated[IB_PC_LINK_DOWNED]);
 	assert_true(pc.saturated[IB_PC_XMIT_DATA]);
-	pc.cur.ext = true;	/* 64-bit data counters do not saturate there */
+	pc.cur.ext = true; /* 64-bit data counters do not saturate there */
 	fabric_pc_compute(&pc);
 	assert_false(pc.saturated[IB_PC_XMIT_DATA]);
 
 	pc.has_base = true;
 	pc.base.v[IB_PC_LINK_DOWNED] = 1;
 	pc.base.v[IB_PC_SYMBOL_ERRORS] = 0xffff;
-	pc.cur.v[IB_PC_SYMBOL_ERRORS] = 7;	/* reset in between */
+	pc.cur.v[IB_PC_SYMBOL_ERRORS] = 7; /* reset in between */
 	fabric_pc_compute(&pc);
 	assert_int_equal(2, pc.delta.v[IB_PC_LINK_DOWNED]);
 	assert_int_equal(7, pc.delta.v[IB_PC_SYMBOL_ERRORS]);
-	assert_int_equal(15, fabric_pc_max(IB_PC_BUFFER_OVERRUN_ERRORS,
-					   false));
+	assert_int_equal(15, fabric_pc_max(IB_PC_BUFFER_OVERRUN_ERRORS, false));
 }
 
 static void test_thresholds_file(void **state)
@@ -55,18 +54,24 @@ static void test_thresholds_file(void **state)
 	(void)state;
 	fabric_thresholds_default(&t);
 	assert_int_equal(10, t.v[IB_PC_SYMBOL_ERRORS]);
-	assert_int_equal(0, fabric_thresholds_parse("th",
-		"# comment\n  SymbolErrorCounter = 0\nPortXmitWait=0x10\n",
-		&t, err, sizeof(err)));
+	assert_int_equal(
+		0,
+		fabric_thresholds_parse(
+			"th",
+			"# comment\n  SymbolErrorCounter = 0\nPortXmitWait=0x10\n",
+			&t, err, sizeof(err)));
 	assert_int_equal(0, t.v[IB_PC_SYMBOL_ERRORS]);
 	assert_int_equal(16, t.v[IB_PC_XMIT_WAIT]);
-	assert_int_equal(-22, fabric_thresholds_parse("th", "\nSymbolErrors=1\n",
-						      &t, err, sizeof(err)));
+	assert_int_equal(-22,
+			 fabric_thresholds_parse("th", "\nSymbolErrors=1\n", &t,
+						 err, sizeof(err)));
 	assert_string_equal("th:2: unknown counter \"SymbolErrors\" (expected "
-			    "e.g. SymbolErrorCounter=10)", err);
-	assert_int_equal(-22, fabric_thresholds_parse("th", "LinkDownedCounter="
-						      "x\n", &t, err,
-						      sizeof(err)));
+			    "e.g. SymbolErrorCounter=10)",
+			    err);
+	assert_int_equal(-22, fabric_thresholds_parse("th",
+						      "LinkDownedCounter="
+						      "x\n",
+						      &t, err, sizeof(err)));
 	assert_string_equal("th:1: expected CounterName=number", err);
 }
 
@@ -75,20 +80,20 @@ static struct fabric *small_model(void)
 	char err[FABRIC_ERR_LEN];
 	struct fabric *m = NULL;
 
-	assert_int_equal(0, fabric_topo_load(FX "small.topo", &m, err,
-					     sizeof(err)));
+	assert_int_equal(
+		0, fabric_topo_load(FX "small.topo", &m, err, sizeof(err)));
 	return m;
 }
 
 static void test_one_finding_per_cable(void **state)
 {
 	struct fabric *m = small_model();
-	struct fabric_port_counters *pcs = calloc(m->nports_total,
-						  sizeof(*pcs));
+	struct fabric_port_counters *pcs =
+		calloc(m->nports_total, sizeof(*pcs));
 	struct fabric_findings fs = { 0 };
 	struct fabric_thresholds t;
-	struct fabric_port *a = &fabric_find_guid(m, 0x0008f10300000004ULL)
-					 ->ports[3];
+	struct fabric_port *a =
+		&fabric_find_guid(m, 0x0008f10300000004ULL)->ports[3];
 	size_t i;
 
 	(void)state;
@@ -108,7 +113,8 @@ static void test_one_finding_per_cable(void **state)
 	assert_int_equal(2, fs.v[0].nrefs);
 	/* spine01 (parsed first) is end a; its counter saturated */
 	assert_string_equal("spine01 port 1 - leaf01 port 3: "
-			    "SymbolErrorCounter 65535+ / 50", fs.v[0].message);
+			    "SymbolErrorCounter 65535+ / 50",
+			    fs.v[0].message);
 	/* 50 errors over 1000 words of 32 bits */
 	for (i = 0; i < (size_t)fs.v[0].nev; i++)
 		if (!strcmp(fs.v[0].ev[i].key, "b_errors_per_bit"))
@@ -156,12 +162,11 @@ static void fake_answer(struct fabric_pma_req *q)
 		return;
 	}
 	memset(q->out, 0, sizeof(*q->out));
-	if (q->lid == 2 && q->port == 1)	/* leaf01 port 1 */
+	if (q->lid == 2 && q->port == 1) /* leaf01 port 1 */
 		q->out->v[IB_PC_RCV_ERRORS] = 40;
 }
 
-static int fake_batch(struct fabric_pma *h, struct fabric_pma_req *q,
-		      size_t n)
+static int fake_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
 {
 	(void)h;
 	for (size_t i = 0; i < n; i++)
@@ -186,7 +191,9 @@ static void fake_close(struct fabric_pma *h)
 
 static const struct fabric_disc_ops fake_disc = { .discover = fake_discover };
 static const struct fabric_pma_ops fake_pma = {
-	.open = fake_open, .batch = fake_batch, .reset = fake_reset,
+	.open = fake_open,
+	.batch = fake_batch,
+	.reset = fake_reset,
 	.close = fake_close,
 };
 

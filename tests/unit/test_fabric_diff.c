@@ -21,7 +21,7 @@
 #define LEAF1 0x0008f10300000004ULL
 #define LEAF2 0x0008f10300000005ULL
 #define SPINE 0x0008f10300000006ULL
-#define NODE(n) (0x0008f10400000000ULL + (((n) - 1) << 4))
+#define NODE(n) (0x0008f10400000000ULL + (((n)-1) << 4))
 
 struct ctx {
 	struct fabric *m;
@@ -101,8 +101,7 @@ static struct fabric_findings *diff(struct ctx *c)
 	return &c->fs;
 }
 
-static bool has_end(const struct fabric_finding *f, const char *name,
-		    int port)
+static bool has_end(const struct fabric_finding *f, const char *name, int port)
 {
 	int i;
 
@@ -223,7 +222,7 @@ static void test_unreachable(void **state)
 
 	unplug(p);
 	P(c, NODE(2), 1)->valid = false;
-	p->phys_state = IB_PHYS_STATE_LINKUP;	/* up, but nobody answers */
+	p->phys_state = IB_PHYS_STATE_LINKUP; /* up, but nobody answers */
 	fs = diff(c);
 	assert_int_equal(1, fs->n);
 	assert_string_equal("unreachable", fs->v[0].category);
@@ -274,9 +273,12 @@ static void test_ambiguous_names(void **state)
 			snprintf(c->m->nodes[i]->desc,
 				 sizeof(c->m->nodes[i]->desc), "SwitchX");
 	fabric_spec_free(c->spec);
-	assert_int_equal(0, fabric_spec_parse_csv("s.csv",
-		"a_node,a_port,z_node,z_port\nnode001 mlx5_0,1,SwitchX,1\n",
-		&c->spec, err, sizeof(err)));
+	assert_int_equal(
+		0,
+		fabric_spec_parse_csv(
+			"s.csv",
+			"a_node,a_port,z_node,z_port\nnode001 mlx5_0,1,SwitchX,1\n",
+			&c->spec, err, sizeof(err)));
 	fs = diff(c);
 	assert_int_equal(1, fs->n);
 	assert_string_equal("ambiguous-name", fs->v[0].category);
@@ -287,9 +289,13 @@ static void test_ambiguous_names(void **state)
 	fabric_spec_free(c->spec);
 	assert_int_equal(0, fabric_spec_load(FX "small.csv", &c->spec, err,
 					     sizeof(err)));
-	assert_int_equal(0, namemap_parse("m",
-		"0x0008f10300000004 \"leaf01\"\n0x0008f10300000005 leaf02\n"
-		"0x0008f10300000006 \"spine01\"\n", &map, err, sizeof(err)));
+	assert_int_equal(
+		0,
+		namemap_parse(
+			"m",
+			"0x0008f10300000004 \"leaf01\"\n0x0008f10300000005 leaf02\n"
+			"0x0008f10300000006 \"spine01\"\n",
+			&map, err, sizeof(err)));
 	assert_int_equal(0, fabric_apply_namemap(c->m, map));
 	namemap_free(map);
 	assert_int_equal(0, diff(c)->n);

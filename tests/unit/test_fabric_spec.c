@@ -19,8 +19,8 @@ static struct fabric_spec *parse_ok(const char *text)
 	struct fabric_spec *s = NULL;
 	char err[FABRIC_ERR_LEN] = "";
 
-	assert_int_equal(0, fabric_spec_parse_csv("t.csv", text, &s, err,
-						  sizeof(err)));
+	assert_int_equal(
+		0, fabric_spec_parse_csv("t.csv", text, &s, err, sizeof(err)));
 	assert_non_null(s);
 	return s;
 }
@@ -57,8 +57,8 @@ static void test_good_file(void **state)
 	struct fabric_spec *s = NULL;
 
 	(void)state;
-	assert_int_equal(0, fabric_spec_load(FX "good.csv", &s, err,
-					     sizeof(err)));
+	assert_int_equal(0,
+			 fabric_spec_load(FX "good.csv", &s, err, sizeof(err)));
 	assert_int_equal(3, s->ncables);
 	assert_string_equal("leaf01", s->cables[0].a.node);
 	assert_int_equal(1, s->cables[0].a.port);
@@ -95,7 +95,7 @@ static void test_errors(void **state)
 {
 	(void)state;
 	expect_error("", "t.csv:1: expected a header line "
-		     "a_node,a_port,z_node,z_port[,...], got none");
+			 "a_node,a_port,z_node,z_port[,...], got none");
 	expect_error("a_node,a_port,z_node\n",
 		     "t.csv:1: header lacks column z_port (expected "
 		     "a_node,a_port,z_node,z_port[,speed,width,label,rack])");
@@ -125,8 +125,8 @@ static void test_fixture_errors(void **state)
 	struct fabric_spec *s = NULL;
 
 	(void)state;
-	assert_int_equal(-22, fabric_spec_load(FX "dup-port.csv", &s, err,
-					       sizeof(err)));
+	assert_int_equal(
+		-22, fabric_spec_load(FX "dup-port.csv", &s, err, sizeof(err)));
 	assert_non_null(strstr(err, "dup-port.csv:6: leaf01 port 5 is "
 				    "already in the cable at line 4"));
 	assert_true(fabric_spec_load(FX "nonexistent.csv", &s, err,
@@ -142,8 +142,8 @@ static void test_topology(void **state)
 	struct fabric_port *p;
 
 	(void)state;
-	assert_int_equal(0, fabric_topo_load(FX "small.topo", &f, err,
-					     sizeof(err)));
+	assert_int_equal(
+		0, fabric_topo_load(FX "small.topo", &f, err, sizeof(err)));
 	assert_int_equal(7, f->nnodes);
 	assert_int_equal(6, fabric_count_links(f));
 	leaf2 = fabric_find_guid(f, 0x0008f10300000005ULL);
@@ -157,11 +157,12 @@ static void test_topology(void **state)
 	assert_string_equal("spine01", p->remote->node->desc);
 	assert_int_equal(2, p->remote->num);
 	assert_false(leaf2->ports[4].valid);
-	assert_int_equal(7, fabric_find_guid(f, 0x0008f10400000030ULL)
-				    ->ports[1].lid);
+	assert_int_equal(
+		7, fabric_find_guid(f, 0x0008f10400000030ULL)->ports[1].lid);
 	/* CA port lines carry the port GUID: "[1](8f10400000031)" */
-	assert_int_equal(0x0008f10400000031ULL,
-			 fabric_find_guid(f, 0x0008f10400000030ULL)->ports[1].guid);
+	assert_int_equal(
+		0x0008f10400000031ULL,
+		fabric_find_guid(f, 0x0008f10400000030ULL)->ports[1].guid);
 	assert_int_equal(0, p->guid);
 	fabric_free(f);
 }
@@ -174,29 +175,44 @@ static void test_topology_errors(void **state)
 	(void)state;
 	assert_true(fabric_topo_detect("#\n# Topology file\n\nvendid=0x0\n"));
 	assert_false(fabric_topo_detect("a_node,a_port,z_node,z_port\n"));
-	assert_int_equal(-22, fabric_topo_parse("t.topo",
-		"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n"
-		"[1] \"S-20\"[1] # \"b\" lid 2 4xEDR\n", &f, err, sizeof(err)));
+	assert_int_equal(
+		-22,
+		fabric_topo_parse("t.topo",
+				  "switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n"
+				  "[1] \"S-20\"[1] # \"b\" lid 2 4xEDR\n",
+				  &f, err, sizeof(err)));
 	assert_string_equal("t.topo:3: link to unknown node or port "
-			    "\"S-20\"[1]", err);
-	assert_int_equal(-22, fabric_topo_parse("t.topo",
-		"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n[9] \"S-10\"[1]\n",
-		&f, err, sizeof(err)));
+			    "\"S-20\"[1]",
+			    err);
+	assert_int_equal(
+		-22,
+		fabric_topo_parse(
+			"t.topo",
+			"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n[9] \"S-10\"[1]\n",
+			&f, err, sizeof(err)));
 	assert_string_equal("t.topo:3: expected a port line like [1] "
-			    "\"S-guid\"[2] (node has 4 ports)", err);
+			    "\"S-guid\"[2] (node has 4 ports)",
+			    err);
 	assert_int_equal(-22, fabric_topo_parse("t.topo", "Switch 4 \"S-x\"\n",
 						&f, err, sizeof(err)));
 	assert_string_equal("t.topo:1: no GUID for node \"S-x\"", err);
 	/* Numbers that atoi() used to read as 0 are errors. */
-	assert_int_equal(-22, fabric_topo_parse("t.topo",
-		"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\" lid x\n",
-		&f, err, sizeof(err)));
+	assert_int_equal(
+		-22,
+		fabric_topo_parse(
+			"t.topo",
+			"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\" lid x\n",
+			&f, err, sizeof(err)));
 	assert_string_equal("t.topo:2: expected a LID after \"lid\"", err);
-	assert_int_equal(-22, fabric_topo_parse("t.topo",
-		"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n[1] \"S-10\"[]\n",
-		&f, err, sizeof(err)));
+	assert_int_equal(
+		-22,
+		fabric_topo_parse(
+			"t.topo",
+			"switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n[1] \"S-10\"[]\n",
+			&f, err, sizeof(err)));
 	assert_string_equal("t.topo:3: expected a port line like [1] "
-			    "\"S-guid\"[2] (node has 4 ports)", err);
+			    "\"S-guid\"[2] (node has 4 ports)",
+			    err);
 }
 
 /* A topology file as spec: every link a cable, ends with GUIDs. */
@@ -206,8 +222,8 @@ static void test_topology_as_spec(void **state)
 	struct fabric_spec *s = NULL;
 
 	(void)state;
-	assert_int_equal(0, fabric_spec_load(FX "small.topo", &s, err,
-					     sizeof(err)));
+	assert_int_equal(
+		0, fabric_spec_load(FX "small.topo", &s, err, sizeof(err)));
 	assert_int_equal(6, s->ncables);
 	assert_true(s->cables[0].a.guid != 0);
 	assert_true(s->cables[0].z.guid != 0);

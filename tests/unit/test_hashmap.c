@@ -17,7 +17,7 @@
 
 static void test_hashmap(void **state)
 {
-	struct hashmap m = {0};
+	struct hashmap m = { 0 };
 	uint64_t v = 0;
 
 	(void)state;
@@ -52,7 +52,7 @@ static void test_hashmap(void **state)
 
 static void test_strtab(void **state)
 {
-	struct strtab t = {0};
+	struct strtab t = { 0 };
 	char buf[32];
 	const char *a;
 
@@ -109,9 +109,9 @@ static void test_array_reserve(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_hashmap),
-	    cmocka_unit_test(test_strtab),
-	    cmocka_unit_test(test_array_reserve),
+		cmocka_unit_test(test_hashmap),
+		cmocka_unit_test(test_strtab),
+		cmocka_unit_test(test_array_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

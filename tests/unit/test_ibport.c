@@ -33,10 +33,10 @@ static void test_state_names(void **state)
 	assert_string_equal("unknown", ib_phys_state_name(-1));
 	for (int i = 1; i <= IB_PORT_STATE_ACTIVE_DEFER; i++)
 		assert_int_equal(
-		    i, ib_port_state_from_name(ib_port_state_name(i)));
+			i, ib_port_state_from_name(ib_port_state_name(i)));
 	for (int i = 1; i <= IB_PHYS_STATE_PHY_TEST; i++)
 		assert_int_equal(
-		    i, ib_phys_state_from_name(ib_phys_state_name(i)));
+			i, ib_phys_state_from_name(ib_phys_state_name(i)));
 	/* link records of earlier fabric versions, exactly as written */
 	assert_int_equal(IB_PORT_STATE_ACTIVE,
 			 ib_port_state_from_name("Active"));
@@ -137,9 +137,9 @@ static void test_link_record_as_documented(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_state_names),
-	    cmocka_unit_test(test_counters),
-	    cmocka_unit_test(test_link_record_as_documented),
+		cmocka_unit_test(test_state_names),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_link_record_as_documented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,8 +46,7 @@ static struct namemap *parse_ok(const char *text)
 	struct namemap *m = NULL;
 	char err[256] = "";
 
-	assert_int_equal(0, namemap_parse("t.map", text, &m, err,
-					  sizeof(err)));
+	assert_int_equal(0, namemap_parse("t.map", text, &m, err, sizeof(err)));
 	assert_string_equal("", err);
 	assert_non_null(m);
 	return m;
@@ -58,8 +57,8 @@ static void expect_error(const char *text, const char *msg)
 	struct namemap *m = NULL;
 	char err[256] = "";
 
-	assert_int_equal(-EINVAL, namemap_parse("t.map", text, &m, err,
-						sizeof(err)));
+	assert_int_equal(-EINVAL,
+			 namemap_parse("t.map", text, &m, err, sizeof(err)));
 	assert_null(m);
 	assert_string_equal(msg, err);
 }
@@ -137,9 +136,9 @@ static void test_errors(void **state)
 	expect_error("0x1 \"\"\n",
 		     "t.map:1: expected 0xGUID \"name\": the name is empty");
 	expect_error("0x1 \"a\" b\n", "t.map:1: expected 0xGUID \"name\": "
-		     "text after the closing quote");
+				      "text after the closing quote");
 	expect_error("0x1 a\"b\n", "t.map:1: expected 0xGUID \"name\": "
-		     "a quote inside an unquoted name");
+				   "a quote inside an unquoted name");
 }
 
 static void test_files(void **state)
@@ -156,14 +155,15 @@ static void test_files(void **state)
 	assert_null(namemap_lookup(m, 1));
 	namemap_free(m);
 	m = NULL;
-	assert_int_equal(-EINVAL, namemap_load(FX "bad.map", &m, err,
-					       sizeof(err)));
+	assert_int_equal(-EINVAL,
+			 namemap_load(FX "bad.map", &m, err, sizeof(err)));
 	assert_null(m);
 	assert_string_equal(FX "bad.map:2: expected 0xGUID \"name\"", err);
-	assert_int_equal(-ENOENT, namemap_load(FX "no-such.map", &m, err,
-					       sizeof(err)));
+	assert_int_equal(-ENOENT,
+			 namemap_load(FX "no-such.map", &m, err, sizeof(err)));
 	assert_string_equal(FX "no-such.map: cannot read: "
-			    "No such file or directory", err);
+			       "No such file or directory",
+			    err);
 }
 
 /* Lines longer than any fixed buffer, and errors naming the line. */
@@ -210,12 +210,11 @@ static const char *report_name(const char *map)
 	assert_int_equal(0, report_init(&r));
 	assert_int_equal(0, report_load_node_name_map(&r, map));
 	link = json_pack("{s:s,s:{s:s,s:s,s:i,s:s},s:{s:s,s:s,s:i,s:s}}",
-			 "kind", "link",
-			 "a", "name", "SwitchIB Mellanox Technologies", "guid",
+			 "kind", "link", "a", "name",
+			 "SwitchIB Mellanox Technologies", "guid",
 			 record_guid_str(LEAF02, g), "port", 1, "type",
-			 "switch",
-			 "b", "name", "spine", "guid", "0x0008f10300000200",
-			 "port", 1, "type", "switch");
+			 "switch", "b", "name", "spine", "guid",
+			 "0x0008f10300000200", "port", 1, "type", "switch");
 	assert_non_null(link);
 	assert_int_equal(0, report_ingest_record(&r, link));
 	json_decref(link);

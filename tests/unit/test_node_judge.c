@@ -16,8 +16,11 @@
 
 static struct node_port port(const char *ca, int lanes, enum ib_speed speed)
 {
-	struct node_port p = { .port = 1, .state = 4, .phys_state = 5,
-			       .lanes = lanes, .speed = speed };
+	struct node_port p = { .port = 1,
+			       .state = 4,
+			       .phys_state = 5,
+			       .lanes = lanes,
+			       .speed = speed };
 
 	snprintf(p.ca, sizeof(p.ca), "%s", ca);
 	snprintf(p.link_layer, sizeof(p.link_layer), "InfiniBand");
@@ -43,8 +46,9 @@ static json_t *judge(struct node_port *v, int n, struct node_expect *ex,
 	json_t *findings = json_array();
 	struct node_expect none = { 0 };
 
-	assert_int_equal(node_judge_ports("gpu017", v, n, ex ? ex : &none,
-					  findings), want_fail);
+	assert_int_equal(
+		node_judge_ports("gpu017", v, n, ex ? ex : &none, findings),
+		want_fail);
 	return findings;
 }
 
@@ -185,24 +189,32 @@ static void test_verdict_line(void **state)
 	line = node_verdict_line("gpu017", f);
 	assert_string_equal(line, "node gpu017: PASS");
 	free(line);
-	json_array_append_new(f, finding("warn", "low-bandwidth",
-		record_port_ref("gpu001", "mlx5_0", 1, 0), NULL));
+	json_array_append_new(
+		f, finding("warn", "low-bandwidth",
+			   record_port_ref("gpu001", "mlx5_0", 1, 0), NULL));
 	line = node_verdict_line("gpu017", f);
 	assert_string_equal(line, "node gpu017: PASS");
 	free(line);
-	json_array_append_new(f, finding("fail", "degraded-width",
-		record_port_ref("gpu017", "mlx5_3", 1, 0),
-		json_pack("{s:s}", "short", "mlx5_3 port 1 at 2x width")));
-	json_array_append_new(f, finding("fail", "pcie-degraded-speed",
-		json_pack("{s:s}", "bdf", "0000:c1:00.0"),
-		json_pack("{s:f}", "current_speed_GTps", 2.5)));
-	json_array_append_new(f, finding("fail", "low-bandwidth",
-		record_port_ref("gpu017", "mlx5_3", 1, 0), NULL));
-	json_array_append_new(f, finding("fail", "degraded-width",
-		record_port_ref("gpu017", "mlx5_3", 1, 0),
-		json_pack("{s:s}", "short", "mlx5_3 port 1 at 2x width")));
+	json_array_append_new(f,
+			      finding("fail", "degraded-width",
+				      record_port_ref("gpu017", "mlx5_3", 1, 0),
+				      json_pack("{s:s}", "short",
+						"mlx5_3 port 1 at 2x width")));
+	json_array_append_new(
+		f, finding("fail", "pcie-degraded-speed",
+			   json_pack("{s:s}", "bdf", "0000:c1:00.0"),
+			   json_pack("{s:f}", "current_speed_GTps", 2.5)));
+	json_array_append_new(
+		f, finding("fail", "low-bandwidth",
+			   record_port_ref("gpu017", "mlx5_3", 1, 0), NULL));
+	json_array_append_new(f,
+			      finding("fail", "degraded-width",
+				      record_port_ref("gpu017", "mlx5_3", 1, 0),
+				      json_pack("{s:s}", "short",
+						"mlx5_3 port 1 at 2x width")));
 	line = node_verdict_line("gpu017", f);
-	assert_string_equal(line, "node gpu017: FAIL \u2014 mlx5_3 port 1 at 2x "
+	assert_string_equal(line,
+			    "node gpu017: FAIL \u2014 mlx5_3 port 1 at 2x "
 			    "width; PCIe 0000:c1:00.0 at Gen1; mlx5_3 port 1 "
 			    "low-bandwidth");
 	free(line);

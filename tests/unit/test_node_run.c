@@ -27,8 +27,7 @@
 static char dir[] = "/tmp/ibproof-test-node-XXXXXX";
 static char root[256], json_path[256], rec_path[256], ref_path[256];
 
-__attribute__((format(printf, 1, 2)))
-static void sh(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void sh(const char *fmt, ...)
 {
 	char cmd[1024];
 	va_list ap;
@@ -90,9 +89,10 @@ static int teardown(void **state)
 /* Runs `ibproof node --sysfs-root ROOT --json --records [extra]`. */
 static int run_node(const char *extra, const char *extra_arg)
 {
-	char *argv[] = { "node", "--sysfs-root", root, "--json", json_path,
-			 "--records", rec_path, (char *)extra,
-			 (char *)extra_arg, NULL };
+	char *argv[] = { "node",   "--sysfs-root", root,
+			 "--json", json_path,	   "--records",
+			 rec_path, (char *)extra,  (char *)extra_arg,
+			 NULL };
 
 	optind = 0;
 	return node_main(extra ? (extra_arg ? 9 : 8) : 7, argv);
@@ -188,19 +188,27 @@ static void test_counters(void **state)
 	put(HCA1 "/ports/1/counters/port_xmit_data", "123456\n");
 	after = node_counters_take(root, ports, n);
 	assert_int_equal(node_counters_judge("gpu017", ports, n, before, after,
-					     "the test", f), 0);
+					     "the test", f),
+			 0);
 	node_counters_free(after);
 	put(HCA1 "/ports/1/counters/symbol_error", "7\n");
 	put(HCA1 "/ports/1/hw_counters/local_ack_timeout_err", "2\n");
 	after = node_counters_take(root, ports, n);
 	assert_int_equal(node_counters_judge("gpu017", ports, n, before, after,
-					     "the test", f), 1);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(
-		json_array_get(f, 0), "evidence"), "short")),
+					     "the test", f),
+			 1);
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_object_get(json_array_get(f, 0), "evidence"),
+			"short")),
 		"mlx5_1 port 1 error counters up");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(
-		json_object_get(json_array_get(f, 0), "evidence"), "increase"),
-		"symbol_error")), 7);
+	assert_int_equal(
+		json_integer_value(json_object_get(
+			json_object_get(json_object_get(json_array_get(f, 0),
+							"evidence"),
+					"increase"),
+			"symbol_error")),
+		7);
 	node_counters_free(before);
 	node_counters_free(after);
 	free(ports);
@@ -214,8 +222,10 @@ static void test_drain(void **state)
 	(void)state;
 	snprintf(bin, sizeof(bin), "%s/bin", dir);
 	mkdir(bin, 0755);
-	snprintf(path, sizeof(path), "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> "
-		 "%s/scontrol.log\n", dir);
+	snprintf(path, sizeof(path),
+		 "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> "
+		 "%s/scontrol.log\n",
+		 dir);
 	write_at(bin, "scontrol", path, 0755);
 	snprintf(path, sizeof(path), "%s:%s", bin, getenv("PATH"));
 	setenv("PATH", path, 1);
@@ -232,10 +242,12 @@ static void test_undrain_only_ours(void **state)
 
 	(void)state;
 	/* PATH already holds DIR/bin (test_drain): replace its scontrol */
-	snprintf(text, sizeof(text), "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> "
-		 "%s/resume.log\n[ \"$1\" = show ] && printf '   State=IDLE+DRAIN"
-		 "\\n   Reason=%%s [root@now]\\n' \"$(cat %s/reason)\"\nexit 0\n",
-		 dir, dir);
+	snprintf(
+		text, sizeof(text),
+		"#!/bin/sh\nprintf '%%s\\n' \"$*\" >> "
+		"%s/resume.log\n[ \"$1\" = show ] && printf '   State=IDLE+DRAIN"
+		"\\n   Reason=%%s [root@now]\\n' \"$(cat %s/reason)\"\nexit 0\n",
+		dir, dir);
 	write_at(dir, "bin/scontrol", text, 0755);
 	write_at(dir, "reason", "ibproof: FAIL x", 0644);
 	assert_int_equal(run_node("--undrain", NULL), 0);
@@ -269,7 +281,8 @@ static void test_resume_refused(void **state)
 	close(saved);
 	assert_int_equal(rc, 2);
 	sh("grep -q 'ibproof node: --resume was renamed --undrain (it returns "
-	   "the node to Slurm' %s", err_path);
+	   "the node to Slurm' %s",
+	   err_path);
 	/* --help shows --undrain only */
 	sh("\"$IBPROOF_BIN\" node --help > %s/help", dir);
 	sh("grep -q -- '--undrain' %s/help && ! grep -q -- '--resume' %s/help",
@@ -284,18 +297,20 @@ static void launcher(const char *name, const char *body)
 {
 	char text[1024];
 
-	snprintf(text, sizeof(text), "#!/bin/sh\nwhile [ $# -gt 0 ]; do "
-		 "[ \"$1\" = --records ] && out=$2; shift; done\n%s\n", body);
+	snprintf(text, sizeof(text),
+		 "#!/bin/sh\nwhile [ $# -gt 0 ]; do "
+		 "[ \"$1\" = --records ] && out=$2; shift; done\n%s\n",
+		 body);
 	write_at(dir, name, text, 0755);
 }
 
 static int run_against(const char *name, const char *timeout)
 {
 	char path[512];
-	char *argv[] = { "node", "--sysfs-root", root, "--json", json_path,
-			 "--records", rec_path, "--no-dma", "--against",
-			 "gpu001,gpu002", "--launcher", path, "--timeout",
-			 (char *)timeout, NULL };
+	char *argv[] = { "node",      "--sysfs-root",  root,	     "--json",
+			 json_path,   "--records",     rec_path,     "--no-dma",
+			 "--against", "gpu001,gpu002", "--launcher", path,
+			 "--timeout", (char *)timeout, NULL };
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	optind = 0;
@@ -306,9 +321,10 @@ static void test_against(void **state)
 {
 	(void)state;
 	launcher("burnin-fail", "cp " FIXTURES_DIR "/sysfs-node/against.jsonl "
-		 "\"$out\"; exit 1");
+				"\"$out\"; exit 1");
 	assert_int_equal(run_against("burnin-fail", "30"), 1);
-	assert_verdict(1, 1, "node gpu017: FAIL \u2014 mlx5_0 port 1 "
+	assert_verdict(1, 1,
+		       "node gpu017: FAIL \u2014 mlx5_0 port 1 "
 		       "low-bandwidth");
 	/* the reference's fail is a warning, the pair is copied */
 	sh("grep '\"severity\":\"warn\"' %s | grep -q 'reference gpu001: "
@@ -341,8 +357,7 @@ int main(void)
 		cmocka_unit_test_setup(test_undrain_only_ours, fresh_tree),
 		cmocka_unit_test_setup(test_resume_refused, fresh_tree),
 		cmocka_unit_test_setup(test_against, fresh_tree),
-		cmocka_unit_test_setup(test_against_could_not_test,
-					fresh_tree),
+		cmocka_unit_test_setup(test_against_could_not_test, fresh_tree),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -28,7 +28,8 @@ static const char show_ours[] =
 static const char show_theirs[] =
 	"NodeName=gpu017 Arch=x86_64\n   State=IDLE+DRAIN\n"
 	"   Reason=bad DIMM, ticket 4711 [alice@2026-12-01T09:00:00]\n";
-static const char show_idle[] = "NodeName=gpu017\n   State=IDLE ThreadsPerCore=2\n";
+static const char show_idle[] =
+	"NodeName=gpu017\n   State=IDLE ThreadsPerCore=2\n";
 
 static void write_file(const char *path, const char *text, mode_t mode)
 {
@@ -63,10 +64,11 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(log_path, sizeof(log_path), "%s/argv.log", dir);
 	snprintf(show_path, sizeof(show_path), "%s/show.txt", dir);
-	snprintf(script, sizeof(script),
-		 "#!/bin/sh\nfor a in \"$@\"; do printf '<%%s>' \"$a\"; done >> '%s'\n"
-		 "echo >> '%s'\n[ \"$1\" = show ] && cat '%s'\nexit 0\n",
-		 log_path, log_path, show_path);
+	snprintf(
+		script, sizeof(script),
+		"#!/bin/sh\nfor a in \"$@\"; do printf '<%%s>' \"$a\"; done >> '%s'\n"
+		"echo >> '%s'\n[ \"$1\" = show ] && cat '%s'\nexit 0\n",
+		log_path, log_path, show_path);
 	snprintf(path, sizeof(path), "%s/scontrol", dir);
 	write_file(path, script, 0755);
 	snprintf(path, sizeof(path), "%s:%s", dir, getenv("PATH"));
@@ -88,11 +90,13 @@ static void test_parse_reason_and_state(void **state)
 	char reason[256];
 
 	(void)state;
-	assert_int_equal(0, slurm_parse_reason(show_ours, reason, sizeof(reason)));
+	assert_int_equal(0,
+			 slurm_parse_reason(show_ours, reason, sizeof(reason)));
 	assert_string_equal("ibproof: FAIL mlx5_3 port 1 at 2x width", reason);
 	assert_true(slurm_parse_drained(show_ours));
 	assert_false(slurm_parse_drained(show_idle));
-	assert_int_equal(-ENOENT, slurm_parse_reason(show_idle, reason, sizeof(reason)));
+	assert_int_equal(-ENOENT,
+			 slurm_parse_reason(show_idle, reason, sizeof(reason)));
 }
 
 static void test_reason_is_marked_and_single_line(void **state)
@@ -110,7 +114,8 @@ static void test_drain_passes_reason_as_one_argument(void **state)
 	unlink(log_path);
 	assert_int_equal(0, slurm_drain("gpu017", "FAIL $(reboot) \"x\"", 5));
 	assert_string_equal("<update><NodeName=gpu017><State=DRAIN>"
-			    "<Reason=ibproof: FAIL $(reboot) \"x\">\n", read_log());
+			    "<Reason=ibproof: FAIL $(reboot) \"x\">\n",
+			    read_log());
 }
 
 static void test_resumes_only_its_own_drain(void **state)
@@ -129,7 +134,8 @@ static void test_resumes_only_its_own_drain(void **state)
 	assert_int_equal(0, slurm_resume_if_ours("gpu017", 5, &resumed));
 	assert_true(resumed);
 	assert_string_equal("<show><node><gpu017>\n"
-			    "<update><NodeName=gpu017><State=RESUME>\n", read_log());
+			    "<update><NodeName=gpu017><State=RESUME>\n",
+			    read_log());
 
 	write_file(show_path, show_idle, 0644);
 	assert_int_equal(0, slurm_resume_if_ours("gpu017", 5, &resumed));

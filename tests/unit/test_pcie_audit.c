@@ -30,7 +30,7 @@ static void run_tree(struct run *r, const char *tree, const char *baseline,
 		     const char *kernel_log)
 {
 	char root[512], base[512], klog[1024];
-	struct pcie_options o = {.samples = 12, .no_dma = true};
+	struct pcie_options o = { .samples = 12, .no_dma = true };
 
 	snprintf(root, sizeof(root), "%s/sysfs/%s", GEN_FIXTURES_DIR, tree);
 	o.sysfs_root = root;
@@ -68,13 +68,13 @@ static const char *fstr(json_t *f, const char *key)
 static const char *subject_bdf(json_t *f)
 {
 	return json_string_value(
-	    json_object_get(json_object_get(f, "subject"), "bdf"));
+		json_object_get(json_object_get(f, "subject"), "bdf"));
 }
 
 static double evidence_num(json_t *f, const char *key)
 {
 	return json_number_value(
-	    json_object_get(json_object_get(f, "evidence"), key));
+		json_object_get(json_object_get(f, "evidence"), key));
 }
 
 static bool any_string_has(json_t *arr, const char *needle)
@@ -82,8 +82,8 @@ static bool any_string_has(json_t *arr, const char *needle)
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(
-	    arr, i, v) if (strstr(json_string_value(v), needle)) return true;
+	json_array_foreach(arr, i, v) if (strstr(json_string_value(v),
+						 needle)) return true;
 	return false;
 }
 
@@ -137,12 +137,13 @@ static void test_locality(void **state)
 	assert_string_equal(json_string_value(json_array_get(sw, 1)),
 			    "0000:19:00.0");
 	assert_int_equal(
-	    json_array_size(json_object_get(rec, "gpus_same_numa_node")), 4);
+		json_array_size(json_object_get(rec, "gpus_same_numa_node")),
+		4);
 	assert_int_equal(
-	    json_array_size(json_object_get(rec, "nvme_same_switch")), 1);
+		json_array_size(json_object_get(rec, "nvme_same_switch")), 1);
 	/* GPUs of another switch on the same root complex: not "same switch" */
 	assert_false(pcie_topo_same_switch(
-	    &r.topo, h, pcie_topo_find(&r.topo, "0000:3a:00.0")));
+		&r.topo, h, pcie_topo_find(&r.topo, "0000:3a:00.0")));
 	json_decref(rec);
 	run_free(&r);
 }
@@ -161,16 +162,17 @@ static void test_half_width(void **state)
 	assert_string_equal(fstr(f, "severity"), "fail");
 	assert_string_equal(subject_bdf(f), "0000:3d:00.0");
 	assert_string_equal(json_string_value(json_object_get(
-				json_object_get(f, "subject"), "what")),
+				    json_object_get(f, "subject"), "what")),
 			    "mlx5_3, HCA");
 	assert_true(evidence_num(f, "current_width") == 8);
 	assert_true(evidence_num(f, "capable_width") == 16);
 	assert_non_null(
-	    strstr(fstr(f, "message"), "0000:39:03.0 -> 0000:3d:00.0"));
+		strstr(fstr(f, "message"), "0000:39:03.0 -> 0000:3d:00.0"));
 	/* the kernel's own line is attached as evidence */
-	assert_true(any_string_has(
-	    json_object_get(json_object_get(f, "evidence"), "kernel_limited"),
-	    "limited by 32.0 GT/s PCIe x8"));
+	assert_true(
+		any_string_has(json_object_get(json_object_get(f, "evidence"),
+					       "kernel_limited"),
+			       "limited by 32.0 GT/s PCIe x8"));
 	run_free(&r);
 }
 
@@ -227,7 +229,7 @@ static void test_idle_gpu_warns_only(void **state)
 	assert_string_equal(fstr(f, "severity"), "warn");
 	assert_string_equal(subject_bdf(f), "0000:18:00.0");
 	assert_non_null(
-	    json_object_get(json_object_get(f, "evidence"), "note"));
+		json_object_get(json_object_get(f, "evidence"), "note"));
 	assert_int_equal(r.a.n_fail, 0);
 	run_free(&r);
 }
@@ -252,8 +254,8 @@ static void test_aer_since_boot(void **state)
 	assert_int_equal(json_array_size(r.a.findings), 4);
 	assert_int_equal(r.a.n_fail, 2);
 	assert_int_equal(r.a.n_warn, 2);
-	assert_true(
-	    evidence_num(finding_for(&r, "0000:3c:00.0"), "correctable") == 17);
+	assert_true(evidence_num(finding_for(&r, "0000:3c:00.0"),
+				 "correctable") == 17);
 	assert_string_equal(fstr(finding_for(&r, "0000:c0:00.0"), "severity"),
 			    "fail");
 	run_free(&r);
@@ -278,7 +280,7 @@ static void test_aer_deltas_against_baseline(void **state)
 	assert_string_equal(fstr(f, "severity"), "warn");
 	f = finding_for(&r, "0000:c0:00.0"); /* not in the baseline */
 	assert_string_equal(json_string_value(json_object_get(
-				json_object_get(f, "evidence"), "since")),
+				    json_object_get(f, "evidence"), "since")),
 			    "boot");
 	run_free(&r);
 }
@@ -338,12 +340,12 @@ static void test_qemu_q35_tree(void **state)
 	assert_int_equal(r.rc, IBP_EXIT_PASS);
 	assert_int_equal(json_array_size(r.a.findings), 0);
 	/* root port x-speed=16,x-width=16, endpoint 2.5 GT/s x1 */
-	assert_true(
-	    pcie_hop_of(&r.topo, pcie_topo_find(&r.topo, "0000:01:00.0"), &h));
+	assert_true(pcie_hop_of(&r.topo,
+				pcie_topo_find(&r.topo, "0000:01:00.0"), &h));
 	assert_true(h.judged && h.cap_gts == 2.5 && h.cap_width == 1);
 	/* behind the xio3130 port that says Unknown / width 0 */
-	assert_true(
-	    pcie_hop_of(&r.topo, pcie_topo_find(&r.topo, "0000:04:00.0"), &h));
+	assert_true(pcie_hop_of(&r.topo,
+				pcie_topo_find(&r.topo, "0000:04:00.0"), &h));
 	assert_true(h.judged && h.cap_gts == 2.5 && h.cap_width == 1);
 	run_free(&r);
 }
@@ -373,18 +375,18 @@ static void test_bad_root_and_baseline(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_clean_node),
-	    cmocka_unit_test(test_locality),
-	    cmocka_unit_test(test_half_width),
-	    cmocka_unit_test(test_gen1_hop),
-	    cmocka_unit_test(test_gen5_hca_in_gen4_slot),
-	    cmocka_unit_test(test_idle_gpu_warns_only),
-	    cmocka_unit_test(test_aer_since_boot),
-	    cmocka_unit_test(test_aer_deltas_against_baseline),
-	    cmocka_unit_test(test_acs_between_gpu_and_hca),
-	    cmocka_unit_test(test_unreadable_and_missing),
-	    cmocka_unit_test(test_qemu_q35_tree),
-	    cmocka_unit_test(test_bad_root_and_baseline),
+		cmocka_unit_test(test_clean_node),
+		cmocka_unit_test(test_locality),
+		cmocka_unit_test(test_half_width),
+		cmocka_unit_test(test_gen1_hop),
+		cmocka_unit_test(test_gen5_hca_in_gen4_slot),
+		cmocka_unit_test(test_idle_gpu_warns_only),
+		cmocka_unit_test(test_aer_since_boot),
+		cmocka_unit_test(test_aer_deltas_against_baseline),
+		cmocka_unit_test(test_acs_between_gpu_and_hca),
+		cmocka_unit_test(test_unreadable_and_missing),
+		cmocka_unit_test(test_qemu_q35_tree),
+		cmocka_unit_test(test_bad_root_and_baseline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,7 @@
 
 static int audit(const char *root, json_t **categories)
 {
-	struct pcie_options o = {.sysfs_root = root, .no_dma = true};
+	struct pcie_options o = { .sysfs_root = root, .no_dma = true };
 	struct pcie_topo t;
 	struct pcie_audit a;
 	size_t i;
@@ -29,12 +29,12 @@ static int audit(const char *root, json_t **categories)
 	rc = pcie_run(&o, &t, &a, NULL);
 	*categories = json_array();
 	json_array_foreach(a.findings, i, f) json_array_append_new(
-	    *categories,
-	    json_sprintf("%s %s %s",
-			 json_string_value(json_object_get(f, "severity")),
-			 json_string_value(json_object_get(f, "category")),
-			 json_string_value(json_object_get(
-			     json_object_get(f, "subject"), "bdf"))));
+		*categories,
+		json_sprintf("%s %s %s",
+			     json_string_value(json_object_get(f, "severity")),
+			     json_string_value(json_object_get(f, "category")),
+			     json_string_value(json_object_get(
+				     json_object_get(f, "subject"), "bdf"))));
 	pcie_topo_free(&t);
 	pcie_audit_free(&a);
 	return rc;
@@ -76,8 +76,8 @@ static void test_capture_aer(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_capture_acs),
-	    cmocka_unit_test(test_capture_aer),
+		cmocka_unit_test(test_capture_acs),
+		cmocka_unit_test(test_capture_aer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,7 @@
 static int pcie(const char *tree, const char *records, const char *extra)
 {
 	char root[512];
-	char *argv[12] = {"pcie", "--sysfs-root", root, "--no-dma"};
+	char *argv[12] = { "pcie", "--sysfs-root", root, "--no-dma" };
 	int argc = 4;
 
 	snprintf(root, sizeof(root), "%s/sysfs/%s", GEN_FIXTURES_DIR, tree);
@@ -88,8 +88,8 @@ static void test_usage_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_records_of_a_failing_node),
-	    cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_records_of_a_failing_node),
+		cmocka_unit_test(test_usage_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

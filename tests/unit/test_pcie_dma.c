@@ -40,12 +40,12 @@ static int fake_measure(const char *ca, int port, enum pcie_dma_test test,
 	return 0;
 }
 
-static const struct pcie_dma_ops fake_ops = {"fake", fake_measure};
+static const struct pcie_dma_ops fake_ops = { "fake", fake_measure };
 
 static int run_dma(const char *tree, struct pcie_audit *a, int samples)
 {
 	char root[512];
-	struct pcie_options o = {.samples = samples, .dma = &fake_ops};
+	struct pcie_options o = { .samples = samples, .dma = &fake_ops };
 	struct pcie_topo t;
 	int rc;
 
@@ -131,16 +131,17 @@ static void test_one_port_slow(void **state)
 		json_t *ev = json_object_get(f, "evidence");
 
 		assert_string_equal(
-		    json_string_value(json_object_get(f, "category")),
-		    "pcie-low-dma-bandwidth");
-		assert_string_equal(json_string_value(json_object_get(
-					json_object_get(f, "subject"), "bdf")),
-				    "0000:3d:00.0");
+			json_string_value(json_object_get(f, "category")),
+			"pcie-low-dma-bandwidth");
+		assert_string_equal(
+			json_string_value(json_object_get(
+				json_object_get(f, "subject"), "bdf")),
+			"0000:3d:00.0");
 		assert_float_equal(
-		    json_real_value(json_object_get(ev, "median_GBps")), 20.02,
-		    1e-9);
+			json_real_value(json_object_get(ev, "median_GBps")),
+			20.02, 1e-9);
 		assert_int_equal(
-		    json_integer_value(json_object_get(ev, "samples")), 5);
+			json_integer_value(json_object_get(ev, "samples")), 5);
 	}
 	pcie_audit_free(&a);
 	slow_ca = NULL;
@@ -165,11 +166,11 @@ static void test_measure_fails(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_ports_and_floors),
-	    cmocka_unit_test(test_gen4_slot_floor),
-	    cmocka_unit_test(test_all_ports_fast),
-	    cmocka_unit_test(test_one_port_slow),
-	    cmocka_unit_test(test_measure_fails),
+		cmocka_unit_test(test_ports_and_floors),
+		cmocka_unit_test(test_gen4_slot_floor),
+		cmocka_unit_test(test_all_ports_fast),
+		cmocka_unit_test(test_one_port_slow),
+		cmocka_unit_test(test_measure_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

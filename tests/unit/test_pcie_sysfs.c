@@ -38,12 +38,12 @@ static void put32(uint8_t *cfg, int pos, uint32_t v)
 
 static void test_ext_cap_walk(void **state)
 {
-	uint8_t cfg[4096] = {0};
+	uint8_t cfg[4096] = { 0 };
 
 	(void)state;
 	put32(cfg, 0x100, 0x0001 | 2u << 16 | 0x148u << 20); /* AER */
 	put32(cfg, 0x148, 0x000d | 1u << 16 | 0x200u << 20); /* ACS */
-	put32(cfg, 0x200, 0x000b | 1u << 16);		     /* VSEC, end */
+	put32(cfg, 0x200, 0x000b | 1u << 16); /* VSEC, end */
 	assert_int_equal(pcie_config_find_ext_cap(cfg, sizeof(cfg), 0x0d),
 			 0x148);
 	assert_int_equal(pcie_config_find_ext_cap(cfg, sizeof(cfg), 0x10),
@@ -74,13 +74,13 @@ static void test_kmsg_lines(void **state)
 
 	(void)state;
 	assert_true(pcie_kmsg_parse(
-	    "mlx5_core 0000:c1:00.0: 31.504 Gb/s available PCIe bandwidth, "
-	    "limited by 8.0 GT/s PCIe x4 link at 0000:c0:01.1 (capable of "
-	    "63.012 Gb/s with 8.0 GT/s PCIe x8 link)",
-	    bdf));
+		"mlx5_core 0000:c1:00.0: 31.504 Gb/s available PCIe bandwidth, "
+		"limited by 8.0 GT/s PCIe x4 link at 0000:c0:01.1 (capable of "
+		"63.012 Gb/s with 8.0 GT/s PCIe x8 link)",
+		bdf));
 	assert_string_equal(bdf, "0000:c1:00.0");
 	assert_false(
-	    pcie_kmsg_parse("mlx5_core 0000:c1:00.0: firmware 28.1", bdf));
+		pcie_kmsg_parse("mlx5_core 0000:c1:00.0: firmware 28.1", bdf));
 	assert_false(pcie_kmsg_parse("limited by PCIe with no device", bdf));
 }
 
@@ -98,7 +98,7 @@ static void test_floors(void **state)
 
 static void test_stats(void **state)
 {
-	double odd[] = {5, 1, 3}, even[] = {4, 1, 3, 2};
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
 	struct pcie_dma_sample_stats s;
 
 	(void)state;
@@ -112,12 +112,12 @@ static void test_stats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_gts),
-	    cmocka_unit_test(test_ext_cap_walk),
-	    cmocka_unit_test(test_acs_names),
-	    cmocka_unit_test(test_kmsg_lines),
-	    cmocka_unit_test(test_floors),
-	    cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_parse_gts),
+		cmocka_unit_test(test_ext_cap_walk),
+		cmocka_unit_test(test_acs_names),
+		cmocka_unit_test(test_kmsg_lines),
+		cmocka_unit_test(test_floors),
+		cmocka_unit_test(test_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,8 @@ static void test_gid_parse(void **state)
 
 	(void)state;
 	assert_int_equal(
-	    0, burnin_gid_parse("fe80:0000:0000:0000:0c42:a103:00a1:b2c1", g));
+		0,
+		burnin_gid_parse("fe80:0000:0000:0000:0c42:a103:00a1:b2c1", g));
 	assert_int_equal(0xfe, g[0]);
 	assert_int_equal(0x80, g[1]);
 	assert_int_equal(0xc1, g[15]);
@@ -68,20 +69,24 @@ static void test_ipoib_netdev_by_gid(void **state)
 
 	(void)state;
 	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
-	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"), p.gid,
-							   netdev, sizeof(netdev)));
+	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"),
+							   p.gid, netdev,
+							   sizeof(netdev)));
 	assert_string_equal("ib1", netdev);
 	p = port_of("mlx5_0", 1, false);
 	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
-	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"), p.gid,
-							   netdev, sizeof(netdev)));
+	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"),
+							   p.gid, netdev,
+							   sizeof(netdev)));
 	assert_string_equal("ib0", netdev); /* before its child ib0.8001 */
 	memcpy(gid, p.gid, 16);
 	gid[15] ^= 1; /* no such port */
-	assert_int_equal(-ENOENT, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"), gid,
-								 netdev, sizeof(netdev)));
-	assert_int_equal(-ENOENT, burnin_port_sysfs_ipoib_netdev(ROOT("rxe-node"), gid,
-								 netdev, sizeof(netdev)));
+	assert_int_equal(-ENOENT,
+			 burnin_port_sysfs_ipoib_netdev(
+				 ROOT("ib-node"), gid, netdev, sizeof(netdev)));
+	assert_int_equal(-ENOENT, burnin_port_sysfs_ipoib_netdev(
+					  ROOT("rxe-node"), gid, netdev,
+					  sizeof(netdev)));
 }
 
 /* The address the RDMA CM listens on: RoCE v2's IPv4 GID. */
@@ -100,18 +105,22 @@ static void test_cm_addr(void **state)
 	p.gid_index = -1; /* RoCE without an IPv4 GID */
 	assert_int_equal(-ENOENT, burnin_port_cm_addr(ROOT("roce-node"), &p, &a,
 						      err, sizeof(err)));
-	assert_string_equal("mlx5_2 port 1: no RoCE v2 GID with an IPv4 address", err);
+	assert_string_equal(
+		"mlx5_2 port 1: no RoCE v2 GID with an IPv4 address", err);
 	/* InfiniBand: ib1 exists only in the fixture, so it has no address */
 	p = port_of("mlx5_1", 1, false);
 	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
-	assert_int_equal(-EADDRNOTAVAIL, burnin_port_cm_addr(ROOT("ib-node"), &p,
-							     &a, err, sizeof(err)));
-	assert_string_equal("mlx5_1 port 1: its IPoIB interface ib1 has no IPv4 address",
-			    err);
+	assert_int_equal(
+		-EADDRNOTAVAIL,
+		burnin_port_cm_addr(ROOT("ib-node"), &p, &a, err, sizeof(err)));
+	assert_string_equal(
+		"mlx5_1 port 1: its IPoIB interface ib1 has no IPv4 address",
+		err);
 	p.gid[15] ^= 1;
 	assert_int_equal(-ENOENT, burnin_port_cm_addr(ROOT("ib-node"), &p, &a,
 						      err, sizeof(err)));
-	assert_string_equal("mlx5_1 port 1: no IPoIB interface carries its GID", err);
+	assert_string_equal("mlx5_1 port 1: no IPoIB interface carries its GID",
+			    err);
 }
 
 static void test_roce_picks_ipv4_v2_gid(void **state)
@@ -183,10 +192,14 @@ static void mkfile(const char *path, const char *text)
  */
 static void test_root_confined(void **state)
 {
-	static const char *const dirs[] = {
-	    "out", "out/mlx5_0", "out/mlx5_0/ports", "out/mlx5_0/ports/1",
-	    "out/mlx5_0/ports/1/counters", "root", "root/class",
-	    "root/class/infiniband"};
+	static const char *const dirs[] = { "out",
+					    "out/mlx5_0",
+					    "out/mlx5_0/ports",
+					    "out/mlx5_0/ports/1",
+					    "out/mlx5_0/ports/1/counters",
+					    "root",
+					    "root/class",
+					    "root/class/infiniband" };
 	char top[] = "/tmp/ibproof-test-port-XXXXXX", p[256], t[256];
 	char names[8][BURNIN_COUNTER_NAME_MAX];
 	struct burnin_port bp = port_of("mlx5_0", 1, false);
@@ -252,8 +265,9 @@ static void test_counters(void **state)
 	i = find(names, n, "retry_exceeded_err");
 	assert_true(i >= 0 && v[i] == 2);
 	/* max is honoured. */
-	assert_int_equal(0, burnin_port_sysfs_counters(
-				ROOT("ib-node"), "mlx5_0", 1, names, v, 3, &n));
+	assert_int_equal(0,
+			 burnin_port_sysfs_counters(ROOT("ib-node"), "mlx5_0",
+						    1, names, v, 3, &n));
 	assert_int_equal(3, n);
 	assert_int_equal(-ENOENT,
 			 burnin_port_sysfs_counters(ROOT("ib-node"), "mlx5_1",
@@ -262,12 +276,14 @@ static void test_counters(void **state)
 
 static void test_counter_deltas(void **state)
 {
-	const char before_n[3][BURNIN_COUNTER_NAME_MAX] = {
-	    "symbol_error", "port_xmit_data", "link_downed"};
-	const uint64_t before[3] = {10, 1000, 200};
+	const char before_n[3][BURNIN_COUNTER_NAME_MAX] = { "symbol_error",
+							    "port_xmit_data",
+							    "link_downed" };
+	const uint64_t before[3] = { 10, 1000, 200 };
 	const char after_n[4][BURNIN_COUNTER_NAME_MAX] = {
-	    "port_xmit_data", "symbol_error", "link_downed", "new_one"};
-	const uint64_t after[4] = {5000, 10, 3, 7};
+		"port_xmit_data", "symbol_error", "link_downed", "new_one"
+	};
+	const uint64_t after[4] = { 5000, 10, 3, 7 };
 	uint64_t d[4];
 
 	(void)state;
@@ -285,7 +301,7 @@ static void test_filter_and_names(void **state)
 	assert_true(burnin_port_filter_match("", "mlx5_0", 1));
 	assert_true(burnin_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 2));
 	assert_false(
-	    burnin_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 1));
+		burnin_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 1));
 	assert_true(burnin_port_filter_match("mlx5_0", "mlx5_0", 2));
 	assert_false(burnin_port_filter_match("mlx5_0", "mlx5_01", 1));
 	assert_false(burnin_port_filter_match("mlx5_01:1", "mlx5_0", 1));
@@ -296,17 +312,17 @@ static void test_filter_and_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_gid_parse),
-	    cmocka_unit_test(test_infiniband_port),
-	    cmocka_unit_test(test_roce_picks_ipv4_v2_gid),
-	    cmocka_unit_test(test_ipoib_netdev_by_gid),
-	    cmocka_unit_test(test_cm_addr),
-	    cmocka_unit_test(test_rxe_port),
-	    cmocka_unit_test(test_missing_port),
-	    cmocka_unit_test(test_root_confined),
-	    cmocka_unit_test(test_counters),
-	    cmocka_unit_test(test_counter_deltas),
-	    cmocka_unit_test(test_filter_and_names),
+		cmocka_unit_test(test_gid_parse),
+		cmocka_unit_test(test_infiniband_port),
+		cmocka_unit_test(test_roce_picks_ipv4_v2_gid),
+		cmocka_unit_test(test_ipoib_netdev_by_gid),
+		cmocka_unit_test(test_cm_addr),
+		cmocka_unit_test(test_rxe_port),
+		cmocka_unit_test(test_missing_port),
+		cmocka_unit_test(test_root_confined),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_counter_deltas),
+		cmocka_unit_test(test_filter_and_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,44 +40,71 @@ static json_t *sample(const char *kind)
 
 	assert_non_null(rec);
 	if (!strcmp(kind, "port"))
-		assert_int_equal(0, json_object_update_new(rec, json_pack(
-			"{s:s,s:i,s:s,s:i,s:s,s:s,s:f,s:i}", "ca", "mlx5_0",
-			"port", 1, "guid", "0x0002c90300a1b2c3", "lid", 12,
-			"link_layer", "InfiniBand", "state", "ACTIVE",
-			"rate_gbps", 100.0, "rail", 0)));
+		assert_int_equal(
+			0,
+			json_object_update_new(
+				rec,
+				json_pack("{s:s,s:i,s:s,s:i,s:s,s:s,s:f,s:i}",
+					  "ca", "mlx5_0", "port", 1, "guid",
+					  "0x0002c90300a1b2c3", "lid", 12,
+					  "link_layer", "InfiniBand", "state",
+					  "ACTIVE", "rate_gbps", 100.0, "rail",
+					  0)));
 	else if (!strcmp(kind, "pair"))
-		assert_int_equal(0, json_object_update_new(rec, json_pack(
-			"{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}", "round", 3,
-			"test", "write", "dir", "uni",
-			"a", record_port_ref("n1", "mlx5_0", 1, 0x1234),
-			"b", record_port_ref("n2", "mlx5_1", 1, 0x5678),
-			"gbps", 97.5, "gbps_min", 91.25, "expected_gbps", 100.0,
-			"status", "ok")));
+		assert_int_equal(
+			0,
+			json_object_update_new(
+				rec,
+				json_pack(
+					"{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}",
+					"round", 3, "test", "write", "dir",
+					"uni", "a",
+					record_port_ref("n1", "mlx5_0", 1,
+							0x1234),
+					"b",
+					record_port_ref("n2", "mlx5_1", 1,
+							0x5678),
+					"gbps", 97.5, "gbps_min", 91.25,
+					"expected_gbps", 100.0, "status",
+					"ok")));
 	else if (!strcmp(kind, "link"))
-		assert_int_equal(0, json_object_update_new(rec, json_pack(
-			"{s:{s:s,s:s,s:i,s:s},s:{s:s,s:s,s:i,s:s},s:s,s:s,s:s,s:s}",
-			"a", "name", "leaf01", "guid", "0x0000000000000a01",
-			"port", 17, "type", "switch",
-			"b", "name", "node01 mlx5_0", "guid", "0x0000000000000b01",
-			"port", 1, "type", "ca", "width", "4x", "speed", "EDR",
-			"state", "ACTIVE", "phys_state", "LinkUp")));
+		assert_int_equal(
+			0,
+			json_object_update_new(
+				rec,
+				json_pack(
+					"{s:{s:s,s:s,s:i,s:s},s:{s:s,s:s,s:i,s:s},s:s,s:s,s:s,s:s}",
+					"a", "name", "leaf01", "guid",
+					"0x0000000000000a01", "port", 17,
+					"type", "switch", "b", "name",
+					"node01 mlx5_0", "guid",
+					"0x0000000000000b01", "port", 1, "type",
+					"ca", "width", "4x", "speed", "EDR",
+					"state", "ACTIVE", "phys_state",
+					"LinkUp")));
 	else if (!strcmp(kind, "run"))
-		assert_int_equal(0, json_object_update_new(rec, json_pack(
-			"{s:s,s:s}", "tool", "fabric check", "event", "start")));
+		assert_int_equal(0, json_object_update_new(
+					    rec, json_pack("{s:s,s:s}", "tool",
+							   "fabric check",
+							   "event", "start")));
 	else if (!strcmp(kind, "pcie"))
-		assert_int_equal(0, json_object_set_new(rec, "bdf",
-						       json_string("0000:c1:00.0")));
+		assert_int_equal(
+			0, json_object_set_new(rec, "bdf",
+					       json_string("0000:c1:00.0")));
 	else if (!strcmp(kind, "counters"))
-		assert_int_equal(0, json_object_update_new(rec, json_pack(
-			"{s:o,s:{s:i}}", "subject",
-			record_switch_port_ref("leaf01", 0xa01, 3),
-			"counters", "SymbolErrorCounter", 12)));
+		assert_int_equal(
+			0, json_object_update_new(
+				   rec, json_pack("{s:o,s:{s:i}}", "subject",
+						  record_switch_port_ref(
+							  "leaf01", 0xa01, 3),
+						  "counters",
+						  "SymbolErrorCounter", 12)));
 	return rec;
 }
 
 static void test_round_trip_every_kind(void **state)
 {
-	static const char *const kinds[] = { "port", "pair", "link", "run",
+	static const char *const kinds[] = { "port", "pair",	 "link", "run",
 					     "pcie", "counters", NULL };
 	char *path = temp_path();
 	struct record_writer *w = record_writer_open(path, false);
@@ -91,10 +118,11 @@ static void test_round_trip_every_kind(void **state)
 		written[n] = sample(kinds[n]);
 		assert_int_equal(0, record_writer_emit(w, written[n]));
 	}
-	written[n] = record_finding("fail", "miswired",
-		record_switch_port_ref("leaf01", 0xa01, 17),
+	written[n] = record_finding(
+		"fail", "miswired", record_switch_port_ref("leaf01", 0xa01, 17),
 		json_pack("{s:s}", "expected", "node01"), "replace-cable",
-		"leaf01 port %d goes to %s, spec says %s", 17, "node02", "node01");
+		"leaf01 port %d goes to %s, spec says %s", 17, "node02",
+		"node01");
 	assert_non_null(written[n]);
 	assert_int_equal(0, record_writer_emit(w, written[n++]));
 	assert_int_equal(0, record_writer_close(w));
@@ -158,14 +186,16 @@ static void expect_rejection(const char *bad_line, const char *expected)
 	free(path);
 }
 
-#define ENVELOPE "\"schema\":\"ibproof/1\",\"time\":\"2026-12-02T15:00:00.000Z\"," \
-		 "\"host\":\"n1\",\"version\":\"0.1.0\""
+#define ENVELOPE                                                          \
+	"\"schema\":\"ibproof/1\",\"time\":\"2026-12-02T15:00:00.000Z\"," \
+	"\"host\":\"n1\",\"version\":\"0.1.0\""
 
 static void test_rejects_bad_json(void **state)
 {
 	(void)state;
-	expect_rejection("{\"schema\": \"ibproof/1\",",
-			 "invalid JSON at column 23: string or '}' expected near end of file");
+	expect_rejection(
+		"{\"schema\": \"ibproof/1\",",
+		"invalid JSON at column 23: string or '}' expected near end of file");
 }
 
 static void test_rejects_non_object(void **state)
@@ -179,37 +209,46 @@ static void test_rejects_unknown_schema(void **state)
 	(void)state;
 	expect_rejection("{\"schema\":\"ibproof/2\",\"kind\":\"run\"}",
 			 "unknown schema 'ibproof/2' (expected \"ibproof/1\")");
-	expect_rejection("{\"kind\":\"run\"}",
-			 "missing required field 'schema' (expected \"ibproof/1\")");
+	expect_rejection(
+		"{\"kind\":\"run\"}",
+		"missing required field 'schema' (expected \"ibproof/1\")");
 }
 
 static void test_rejects_missing_field(void **state)
 {
 	(void)state;
-	expect_rejection("{" ENVELOPE ",\"kind\":\"pair\",\"round\":1,\"test\":\"write\","
-			 "\"dir\":\"uni\",\"a\":{\"host\":\"n1\",\"ca\":\"mlx5_0\",\"port\":1,"
-			 "\"guid\":\"0x1\"},\"b\":{\"host\":\"n2\",\"ca\":\"mlx5_0\",\"port\":1,"
-			 "\"guid\":\"0x2\"},\"gbps_min\":1.0,\"expected_gbps\":100,"
-			 "\"status\":\"ok\"}",
-			 "pair record: missing required field 'gbps'");
-	expect_rejection("{" ENVELOPE ",\"kind\":\"link\",\"a\":{\"name\":\"x\"}}",
+	expect_rejection(
+		"{" ENVELOPE
+		",\"kind\":\"pair\",\"round\":1,\"test\":\"write\","
+		"\"dir\":\"uni\",\"a\":{\"host\":\"n1\",\"ca\":\"mlx5_0\",\"port\":1,"
+		"\"guid\":\"0x1\"},\"b\":{\"host\":\"n2\",\"ca\":\"mlx5_0\",\"port\":1,"
+		"\"guid\":\"0x2\"},\"gbps_min\":1.0,\"expected_gbps\":100,"
+		"\"status\":\"ok\"}",
+		"pair record: missing required field 'gbps'");
+	expect_rejection("{" ENVELOPE
+			 ",\"kind\":\"link\",\"a\":{\"name\":\"x\"}}",
 			 "link record: missing required field 'a.guid'");
 }
 
 static void test_rejects_wrong_type(void **state)
 {
 	(void)state;
-	expect_rejection("{" ENVELOPE ",\"kind\":\"port\",\"ca\":\"mlx5_0\",\"port\":\"1\"}",
+	expect_rejection("{" ENVELOPE
+			 ",\"kind\":\"port\",\"ca\":\"mlx5_0\",\"port\":\"1\"}",
 			 "port record: field 'port' must be an integer");
-	expect_rejection("{" ENVELOPE ",\"kind\":7}", "a record: field 'kind' must be a string");
+	expect_rejection("{" ENVELOPE ",\"kind\":7}",
+			 "a record: field 'kind' must be a string");
 }
 
 static void test_rejects_unknown_values(void **state)
 {
 	(void)state;
-	expect_rejection("{" ENVELOPE ",\"kind\":\"nosuch\"}", "unknown record kind 'nosuch'");
-	expect_rejection("{" ENVELOPE ",\"kind\":\"run\",\"tool\":\"x\",\"event\":\"middle\"}",
-			 "run record: field 'event' has unknown value 'middle'");
+	expect_rejection("{" ENVELOPE ",\"kind\":\"nosuch\"}",
+			 "unknown record kind 'nosuch'");
+	expect_rejection(
+		"{" ENVELOPE
+		",\"kind\":\"run\",\"tool\":\"x\",\"event\":\"middle\"}",
+		"run record: field 'event' has unknown value 'middle'");
 }
 
 static void test_pair_error_needs_reason(void **state)
@@ -220,7 +259,8 @@ static void test_pair_error_needs_reason(void **state)
 	(void)state;
 	json_object_set_new(rec, "status", json_string("error"));
 	assert_int_equal(-EINVAL, record_validate(rec, why, sizeof(why)));
-	assert_string_equal("pair record: status 'error' needs an 'error' string", why);
+	assert_string_equal(
+		"pair record: status 'error' needs an 'error' string", why);
 	json_object_set_new(rec, "error", json_string("stalled"));
 	assert_int_equal(0, record_validate(rec, why, sizeof(why)));
 	json_decref(rec);
@@ -229,8 +269,10 @@ static void test_pair_error_needs_reason(void **state)
 static void test_finding_rejects_bad_enums(void **state)
 {
 	(void)state;
-	assert_null(record_finding("fatal", "x", json_object(), NULL, "none", "m"));
-	assert_null(record_finding("fail", "x", json_object(), NULL, "reboot", "m"));
+	assert_null(
+		record_finding("fatal", "x", json_object(), NULL, "none", "m"));
+	assert_null(record_finding("fail", "x", json_object(), NULL, "reboot",
+				   "m"));
 }
 
 static void test_guid_parse(void **state)

@@ -30,7 +30,8 @@ static char *temp_path(const char *suffix)
 	char *path;
 	int fd;
 
-	assert_true(asprintf(&path, "/tmp/ibproof-test-report-XXXXXX%s", suffix) > 0);
+	assert_true(asprintf(&path, "/tmp/ibproof-test-report-XXXXXX%s",
+			     suffix) > 0);
 	fd = mkstemps(path, (int)strlen(suffix));
 	assert_true(fd >= 0);
 	close(fd);
@@ -52,15 +53,17 @@ static json_t *sw_end(const char *name, uint64_t guid, int port)
 	char g[19];
 
 	return json_pack("{s:s,s:s,s:i,s:s}", "name", name, "guid",
-			 record_guid_str(guid, g), "port", port, "type", "switch");
+			 record_guid_str(guid, g), "port", port, "type",
+			 "switch");
 }
 
 static void emit_link_state(struct record_writer *w, json_t *a, json_t *b,
 			    const char *state)
 {
-	emit(w, "link", json_pack("{s:o,s:o,s:s,s:s,s:s,s:s}", "a", a, "b", b,
-				  "width", "4x", "speed", "HDR", "state", state,
-				  "phys_state", "LinkUp"));
+	emit(w, "link",
+	     json_pack("{s:o,s:o,s:s,s:s,s:s,s:s}", "a", a, "b", b, "width",
+		       "4x", "speed", "HDR", "state", state, "phys_state",
+		       "LinkUp"));
 }
 
 static void emit_link(struct record_writer *w, json_t *a, json_t *b)
@@ -73,7 +76,8 @@ static json_t *hca_ref(int p)
 	char host[32];
 
 	snprintf(host, sizeof(host), "node%02d", p / 2 + 1);
-	return record_port_ref(host, p % 2 ? "mlx5_1" : "mlx5_0", 1, HCA_GUID(p));
+	return record_port_ref(host, p % 2 ? "mlx5_1" : "mlx5_0", 1,
+			       HCA_GUID(p));
 }
 
 /* n HCA ports, two per host, on leaf01 (twin-port cages), all-pairs. */
@@ -82,29 +86,36 @@ static void hca_fabric(struct record_writer *w, int n, int bad, double noise)
 	unsigned int seed = 7;
 
 	for (int p = 0; p < n; p++) {
-		json_t *ref = hca_ref(p), *leaf = sw_end("leaf01", LEAF_GUID, p + 1);
+		json_t *ref = hca_ref(p),
+		       *leaf = sw_end("leaf01", LEAF_GUID, p + 1);
 		char desc[64];
 
 		json_object_set_new(leaf, "devid", json_integer(0xd2f2));
 		snprintf(desc, sizeof(desc), "%s %s",
 			 json_string_value(json_object_get(ref, "host")),
 			 json_string_value(json_object_get(ref, "ca")));
-		emit_link(w, leaf, json_pack("{s:s,s:O,s:i,s:s}", "name", desc, "guid",
-					json_object_get(ref, "guid"), "port", 1,
-					"type", "ca"));
+		emit_link(w, leaf,
+			  json_pack("{s:s,s:O,s:i,s:s}", "name", desc, "guid",
+				    json_object_get(ref, "guid"), "port", 1,
+				    "type", "ca"));
 		json_decref(ref);
 	}
 	for (int a = 0; a < n; a++)
 		for (int b = a + 1; b < n; b++) {
-			double gbps = 196 * (1 + noise * ((rand_r(&seed) % 2001) / 1000.0 - 1));
+			double gbps =
+				196 *
+				(1 +
+				 noise * ((rand_r(&seed) % 2001) / 1000.0 - 1));
 
 			if (a == bad || b == bad)
 				gbps = 120;
-			emit(w, "pair", json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}",
-				"round", (a + b) % (n - 1), "test", "write", "dir", "uni",
-				"a", hca_ref(a), "b", hca_ref(b), "gbps", gbps,
-				"gbps_min", gbps * 0.98, "expected_gbps", 200.0,
-				"status", "ok"));
+			emit(w, "pair",
+			     json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}",
+				       "round", (a + b) % (n - 1), "test",
+				       "write", "dir", "uni", "a", hca_ref(a),
+				       "b", hca_ref(b), "gbps", gbps,
+				       "gbps_min", gbps * 0.98, "expected_gbps",
+				       200.0, "status", "ok"));
 		}
 }
 
@@ -128,24 +139,30 @@ static void bad_switch_cable_records(struct record_writer *w)
 {
 	for (int s = 0; s < 4; s++)
 		emit_link(w, sw_end("leaf01", LEAF_GUID, 33 + s),
-		     sw_end("spine01", SPINE_GUID + (uint64_t)s, 1));
+			  sw_end("spine01", SPINE_GUID + (uint64_t)s, 1));
 	/* fabric counters on the leaf side, fabric check on the whole cable */
-	emit(w, "finding", json_pack("{s:s,s:s,s:o,s:{s:i},s:s,s:s}",
-		"severity", "fail", "category", "symbol-errors", "subject",
-		record_switch_port_ref("leaf01", LEAF_GUID, 34), "evidence",
-		"symbol_errors", 5000, "action", "replace-cable", "message",
-		"leaf01 port 34: 5000 symbol errors"));
-	emit(w, "finding", json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:s},s:s,s:s}",
-		"severity", "fail", "category", "degraded-width", "subject",
-		"a", sw_end("spine01", SPINE_GUID + 1, 1), "b",
-		sw_end("leaf01", LEAF_GUID, 34), "evidence", "width", "1x",
-		"action", "reseat", "message", "spine01 port 1 - leaf01 port 34 at 1x"));
+	emit(w, "finding",
+	     json_pack("{s:s,s:s,s:o,s:{s:i},s:s,s:s}", "severity", "fail",
+		       "category", "symbol-errors", "subject",
+		       record_switch_port_ref("leaf01", LEAF_GUID, 34),
+		       "evidence", "symbol_errors", 5000, "action",
+		       "replace-cable", "message",
+		       "leaf01 port 34: 5000 symbol errors"));
+	emit(w, "finding",
+	     json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:s},s:s,s:s}", "severity",
+		       "fail", "category", "degraded-width", "subject", "a",
+		       sw_end("spine01", SPINE_GUID + 1, 1), "b",
+		       sw_end("leaf01", LEAF_GUID, 34), "evidence", "width",
+		       "1x", "action", "reseat", "message",
+		       "spine01 port 1 - leaf01 port 34 at 1x"));
 	/* the same fault told again by another tool: still one reason */
-	emit(w, "finding", json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:i},s:s,s:s}",
-		"severity", "fail", "category", "symbol-errors", "subject",
-		"a", sw_end("spine01", SPINE_GUID + 1, 1), "b",
-		sw_end("leaf01", LEAF_GUID, 34), "evidence", "symbol_errors", 5000,
-		"action", "replace-cable", "message", "cable: 5000 symbol errors"));
+	emit(w, "finding",
+	     json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:i},s:s,s:s}", "severity",
+		       "fail", "category", "symbol-errors", "subject", "a",
+		       sw_end("spine01", SPINE_GUID + 1, 1), "b",
+		       sw_end("leaf01", LEAF_GUID, 34), "evidence",
+		       "symbol_errors", 5000, "action", "replace-cable",
+		       "message", "cable: 5000 symbol errors"));
 }
 
 static void test_bad_switch_cable(void **state)
@@ -158,7 +175,8 @@ static void test_bad_switch_cable(void **state)
 	(void)state;
 	assert_non_null(w);
 	bad_switch_cable_records(w);
-	assert_int_equal(0, record_writer_close(w));	analyse(&r, path, NULL);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
 	assert_int_equal(1, r.n_entries);
 	e = &r.entries[0];
 	assert_int_equal(ENTRY_PORT, e->kind);
@@ -185,8 +203,9 @@ static void test_switch_cable_repaired(void **state)
 	static const struct {
 		const char *state;
 		size_t reenabled;
-	} runs[] = { { "ACTIVE", 1 }, { "Active", 1 }, { "DOWN", 0 },
-		     { "active", 0 } };
+	} runs[] = {
+		{ "ACTIVE", 1 }, { "Active", 1 }, { "DOWN", 0 }, { "active", 0 }
+	};
 	char *path = temp_path(".jsonl"), *json = temp_path(".json");
 	struct record_writer *w = record_writer_open(path, false);
 	struct report r;
@@ -201,13 +220,15 @@ static void test_switch_cable_repaired(void **state)
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		w = record_writer_open(path, false);
 		for (int s = 0; s < 4; s++)
-			emit_link_state(w, sw_end("leaf01", LEAF_GUID, 33 + s),
-					sw_end("spine01", SPINE_GUID + (uint64_t)s,
-					       1), runs[i].state);
+			emit_link_state(
+				w, sw_end("leaf01", LEAF_GUID, 33 + s),
+				sw_end("spine01", SPINE_GUID + (uint64_t)s, 1),
+				runs[i].state);
 		assert_int_equal(0, record_writer_close(w));
 		analyse(&r, path, json);
 		assert_int_equal(0, r.n_entries);
-		assert_int_equal(runs[i].reenabled, json_array_size(r.reenable));
+		assert_int_equal(runs[i].reenabled,
+				 json_array_size(r.reenable));
 		assert_int_equal(1 - runs[i].reenabled,
 				 json_array_size(r.still_disabled));
 		report_fini(&r);
@@ -248,8 +269,10 @@ static void test_bad_hca_port_then_repaired(void **state)
 	assert_int_equal(0, r.n_entries);
 	assert_true(report_passed(&r));
 	assert_int_equal(1, json_array_size(r.reenable));
-	assert_string_equal("node19 mlx5_1 port 1", json_string_value(
-		json_object_get(json_array_get(r.reenable, 0), "location")));
+	assert_string_equal(
+		"node19 mlx5_1 port 1",
+		json_string_value(json_object_get(json_array_get(r.reenable, 0),
+						  "location")));
 	report_fini(&r);
 	unlink(path);
 	unlink(json);
@@ -286,17 +309,20 @@ static void test_switch_common_cause(void **state)
 	(void)state;
 	for (int p = 1; p <= 4; p++) {
 		emit_link(w, sw_end("leaf01", LEAF_GUID, p),
-		     sw_end("spine01", SPINE_GUID + (uint64_t)p, 1));
-		emit(w, "finding", json_pack("{s:s,s:s,s:o,s:{},s:s,s:s}",
-			"severity", "fail", "category", "link-downed", "subject",
-			record_switch_port_ref("leaf01", LEAF_GUID, p), "evidence",
-			"action", "reseat", "message", "link downed"));
+			  sw_end("spine01", SPINE_GUID + (uint64_t)p, 1));
+		emit(w, "finding",
+		     json_pack("{s:s,s:s,s:o,s:{},s:s,s:s}", "severity", "fail",
+			       "category", "link-downed", "subject",
+			       record_switch_port_ref("leaf01", LEAF_GUID, p),
+			       "evidence", "action", "reseat", "message",
+			       "link downed"));
 	}
 	assert_int_equal(0, record_writer_close(w));
 	analyse(&r, path, NULL);
 	assert_int_equal(4, r.n_entries);
 	for (size_t i = 0; i < r.n_findings; i++)
-		groups += !strcmp("common-cause", json_string_value(json_object_get(
+		groups += !strcmp("common-cause",
+				  json_string_value(json_object_get(
 					  r.findings[i].rec, "category")));
 	assert_int_equal(1, groups);
 	assert_string_equal("switch leaf01", r.entries[0].group);
@@ -336,17 +362,19 @@ static void test_file_read_in_parts(void **state)
 	fputs("{\"schema\":\"ibproof/1\",\"kind\":\"pair\"}\n", f);
 	fclose(f);
 	w = record_writer_open(path, true);
-	emit(w, "pair", json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}",
-		"round", 1, "test", "write", "dir", "uni", "a", hca_ref(0),
-		"b", hca_ref(1), "gbps", 1.0, "gbps_min", 1.0,
-		"expected_gbps", 2.0, "status", "ok"));
+	emit(w, "pair",
+	     json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}", "round", 1,
+		       "test", "write", "dir", "uni", "a", hca_ref(0), "b",
+		       hca_ref(1), "gbps", 1.0, "gbps_min", 1.0,
+		       "expected_gbps", 2.0, "status", "ok"));
 	assert_int_equal(0, record_writer_close(w));
 	assert_int_equal(0, report_init(&parts));
 	parts.params = whole.params;
 	parts.params.threads = 3;
 	parts.params.split_min = 1024;
 	assert_int_equal(-EINVAL, report_analyse(&parts, files, 1, NULL));
-	snprintf(want, sizeof(want), "%s:821: a record: missing required field 'time'", path);
+	snprintf(want, sizeof(want),
+		 "%s:821: a record: missing required field 'time'", path);
 	if (strncmp(want, parts.error, strlen(want)))
 		fprintf(stderr, "got: %s\n", parts.error);
 	assert_memory_equal(want, parts.error, strlen(want));
@@ -368,7 +396,8 @@ static void test_malformed_input(void **state)
 	assert_non_null(f);
 	fputs("\n{\"schema\":\"ibproof/1\",\"kind\":\"run\",\"time\":\"t\","
 	      "\"host\":\"h\",\"version\":\"v\",\"tool\":\"x\",\"event\":\"start\"}\n"
-	      "{\"schema\":\"ibproof/1\",\"kind\":\"pair\"\n", f);
+	      "{\"schema\":\"ibproof/1\",\"kind\":\"pair\"\n",
+	      f);
 	fclose(f);
 	assert_int_equal(0, report_init(&r));
 	r.params.threads = 1;

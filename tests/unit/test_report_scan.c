@@ -15,11 +15,17 @@
 #include "common/record.h"
 #include "reports/report_scan.h"
 
-#define HEAD "{\"schema\":\"ibproof/1\",\"kind\":\"pair\",\"time\":\"2026-12-02T15:04:05.123Z\",\"host\":\"n1\",\"version\":\"0.1.0\","
-#define REFS "\"a\":{\"host\":\"n1\",\"ca\":\"mlx5_0\",\"port\":1,\"guid\":\"0x0000000000001234\"},\"b\":{\"host\":\"n2\",\"ca\":\"mlx5_1\",\"port\":2,\"guid\":\"0x0000000000005678\"},"
+#define HEAD \
+	"{\"schema\":\"ibproof/1\",\"kind\":\"pair\",\"time\":\"2026-12-02T15:04:05.123Z\",\"host\":\"n1\",\"version\":\"0.1.0\","
+#define REFS \
+	"\"a\":{\"host\":\"n1\",\"ca\":\"mlx5_0\",\"port\":1,\"guid\":\"0x0000000000001234\"},\"b\":{\"host\":\"n2\",\"ca\":\"mlx5_1\",\"port\":2,\"guid\":\"0x0000000000005678\"},"
 /* as burnin writes them: added fields, counters as flat objects */
-#define BURNIN HEAD "\"round\":1,\"test\":\"read\",\"dir\":\"bi\"," REFS "\"gbps\":9.5,\"gbps_min\":9,\"expected_gbps\":10.0,\"status\":\"error\",\"retest\":false,\"seconds\":1.5,\"counters_a\":{\"symbol_error\":0,\"link_downed\":2},\"counters_b\":{},\"error\":\"stalled: 3 outstanding\"}\n"
-#define GOOD HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":97.5,\"gbps_min\":91,\"expected_gbps\":1e2,\"status\":\"ok\"}\n"
+#define BURNIN                                                    \
+	HEAD "\"round\":1,\"test\":\"read\",\"dir\":\"bi\"," REFS \
+	     "\"gbps\":9.5,\"gbps_min\":9,\"expected_gbps\":10.0,\"status\":\"error\",\"retest\":false,\"seconds\":1.5,\"counters_a\":{\"symbol_error\":0,\"link_downed\":2},\"counters_b\":{},\"error\":\"stalled: 3 outstanding\"}\n"
+#define GOOD                                                        \
+	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS \
+	     "\"gbps\":97.5,\"gbps_min\":91,\"expected_gbps\":1e2,\"status\":\"ok\"}\n"
 
 /* What the reader's validation says of a line. */
 static int reader_accepts(const char *line)
@@ -50,31 +56,64 @@ static void test_plain_pair_taken(void **state)
 /* Each of these is left to the reader, valid or not. */
 static const char *const refused[] = {
 	/* escapes and non-ASCII: valid, but for jansson to decode */
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"note\":\"a\\\"b\"}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"note\":\"caf\xc3\xa9\"}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"note\":\"a\\\"b\"}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"note\":\"caf\xc3\xa9\"}",
 	/* deeper nesting and arrays in added fields */
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"counters\":{\"x\":{\"y\":1}}}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"counters\":[1]}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"counters\":{\"x\":{\"y\":1}}}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"counters\":[1]}",
 	/* a duplicate key inside an added object */
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"counters_a\":{\"x\":1,\"x\":2}}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",\"counters_a\":{\"x\":1,\"x\":2}}",
 	/* invalid: duplicate keys, known and added */
-	HEAD "\"round\":3,\"round\":4,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	HEAD "\"x\":1,\"x\":2,\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD "\"round\":3,\"round\":4,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	     "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD
+	"\"x\":1,\"x\":2,\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
 	/* invalid: types, values, missing fields, schema */
-	HEAD "\"round\":3.0,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	HEAD "\"round\":3,\"test\":\"send\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"error\"}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":\"1\",\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	"{\"schema\":\"ibproof/2\",\"kind\":\"pair\",\"time\":\"t\",\"host\":\"h\",\"version\":\"v\",\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD "\"round\":3.0,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	     "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD "\"round\":3,\"test\":\"send\",\"dir\":\"uni\"," REFS
+	     "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"error\"}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":\"1\",\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	     "\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	"{\"schema\":\"ibproof/2\",\"kind\":\"pair\",\"time\":\"t\",\"host\":\"h\",\"version\":\"v\",\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
 	/* invalid JSON: numbers, commas, trailing text, truncation */
-	HEAD "\"round\":03,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1.,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"} x",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"",
-	HEAD "\"round\":99999999999999999999,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
-	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS "\"gbps\":1e999,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD "\"round\":03,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	     "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1.,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\",}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"} x",
+	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	     "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"",
+	HEAD
+	"\"round\":99999999999999999999,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	HEAD
+	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
+	"\"gbps\":1e999,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
 	/* another kind */
 	"{\"schema\":\"ibproof/1\",\"kind\":\"run\",\"time\":\"t\",\"host\":\"h\",\"version\":\"v\",\"tool\":\"x\",\"event\":\"start\"}",
 };
@@ -88,7 +127,8 @@ static void test_burnin_pair_taken(void **state)
 	assert_int_equal(1, report_scan_pair(BURNIN, strlen(BURNIN), &p));
 	assert_true(scan_eq(&p.str[SF_STATUS], "error"));
 	assert_true(scan_eq(&p.str[SF_ERROR], "stalled: 3 outstanding"));
-	assert_true(scan_eq(&p.str[SF_TEST], "read") && scan_eq(&p.str[SF_DIR], "bi"));
+	assert_true(scan_eq(&p.str[SF_TEST], "read") &&
+		    scan_eq(&p.str[SF_DIR], "bi"));
 }
 
 static void test_doubtful_lines_left_to_reader(void **state)
@@ -124,8 +164,10 @@ static void mutate(const char *good)
 		for (size_t k = 0; k < sizeof(subst) - 1; k++) {
 			memcpy(line, good, n + 1);
 			line[i] = subst[k];
-			if (report_scan_pair(line, n, &p) && !reader_accepts(line)) {
-				fprintf(stderr, "taken but invalid: %s\n", line);
+			if (report_scan_pair(line, n, &p) &&
+			    !reader_accepts(line)) {
+				fprintf(stderr, "taken but invalid: %s\n",
+					line);
 				fail();
 			}
 		}

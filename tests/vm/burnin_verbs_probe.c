@@ -49,13 +49,13 @@ static int usage(void)
 static int parse(int argc, char **argv, struct probe *pr)
 {
 	static const struct option opts[] = {
-	    {"test", 1, 0, 't'},   {"bidir", 0, 0, 'b'},
-	    {"qps", 1, 0, 'q'},	   {"size", 1, 0, 's'},
-	    {"depth", 1, 0, 'd'},  {"duration", 1, 0, 'D'},
-	    {"warmup", 1, 0, 'w'}, {"stall", 1, 0, 'S'},
-	    {"verify", 0, 0, 'v'}, {"samples", 1, 0, 'n'},
-	    {"role", 1, 0, 'r'},   {"retry", 1, 0, 'R'},
-	    {"dir", 1, 0, 'o'},	   {0},
+		{ "test", 1, 0, 't' },	 { "bidir", 0, 0, 'b' },
+		{ "qps", 1, 0, 'q' },	 { "size", 1, 0, 's' },
+		{ "depth", 1, 0, 'd' },	 { "duration", 1, 0, 'D' },
+		{ "warmup", 1, 0, 'w' }, { "stall", 1, 0, 'S' },
+		{ "verify", 0, 0, 'v' }, { "samples", 1, 0, 'n' },
+		{ "role", 1, 0, 'r' },	 { "retry", 1, 0, 'R' },
+		{ "dir", 1, 0, 'o' },	 { 0 },
 	};
 	long v;
 	int c;
@@ -195,7 +195,7 @@ static int write_file(const char *dir, const char *name, const void *buf,
 /* Wait (bounded) for DIR/NAME and read len bytes of it. */
 static int wait_file(const char *dir, const char *name, void *buf, size_t len)
 {
-	struct timespec nap = {0, 20000000};
+	struct timespec nap = { 0, 20000000 };
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -246,7 +246,7 @@ static int pair_connect(struct burnin_endpoint *ep, const struct probe *pr,
 	if (!ret)
 		ret = wait_file(pr->dir, name, &theirs, sizeof(theirs));
 	if (!ret)
-		ret = ops->connect(ep, &theirs, &(struct burnin_result){0});
+		ret = ops->connect(ep, &theirs, &(struct burnin_result){ 0 });
 	snprintf(name, sizeof(name), "%s.ready", me);
 	if (!ret)
 		ret = write_file(pr->dir, name, "1", 1);
@@ -287,15 +287,15 @@ static int cmd_pair(const char *name, struct probe *pr)
 int main(int argc, char **argv)
 {
 	struct probe pr = {
-	    .p = {.test = BURNIN_TEST_WRITE,
-		  .msg_size = 65536,
-		  .qps = 4,
-		  .tx_depth = 16,
-		  .duration_s = 2,
-		  .warmup_s = 0.5,
-		  .stall_s = 3,
-		  .retry_cnt = 3},
-	    .samples = 12,
+		.p = { .test = BURNIN_TEST_WRITE,
+		       .msg_size = 65536,
+		       .qps = 4,
+		       .tx_depth = 16,
+		       .duration_s = 2,
+		       .warmup_s = 0.5,
+		       .stall_s = 3,
+		       .retry_cnt = 3 },
+		.samples = 12,
 	};
 	const char *port;
 
