@@ -22,18 +22,22 @@ build-asan:
 	cmake -S . -B $(ASAN_BUILD) -DIBPROOF_WERROR=ON -DIBPROOF_SANITIZE=ON $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
-# Formatting and the ban list (docs/testing.md). STYLE_FLAGS=--bans-only
-# until the one commit that formats the whole tree; then it goes empty.
-STYLE_FLAGS ?= --bans-only
+# Formatting, the ban list and the layers (docs/testing.md, docs/design.md).
+# STYLE_FLAGS=--bans-only skips clang-format (a quick local run).
+STYLE_FLAGS ?=
 check-style:
 	scripts/check-style $(STYLE_FLAGS)
+	scripts/check-layers
 
 # Every tier, strictly: in CI (CI set) or with STRICT=1 a skipped test fails.
-# The style gate runs first and fails the check.
+# The style and layer gates run first and fail the check; after the build,
+# no circle of calls between two source files (scripts/call-cycles).
 check: deps
 	@start=$$(date +%s); rc=0; \
 	scripts/check-style $(STYLE_FLAGS) || exit $$?; \
+	scripts/check-layers || exit $$?; \
 	$(MAKE) --no-print-directory build build-asan || exit $$?; \
+	scripts/call-cycles $(BUILD) || rc=1; \
 	scripts/run-tests $(ASAN_BUILD) -L unit || rc=1; \
 	scripts/run-tests $(BUILD) || rc=1; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall time, exit $$rc"; \
