@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "burnin/burnin.h"
+#include "common/array.h"
+#include "common/lines.h"
 
 #define NODE_PARTNERS 3
 #define NODE_MAX_ROUNDS 256
@@ -220,7 +222,7 @@ out:
 struct file_pair {
 	long round;
 	int a, b;
-	unsigned long line;
+	int line;
 };
 
 static int file_pair_cmp(const void *x, const void *y)
@@ -232,40 +234,29 @@ static int file_pair_cmp(const void *x, const void *y)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* Parses one line into fp; 1 = blank/comment, 0 = pair, -EINVAL. */
-static int parse_pair_line(char *line, const char *path, unsigned long no,
+/* Parses one line into fp; 1 = blank after its comment, 0 = pair, -EINVAL. */
+static int parse_pair_line(struct lines *in, char *line,
 			   const struct burnin_port *ports, int n,
-			   struct file_pair *fp, char *err, size_t err_len)
+			   struct file_pair *fp)
 {
 	char a[256], b[256], extra[2];
 	int k;
 
-	line[strcspn(line, "#\r\n")] = '\0';
+	line[strcspn(line, "#")] = '\0';
 	k = sscanf(line, "%ld %255s %255s %1s", &fp->round, a, b, extra);
 	if (k <= 0 && strspn(line, " \t") == strlen(line))
 		return 1;
-	fp->line = no;
-	if (k != 3 || fp->round < 0) {
-		snprintf(
-			err, err_len,
-			"%s:%lu: expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'",
-			path, no);
-		return -EINVAL;
-	}
+	fp->line = in->line;
+	if (k != 3 || fp->round < 0)
+		return lines_error(
+			in, "expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'");
 	fp->a = burnin_inventory_find(ports, n, a);
 	fp->b = burnin_inventory_find(ports, n, b);
-	if (fp->a < 0 || fp->b < 0) {
-		snprintf(err, err_len,
-			 "%s:%lu: port '%s' is not in the inventory", path, no,
-			 fp->a < 0 ? a : b);
-		return -EINVAL;
-	}
-	if (fp->a == fp->b) {
-		snprintf(err, err_len,
-			 "%s:%lu: a port cannot meet itself ('%s')", path, no,
-			 a);
-		return -EINVAL;
-	}
+	if (fp->a < 0 || fp->b < 0)
+		return lines_error(in, "port '%s' is not in the inventory",
+				   fp->a < 0 ? a : b);
+	if (fp->a == fp->b)
+		return lines_error(in, "a port cannot meet itself ('%s')", a);
 	return 0;
 }
 
@@ -273,41 +264,27 @@ static int read_pairs(const char *path, const struct burnin_port *ports, int n,
 		      struct file_pair **out, int *n_out, char *err,
 		      size_t err_len)
 {
-	FILE *f = fopen(path, "r");
-	struct file_pair *fp = NULL, *grown;
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned long no = 0;
-	int k = 0, ret = 0;
+	struct lines in;
+	struct file_pair *fp = NULL;
+	size_t cap = 0, k = 0;
+	char *line;
+	int ret = lines_open(&in, path, err, err_len) ? -EINVAL : 0;
 
-	if (!f) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		return -EINVAL;
-	}
-	while (!ret && getline(&line, &cap, f) >= 0) {
-		grown = realloc(fp, (size_t)(k + 1) * sizeof(*fp));
-		if (!grown) {
-			ret = -ENOMEM;
-			break;
-		}
-		fp = grown;
-		ret = parse_pair_line(line, path, ++no, ports, n, &fp[k], err,
-				      err_len);
+	while (!ret && (ret = lines_next(&in, &line)) > 0) {
+		ret = array_reserve(&fp, &cap, k, sizeof(*fp));
+		if (!ret)
+			ret = parse_pair_line(&in, line, ports, n, &fp[k]);
 		if (!ret)
 			k++;
 		ret = ret == 1 ? 0 : ret;
 	}
-	free(line);
-	fclose(f);
-	if (!ret && !k) {
-		snprintf(err, err_len, "%s:%lu: no pairs in the file", path,
-			 no);
-		ret = -EINVAL;
-	}
+	if (!ret && !k)
+		ret = lines_error(&in, "no pairs in the file");
+	lines_close(&in);
 	if (ret)
 		free(fp);
 	else
-		*out = fp, *n_out = k;
+		*out = fp, *n_out = (int)k;
 	return ret;
 }
 
@@ -332,10 +309,14 @@ int burnin_schedule_pairs_file(const char *path,
 			break;
 		if (busy[fp[i].a] == s->n_rounds ||
 		    busy[fp[i].b] == s->n_rounds) {
-			snprintf(err, err_len,
-				 "%s:%lu: port already in a pair of round %ld",
-				 path, fp[i].line, fp[i].round);
-			ret = -EINVAL;
+			struct lines at = { .path = path,
+					    .line = fp[i].line,
+					    .err = err,
+					    .errlen = err_len };
+
+			ret = lines_error(&at,
+					  "port already in a pair of round %ld",
+					  fp[i].round);
 			break;
 		}
 		busy[fp[i].a] = busy[fp[i].b] = s->n_rounds;
