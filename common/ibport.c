@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* ibport.c: port state, physical state and PMA counter names and widths. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/ibport.h"
@@ -114,4 +117,17 @@ bool ib_counter_saturated(const char *sysfs, uint64_t value)
 	int bits = ib_counter_bits(sysfs);
 
 	return bits && value == (1ull << bits) - 1;
+}
+
+int ib_state_from_sysfs(const char *text)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (end == text || errno || v < 0 || v > INT_MAX ||
+	    (*end && *end != ':'))
+		return 0;
+	return (int)v;
 }

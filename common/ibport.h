@@ -41,6 +41,11 @@ const char *ib_port_state_name(int state);
  * exactly, the one older fabric link records on disk use ("Active").
  */
 int ib_port_state_from_name(const char *name);
+/*
+ * The number a sysfs state or phys_state file starts with: "4: ACTIVE" -> 4,
+ * "5: LinkUp" -> 5; 0 (unknown) when the text does not start with one.
+ */
+int ib_state_from_sysfs(const char *text);
 /* "Sleep", "Polling", ..., "LinkUp", ..., "PhyTest"; "unknown" otherwise. */
 const char *ib_phys_state_name(int phys);
 /* The physical state a record names, 0 if none. */

@@ -51,8 +51,6 @@ int node_ports_scan(const char *root, const char *ca_filter,
 		    struct node_port **ports, int *n);
 /* Parses "200 Gb/sec (4X HDR)" into p's nominal_gbps, lanes and speed. */
 void node_parse_rate(const char *text, struct node_port *p);
-/* "4: ACTIVE" -> 4; 0 if not a number. */
-int node_parse_state(const char *text);
 /* The `port` record of p (contract in docs/records.md). */
 json_t *node_port_record(const struct node_port *p);
 /* A port reference of p on this host. */

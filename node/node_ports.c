@@ -17,20 +17,6 @@
 #include "common/sysfs.h"
 #include "node/node.h"
 
-/* "4: ACTIVE" -> 4; 0 (unknown) when text does not start with a number. */
-int node_parse_state(const char *text)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (end == text || errno || v < 0 || v > INT_MAX ||
-	    (*end && *end != ':'))
-		return 0;
-	return (int)v;
-}
-
 void node_parse_rate(const char *text, struct node_port *p)
 {
 	const char *paren = strchr(text, '(');
@@ -98,9 +84,9 @@ static void read_port(const char *root, struct node_port *p)
 	long lid;
 
 	read_attr(root, p->ca, p->port, "state", text, sizeof(text));
-	p->state = node_parse_state(text);
+	p->state = ib_state_from_sysfs(text);
 	read_attr(root, p->ca, p->port, "phys_state", text, sizeof(text));
-	p->phys_state = node_parse_state(text);
+	p->phys_state = ib_state_from_sysfs(text);
 	read_attr(root, p->ca, p->port, "rate", text, sizeof(text));
 	node_parse_rate(text, p);
 	read_attr(root, p->ca, p->port, "link_layer", p->link_layer,

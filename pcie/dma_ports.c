@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/ibport.h"
 #include "common/sysfs.h"
 #include "pcie/pcie.h"
 
@@ -100,9 +101,13 @@ static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)
 static bool port_active(const struct pcie_topo *t, const char *ca, int port)
 {
 	char buf[32];
+	int state;
 
-	return !sysfs_port_read(t->root, ca, port, "state", buf, sizeof(buf)) &&
-	       strstr(buf, "ACTIVE");
+	if (sysfs_port_read(t->root, ca, port, "state", buf, sizeof(buf)))
+		return false;
+	state = ib_state_from_sysfs(buf);
+	return state == IB_PORT_STATE_ACTIVE ||
+	       state == IB_PORT_STATE_ACTIVE_DEFER;
 }
 
 struct dma_ports_ctx {

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "common/record.h"
+#include "common/ibport.h"
 #include "node/node.h"
 
 static struct node_port port(const char *ca, int lanes, enum ib_speed speed)
@@ -171,7 +172,7 @@ static void test_parse_rate(void **state)
 	node_parse_rate("garbage", &p);
 	assert_int_equal(p.lanes, 0);
 	assert_int_equal(p.speed, IB_SPEED_UNKNOWN);
-	assert_int_equal(node_parse_state("4: ACTIVE"), 4);
+	assert_int_equal(ib_state_from_sysfs("4: ACTIVE"), 4);
 }
 
 static json_t *finding(const char *sev, const char *cat, json_t *subject,
