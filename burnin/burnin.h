@@ -29,7 +29,7 @@ struct burnin_schedule {
 	int *start;
 	struct burnin_pair *pairs;
 	int n_pairs;
-	int cap_rounds, cap_pairs;
+	size_t cap_rounds, cap_pairs;
 	bool rail_bound; /* pairs stay within a rail (separate fabrics) */
 };
 

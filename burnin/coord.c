@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "burnin/run.h"
+#include "common/array.h"
 #include "common/cli.h"
 #include "common/ibport.h"
 #include "common/log.h"
@@ -70,16 +71,8 @@ int burnin_coord_release(struct burnin_coord *co)
 int burnin_coord_add_measure(struct burnin_coord *co,
 			     const struct burnin_measure *m)
 {
-	if (co->n_m == co->cap_m) {
-		int cap = co->cap_m ? 2 * co->cap_m : 256;
-		struct burnin_measure *grown =
-			realloc(co->m, (size_t)cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		co->m = grown;
-		co->cap_m = cap;
-	}
+	if (array_reserve(&co->m, &co->cap_m, (size_t)co->n_m, sizeof(*co->m)))
+		return -ENOMEM;
 	co->m[co->n_m++] = *m;
 	return 0;
 }

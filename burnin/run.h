@@ -91,7 +91,8 @@ struct burnin_coord {
 	struct burnin_schedule sched;
 	int n_main_rounds;
 	struct burnin_measure *m;
-	int n_m, cap_m;
+	int n_m;
+	size_t cap_m;
 	json_t **port_counters; /* inventory index -> {name: error delta} */
 	json_t **port_saturated; /* inventory index -> [names at their max] */
 	struct record_writer *w;

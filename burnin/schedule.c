@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "burnin/burnin.h"
+#include "common/array.h"
 
 static int port_cmp(const void *x, const void *y)
 {
@@ -58,15 +59,10 @@ int burnin_schedule_round_size(const struct burnin_schedule *s, int round)
 
 int burnin_schedule_new_round(struct burnin_schedule *s)
 {
-	if (s->n_rounds + 2 > s->cap_rounds) {
-		int cap = s->cap_rounds ? 2 * s->cap_rounds : 16;
-		int *start = realloc(s->start, (size_t)cap * sizeof(*start));
-
-		if (!start)
-			return -ENOMEM;
-		s->start = start;
-		s->cap_rounds = cap;
-	}
+	/* start[] has one entry past the last round */
+	if (array_reserve(&s->start, &s->cap_rounds, (size_t)s->n_rounds + 1,
+			  sizeof(*s->start)))
+		return -ENOMEM;
 	if (!s->n_rounds)
 		s->start[0] = 0;
 	s->n_rounds++;
@@ -76,16 +72,9 @@ int burnin_schedule_new_round(struct burnin_schedule *s)
 
 int burnin_schedule_add(struct burnin_schedule *s, int a, int b)
 {
-	if (s->n_pairs + 1 > s->cap_pairs) {
-		int cap = s->cap_pairs ? 2 * s->cap_pairs : 64;
-		struct burnin_pair *p;
-
-		p = realloc(s->pairs, (size_t)cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		s->pairs = p;
-		s->cap_pairs = cap;
-	}
+	if (array_reserve(&s->pairs, &s->cap_pairs, (size_t)s->n_pairs,
+			  sizeof(*s->pairs)))
+		return -ENOMEM;
 	s->pairs[s->n_pairs++] = (struct burnin_pair){ a, b };
 	s->start[s->n_rounds] = s->n_pairs;
 	return 0;

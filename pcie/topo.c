@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/log.h"
 #include "common/sysfs.h"
 #include "pcie/pcie.h"
@@ -214,7 +215,7 @@ static int read_dev(struct pcie_topo *t, struct pcie_dev *d)
 
 struct scan_ctx {
 	struct pcie_topo *t;
-	int cap;
+	size_t cap;
 };
 
 /* A PCI function of bus/pci/devices; other names are passed over. */
@@ -222,20 +223,12 @@ static int add_dev(void *ctx, const char *bdf)
 {
 	struct scan_ctx *c = ctx;
 	struct pcie_topo *t = c->t;
-	int *cap = &c->cap;
 	struct pcie_dev *d;
 
 	if (!is_bdf(bdf))
 		return 0;
-	if (t->n == *cap) {
-		int ncap = *cap ? *cap * 2 : 64;
-		void *p = realloc(t->devs, (size_t)ncap * sizeof(*t->devs));
-
-		if (!p)
-			return -ENOMEM;
-		t->devs = p;
-		*cap = ncap;
-	}
+	if (array_reserve(&t->devs, &c->cap, (size_t)t->n, sizeof(*t->devs)))
+		return -ENOMEM;
 	d = &t->devs[t->n];
 	memset(d, 0, sizeof(*d));
 	snprintf(d->bdf, sizeof(d->bdf), "%s", bdf);
