@@ -60,11 +60,7 @@ int burnin_coord_release(struct burnin_coord *co)
 	free(co->alive);
 	free(co->m);
 	free(co->done_steps);
-	co->inv = NULL;
-	co->inv_rank = NULL;
-	co->alive = NULL;
-	co->m = NULL;
-	co->done_steps = NULL;
+	burnin_coord_init(co, co->ctx); /* counts and pointers alike */
 	return ret;
 }
 
@@ -272,11 +268,12 @@ static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 	add_counters(co, p->b, b);
 }
 
-/* Records the step's pairs; returns how many were ok. */
+/* Records the step's pairs; returns how many were ok, or -ENOMEM when a
+ * measure could not be kept for judging (its record is still written). */
 static int record_step(struct burnin_coord *co, struct step *st)
 {
 	static const struct wire_result none;
-	int ok = 0;
+	int ok = 0, lost = 0;
 
 	for (int i = 0; i < st->n; i++) {
 		const struct burnin_pair *p = &co->sched.pairs[st->first + i];
@@ -286,7 +283,8 @@ static int record_step(struct burnin_coord *co, struct step *st)
 
 		fill_measure(co, st, i, &m, err, sizeof(err));
 		ok += m.status == BURNIN_PAIR_OK;
-		burnin_coord_add_measure(co, &m);
+		if (burnin_coord_add_measure(co, &m))
+			lost++;
 		emit(co,
 		     burnin_pair_record(co, &m, err[0] ? err : NULL,
 					st->got[ra] ? &st->res[ra] : &none,
@@ -295,6 +293,12 @@ static int record_step(struct burnin_coord *co, struct step *st)
 			co->stopped = true;
 		if (st->got[rb] && st->res[rb].stop)
 			co->stopped = true;
+	}
+	if (lost) {
+		log_error(
+			"out of memory: %d measures of round %d not kept for judging",
+			lost, st->round + 1);
+		return -ENOMEM;
 	}
 	return ok;
 }
@@ -323,9 +327,11 @@ static int run_step(struct burnin_coord *co, int round, int test)
 		st.got[0] = true;
 	}
 	gather(co, &st, deadline);
-	burnin_worker_teardown(co->ctx,
-			       ep); /* after the gather, as the others do */
+	/* after the gather, as the others do */
+	burnin_worker_teardown(co->ctx, ep);
 	ok = record_step(co, &st);
+	if (ok < 0)
+		goto out;
 	co->seq++;
 	if (burnin_stop_requested())
 		co->stopped = true;
