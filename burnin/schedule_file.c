@@ -234,7 +234,8 @@ static int file_pair_cmp(const void *x, const void *y)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* Parses one line into fp; 1 = blank after its comment, 0 = pair, -EINVAL. */
+/* Parses one line (never blank: lines_next() skips those) into fp; 0 or
+ * -EINVAL. */
 static int parse_pair_line(struct lines *in, char *line,
 			   const struct burnin_port *ports, int n,
 			   struct file_pair *fp)
@@ -244,8 +245,6 @@ static int parse_pair_line(struct lines *in, char *line,
 
 	line[strcspn(line, "#")] = '\0';
 	k = sscanf(line, "%ld %255s %255s %1s", &fp->round, a, b, extra);
-	if (k <= 0 && strspn(line, " \t") == strlen(line))
-		return 1;
 	fp->line = in->line;
 	if (k != 3 || fp->round < 0)
 		return lines_error(
@@ -276,7 +275,6 @@ static int read_pairs(const char *path, const struct burnin_port *ports, int n,
 			ret = parse_pair_line(&in, line, ports, n, &fp[k]);
 		if (!ret)
 			k++;
-		ret = ret == 1 ? 0 : ret;
 	}
 	if (!ret && !k)
 		ret = lines_error(&in, "no pairs in the file");

@@ -117,6 +117,8 @@ int fabric_open_records(const struct fabric_args *a, struct record_writer **w)
 	json_object_set_new(rec, "params", run_params(a));
 	if (record_writer_emit_steal(*w, rec)) {
 		log_error("%s: writing records failed", a->common.records);
+		record_writer_close(*w);
+		*w = NULL;
 		return IBP_EXIT_RUNTIME;
 	}
 	return IBP_EXIT_PASS;

@@ -108,6 +108,7 @@ static int parse_node(struct topo_ctx *c, const char *line,
 	const char *rest, *hash, *lid;
 	uint64_t guid = c->next_guid;
 	long nports = topo_number(line + strcspn(line, "0123456789"), 255);
+	long prev;
 
 	rest = quoted(line, id, sizeof(id));
 	if (!rest || nports < 1)
@@ -135,7 +136,10 @@ static int parse_node(struct topo_ctx *c, const char *line,
 					   "expected a LID after \"lid\"");
 		c->cur->lid = (uint16_t)v;
 	}
-	if (strtab_put(&c->ids, id, c->cur->idx + 1))
+	prev = strtab_put(&c->ids, id, c->cur->idx + 1);
+	if (prev < 0)
+		return (int)prev;
+	if (prev)
 		return lines_error(&c->in, "node id \"%s\" repeated", id);
 	return 0;
 }
