@@ -128,6 +128,10 @@ static void test_errors(void **state)
 		     "t.map:1: expected 0xGUID \"name\"");
 	expect_error("0x10008f10300000145 x\n",
 		     "t.map:1: expected 0xGUID \"name\"");
+	/* strtoull alone would take these as 0x12 and 0x1 */
+	expect_error("0x0x12 a\n", "t.map:1: expected 0xGUID \"name\"");
+	expect_error("0x00000000000000001 a\n",
+		     "t.map:1: expected 0xGUID \"name\"");
 	expect_error("0x1 a\n\n0x2\n", "t.map:3: expected 0xGUID \"name\"");
 	expect_error("0x1 \"x\"\n0x2 # no name\n",
 		     "t.map:2: expected 0xGUID \"name\": the name is missing");
