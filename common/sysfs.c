@@ -180,8 +180,11 @@ long sysfs_read_bin(const char *root, const char *rel, void *buf, size_t len)
 
 int sysfs_read(const char *root, const char *rel, char *buf, size_t len)
 {
-	long n = sysfs_read_bin(root, rel, buf, len - 1);
+	long n;
 
+	if (!len)
+		return -EINVAL;
+	n = sysfs_read_bin(root, rel, buf, len - 1);
 	if (n < 0)
 		return (int)n;
 	buf[n] = '\0';
@@ -231,9 +234,16 @@ static int read_names(const char *root, const char *rel, struct name_list *l)
 		close(fd);
 		return ret;
 	}
-	while (!ret && (e = readdir(dp)))
-		if (e->d_name[0] != '.')
-			ret = name_list_add(l, e->d_name);
+	for (;;) {
+		errno = 0; /* readdir()'s NULL is the end or an error */
+		e = readdir(dp);
+		if (!e) {
+			ret = errno ? -errno : 0;
+			break;
+		}
+		if (e->d_name[0] != '.' && (ret = name_list_add(l, e->d_name)))
+			break;
+	}
 	closedir(dp);
 	return ret;
 }

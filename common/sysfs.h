@@ -57,7 +57,9 @@ int sysfs_ca_read(const char *root, const char *ca, const char *attr, char *buf,
  * Calls fn(ctx, ca, port) for every port of root/class/infiniband/CA/ports
  * (every CA, or only ca_filter), in CA name then port number order. Stops
  * at fn's first non-zero return and returns it; -errno when
- * class/infiniband cannot be read. CAs without a ports folder are skipped.
+ * class/infiniband cannot be read. CAs without a ports folder are skipped,
+ * and so is port 0 (a switch's management port): its callers, node and pcie,
+ * look at HCA ports.
  */
 int sysfs_ib_ports(const char *root, const char *ca_filter,
 		   int (*fn)(void *ctx, const char *ca, int port), void *ctx);
