@@ -19,11 +19,16 @@ static uint64_t name_key(const char *host, const char *ca, int port)
 int report_hport_get(struct report *r, const char *host, const char *ca,
 		     int port, uint64_t guid, uint32_t *idx)
 {
-	uint64_t nk = name_key(host, ca, port), known;
+	uint64_t nk, known;
 	struct report_hport *h;
 
-	if ((guid && hashmap_get(&r->hport_by_guid, guid, &known)) ||
-	    (!guid && hashmap_get(&r->hport_by_name, nk, &known))) {
+	/* by GUID without hashing the names: two lookups per pair record */
+	if (guid && hashmap_get(&r->hport_by_guid, guid, &known)) {
+		*idx = (uint32_t)known;
+		return 0;
+	}
+	nk = name_key(host, ca, port);
+	if (!guid && hashmap_get(&r->hport_by_name, nk, &known)) {
 		*idx = (uint32_t)known;
 		return 0;
 	}
