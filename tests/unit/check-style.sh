@@ -34,11 +34,30 @@ if command -v clang-format >/dev/null; then
 	grep -q 'ugly.c' err || fail "the misformatted file is not named: $(cat err)"
 	clang-format -i --style="file:$root/.clang-format" ugly.c && "$check" ugly.c || fail "ugly.c once formatted was refused"
 else
-	echo "check-style.sh: no clang-format; format half not tested" >&2
+	echo "check-style.sh: no clang-format (scripts/install-deps installs it)" >&2
+	exit 77
 fi
 "$check" --bans-only good.c ugly.c || fail "--bans-only refused clean files"
 for f in atoi strcpy sprintf; do
 	"$check" --bans-only good.c $f.c 2>err && fail "$f passed"
 	grep -q "^$f.c:3: banned call" err || fail "$f not reported as $f.c:3: $(cat err)"
 done
+# uses a line-based grep missed: after '*', after a comment, a pointer to it,
+# the name in parentheses, the '(' on the next line; and a missing file
+cat >hidden.c <<'C'
+int f(int *p, const char *s)
+{
+	*p = atoi(s);
+	/* x */ strcpy((char *)s, "");
+	int (*fp)(const char *) = atoi;
+	return (sprintf)((char *)s, "") + atoi
+		(s);
+}
+C
+"$check" --bans-only hidden.c 2>err && fail "hidden uses passed"
+for line in 3 4 5 6; do
+	grep -q "^hidden.c:$line: banned call" err || fail "hidden.c:$line not reported: $(cat err)"
+done
+"$check" --bans-only missing.c 2>/dev/null
+[ $? -eq 2 ] || fail "a missing file did not exit 2"
 echo "check-style.sh: ok"
