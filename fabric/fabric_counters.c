@@ -151,14 +151,59 @@ static void add_ber(struct fabric_finding *f, const char *key,
 					    ((double)words * 32.0));
 }
 
+/*
+ * What one end's figure is, in words: "15 since the last clear" or "rose by
+ * 15 during the check (3 at the baseline)"; a saturated counter says so.
+ */
+static void counter_figure(char *buf, size_t len,
+			   const struct fabric_port_counters *pc, int id)
+{
+	unsigned long long d = pc->delta.v[id];
+	bool sat = pc->saturated[id];
+
+	if (pc->has_base)
+		snprintf(buf, len,
+			 "rose by %s%llu during the check (%llu at the "
+			 "baseline)%s",
+			 sat ? "at least " : "", d,
+			 (unsigned long long)pc->base.v[id],
+			 sat ? ", counter saturated" : "");
+	else
+		snprintf(buf, len, "%s%llu since the last clear%s",
+			 sat ? "at least " : "", d,
+			 sat ? ", counter saturated" : "");
+}
+
+/*
+ * The one wording of a counter finding: the cable, the counter, each end's
+ * figure named by its end, and the threshold it was judged against.
+ */
+void fabric_counter_message(char *buf, size_t len, int id, const char *a_name,
+			    const struct fabric_port_counters *a,
+			    const char *b_name,
+			    const struct fabric_port_counters *b,
+			    uint64_t threshold)
+{
+	char fa[96], fb[96] = "no counters (no far end)";
+
+	counter_figure(fa, sizeof(fa), a, id);
+	if (b)
+		counter_figure(fb, sizeof(fb), b, id);
+	snprintf(buf, len, "%s%s%s: %s %s at %s; %s at %s; threshold %llu",
+		 a_name, *b_name ? " - " : "", b_name, ib_pc_defs[id].name, fa,
+		 a_name, fb, *b_name ? b_name : "the far end",
+		 (unsigned long long)threshold);
+}
+
 static int add_counter_finding(struct fabric_findings *out, int id,
 			       const struct fabric_port *p,
 			       const struct fabric_port_counters *a,
-			       const struct fabric_port_counters *b)
+			       const struct fabric_port_counters *b,
+			       uint64_t threshold)
 {
 	const char *name = ib_pc_defs[id].name;
 	struct fabric_finding *f;
-	char ps[128], rs[128] = "";
+	char ps[128], rs[128] = "", msg[512];
 
 	f = fabric_finding_add(out, judging[id].severity, judging[id].category,
 			       judging[id].action);
@@ -168,6 +213,8 @@ static int add_counter_finding(struct fabric_findings *out, int id,
 	if (p->remote)
 		fabric_finding_port(f, p->remote);
 	fabric_finding_str(f, "counter", "%s", name);
+	fabric_finding_num(f, "threshold", (long long)threshold);
+	fabric_finding_bool(f, "since_baseline", a->has_base);
 	fabric_finding_num(f, "a_value", (long long)a->delta.v[id]);
 	fabric_finding_bool(f, "a_saturated", a->saturated[id]);
 	add_ber(f, "a_errors_per_bit", a, id);
@@ -179,12 +226,8 @@ static int add_counter_finding(struct fabric_findings *out, int id,
 	fabric_port_str(p, ps, sizeof(ps));
 	if (p->remote)
 		fabric_port_str(p->remote, rs, sizeof(rs));
-	fabric_finding_msg(
-		f, "%s%s%s: %s %llu%s%s / %llu%s%s", ps, *rs ? " - " : "", rs,
-		name, (unsigned long long)a->delta.v[id],
-		a->saturated[id] ? "+" : "", a->has_base ? " new" : "",
-		b ? (unsigned long long)b->delta.v[id] : 0ULL,
-		b && b->saturated[id] ? "+" : "", b ? "" : " (no far end)");
+	fabric_counter_message(msg, sizeof(msg), id, ps, a, rs, b, threshold);
+	fabric_finding_msg(f, "%s", msg);
 	return 0;
 }
 
@@ -200,7 +243,7 @@ static int check_cable(struct fabric_findings *out,
 		if (a->delta.v[id] <= t->v[id] &&
 		    (!b || b->delta.v[id] <= t->v[id]))
 			continue;
-		if ((rc = add_counter_finding(out, id, p, a, b)))
+		if ((rc = add_counter_finding(out, id, p, a, b, t->v[id])))
 			return rc;
 	}
 	return 0;

@@ -46,6 +46,16 @@ int fabric_thresholds_parse(const char *path, const char *text,
 uint64_t fabric_pc_max(int id, bool ext);
 /* Fills delta and saturated from cur (and base when has_base). */
 void fabric_pc_compute(struct fabric_port_counters *pc);
+/*
+ * The wording of every counter finding: "A - B: Counter 15 since the last
+ * clear at A; 0 since the last clear at B; threshold 10" (with a baseline:
+ * "rose by 15 during the check (0 at the baseline)"). b may be NULL.
+ */
+void fabric_counter_message(char *buf, size_t len, int id, const char *a_name,
+			    const struct fabric_port_counters *a,
+			    const char *b_name,
+			    const struct fabric_port_counters *b,
+			    uint64_t threshold);
 /* One finding per cable and error category; pcs is indexed by port id. */
 int fabric_counters_check(const struct fabric *m,
 			  const struct fabric_port_counters *pcs,

@@ -85,6 +85,35 @@ static struct fabric *small_model(void)
 	return m;
 }
 
+/* Every figure of a counter message says what it is (issue 20). */
+static void test_counter_message_names_figures(void **state)
+{
+	struct fabric_port_counters a = { .valid = true, .has_base = true };
+	struct fabric_port_counters b = a;
+	char msg[512];
+
+	(void)state;
+	b.cur.v[IB_PC_LINK_DOWNED] = 15;
+	a.cur.v[IB_PC_LINK_DOWNED] = a.base.v[IB_PC_LINK_DOWNED] = 3;
+	fabric_pc_compute(&a);
+	fabric_pc_compute(&b);
+	fabric_counter_message(msg, sizeof(msg), IB_PC_LINK_DOWNED,
+			       "leaf10 port 20", &a, "spine02 port 19", &b, 10);
+	assert_string_equal("leaf10 port 20 - spine02 port 19: "
+			    "LinkDownedCounter rose by 0 during the check "
+			    "(3 at the baseline) at leaf10 port 20; rose by 15 "
+			    "during the check (0 at the baseline) at spine02 "
+			    "port 19; threshold 10",
+			    msg);
+	fabric_counter_message(msg, sizeof(msg), IB_PC_LINK_DOWNED,
+			       "leaf10 port 20", &b, "", NULL, 10);
+	assert_string_equal("leaf10 port 20: LinkDownedCounter rose by 15 "
+			    "during the check (0 at the baseline) at leaf10 "
+			    "port 20; no counters (no far end) at the far end; "
+			    "threshold 10",
+			    msg);
+}
+
 static void test_one_finding_per_cable(void **state)
 {
 	struct fabric *m = small_model();
@@ -113,7 +142,10 @@ static void test_one_finding_per_cable(void **state)
 	assert_int_equal(2, fs.v[0].nrefs);
 	/* spine01 (parsed first) is end a; its counter saturated */
 	assert_string_equal("spine01 port 1 - leaf01 port 3: "
-			    "SymbolErrorCounter 65535+ / 50",
+			    "SymbolErrorCounter at least 65535 since the last "
+			    "clear, counter saturated at spine01 port 1; 50 "
+			    "since the last clear at leaf01 port 3; "
+			    "threshold 10",
 			    fs.v[0].message);
 	/* 50 errors over 1000 words of 32 bits */
 	for (i = 0; i < (size_t)fs.v[0].nev; i++)
@@ -233,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_saturation_and_reset),
 		cmocka_unit_test(test_thresholds_file),
 		cmocka_unit_test(test_one_finding_per_cable),
+		cmocka_unit_test(test_counter_message_names_figures),
 		cmocka_unit_test(test_counters_run_with_fakes),
 	};
 
