@@ -102,10 +102,10 @@ static bool in_list(const char *s, const char *const *list)
 }
 
 static const char *const severities[] = { "fail", "warn", "info", NULL };
-static const char *const actions[] = {
-	"disable-port", "replace-cable", "reseat", "drain-node",
-	"check-pcie",	"none",		 NULL
-};
+const char *const record_actions[] = { "disable-port", "replace-cable",
+				       "swap-cables",  "reseat",
+				       "drain-node",   "check-pcie",
+				       "none",	       NULL };
 
 json_t *record_finding(const char *severity, const char *category,
 		       json_t *subject, json_t *evidence, const char *action,
@@ -117,8 +117,8 @@ json_t *record_finding(const char *severity, const char *category,
 
 	if (!evidence)
 		evidence = json_object();
-	if (!in_list(severity, severities) || !in_list(action, actions) ||
-	    !subject || !evidence) {
+	if (!in_list(severity, severities) ||
+	    !in_list(action, record_actions) || !subject || !evidence) {
 		errno = EINVAL;
 		goto out;
 	}

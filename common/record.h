@@ -35,10 +35,13 @@ json_t *record_port_ref(const char *host, const char *ca, int port,
 			uint64_t guid);
 json_t *record_switch_port_ref(const char *node, uint64_t guid, int port);
 
+/* The actions a finding may carry (docs/records.md), NULL-terminated. */
+extern const char *const record_actions[];
+
 /*
  * A finding. subject and evidence are stolen (evidence may be NULL: {}).
- * severity: fail|warn|info; action: disable-port|replace-cable|reseat|
- * drain-node|check-pcie|none. Returns NULL with errno EINVAL on others.
+ * severity: fail|warn|info; action: one of record_actions. Returns NULL
+ * with errno EINVAL on others.
  */
 json_t *record_finding(const char *severity, const char *category,
 		       json_t *subject, json_t *evidence, const char *action,

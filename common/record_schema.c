@@ -37,10 +37,6 @@ static const char *const dirs[] = { "uni", "bi", NULL };
 static const char *const pair_status[] = { "ok", "error", "not-tested", NULL };
 static const char *const node_types[] = { "switch", "ca", "router", NULL };
 static const char *const severities[] = { "fail", "warn", "info", NULL };
-static const char *const actions[] = {
-	"disable-port", "replace-cable", "reseat", "drain-node",
-	"check-pcie",	"none",		 NULL
-};
 static const char *const run_events[] = { "start", "end", NULL };
 
 static const struct field_rule common_fields[] = {
@@ -105,7 +101,7 @@ static const struct field_rule finding_fields[] = {
 	{ "category", FT_STRING },
 	{ "subject", FT_OBJECT },
 	{ "evidence", FT_OBJECT },
-	{ "action", FT_STRING, actions },
+	{ "action", FT_STRING, record_actions },
 	{ "message", FT_STRING },
 	{ NULL },
 };

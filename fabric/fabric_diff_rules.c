@@ -130,7 +130,7 @@ static int add_swapped(struct diff_ctx *c, size_t c1, size_t c2)
 	struct fabric_finding *f;
 	char a[128], z[128], b[128], y[128];
 
-	f = fabric_finding_add(c->out, "fail", "swapped", "replace-cable");
+	f = fabric_finding_add(c->out, "fail", "swapped", "swap-cables");
 	if (!f)
 		return -ENOMEM;
 	diff_ref_end(c, f, 2 * c1);

@@ -108,6 +108,8 @@ struct report_entry {
 		peer; /* the other end of its cable (type 0: unknown) */
 	const char *host, *device; /* ENTRY_NODE: host and PCI device */
 	const char *action;
+	/* swap-cables: the second cable, whose far end goes to port's cable */
+	struct report_end swap_port, swap_peer;
 	json_t *reasons; /* array of {category, message, figures} */
 	json_t *evidence; /* object */
 	double confidence; /* bandwidth attribution, else 1 */
@@ -225,6 +227,8 @@ void report_script_json(struct report_buf *b, const char *json);
 void report_host_ranges(struct report_buf *b, const char **hosts, size_t n);
 /* "leaf01 port 33 (cage 17/1)" or "node01 mlx5_0 port 1". */
 void report_end_text(struct report_buf *b, const struct report_end *e);
+/* "A <-> B" (and " and C <-> D" for swap-cables), or "host device". */
+void report_entry_ends_text(struct report_buf *b, const struct report_entry *e);
 
 /* Outputs. Each 0 or -errno (logged, naming the file). */
 int report_print_text(const struct report *r, FILE *out);

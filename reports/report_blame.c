@@ -14,8 +14,8 @@
 #include "reports/report.h"
 
 static const char *const action_rank[] = {
-	"none",		 "disable-port", "check-pcie", "reseat",
-	"replace-cable", "drain-node",	 NULL,
+	"none",	  "swap-cables",   "disable-port", "check-pcie",
+	"reseat", "replace-cable", "drain-node",   NULL,
 };
 
 static int rank_of(const char *action)
@@ -158,26 +158,39 @@ static struct report_entry *entry_by_key(struct report *r, const char *key,
 	return idx ? &r->entries[json_integer_value(idx)] : entry_new(r, key);
 }
 
+/*
+ * One cable as the report knows it: the end to act on and its far end, as
+ * discovered when the model has the link, and the entry key of the cable.
+ */
+static char *resolve_cable(struct report *r, const struct report_end *port,
+			   const struct report_end *peer, struct report_end *p,
+			   struct report_end *q)
+{
+	const struct report_link *l;
+	int side = 0;
+
+	*p = *port;
+	memset(q, 0, sizeof(*q));
+	if (peer)
+		*q = *peer;
+	l = end_link(r, p, &side);
+	if (l) { /* the cable as discovered, whatever a finding expected */
+		enrich_end(r, p, side ? &l->b : &l->a);
+		*q = side ? l->a : l->b;
+	}
+	enrich_end(r, q, NULL);
+	return entry_key(p, q, l);
+}
+
 struct report_entry *report_entry_get(struct report *r,
 				      const struct report_end *port,
 				      const struct report_end *peer,
 				      bool *created)
 {
-	struct report_end p = *port, q = { 0 };
-	const struct report_link *l = NULL;
+	struct report_end p, q;
 	struct report_entry *e;
-	char *key;
-	int side = 0;
+	char *key = resolve_cable(r, port, peer, &p, &q);
 
-	if (peer)
-		q = *peer;
-	l = end_link(r, &p, &side);
-	if (l) { /* the cable as discovered, whatever a finding expected */
-		enrich_end(r, &p, side ? &l->b : &l->a);
-		q = side ? l->a : l->b;
-	}
-	enrich_end(r, &q, NULL);
-	key = entry_key(&p, &q, l);
 	if (!key)
 		return NULL;
 	e = entry_by_key(r, key, created);
@@ -266,6 +279,70 @@ static int node_entry(struct report *r, const json_t *f, const json_t *subj)
 	return 0;
 }
 
+/* The switch end of a cable reference comes first: it is the one to act on. */
+static int cable_ends(struct report *r, const json_t *ref,
+		      struct report_end *port, struct report_end *peer)
+{
+	struct report_end a, b;
+
+	if (report_end_from(r, json_object_get(ref, "a"), &a) ||
+	    report_end_from(r, json_object_get(ref, "b"), &b))
+		return -EINVAL;
+	*port = a.type == 's' || b.type != 's' ? a : b;
+	*peer = a.type == 's' || b.type != 's' ? b : a;
+	return 0;
+}
+
+/*
+ * Two cables whose far ends are exchanged (fabric check's `swapped`): both
+ * work, they only need exchanging. One entry names both cables as found,
+ * whichever of the two the finding names first; nothing is disabled.
+ */
+static int swap_entry(struct report *r, const json_t *f, const json_t *subj,
+		      const json_t *other)
+{
+	struct report_end p1, q1, p2, q2, port, peer;
+	struct report_entry *e;
+	char *k1 = NULL, *k2 = NULL, *key = NULL;
+	bool created, first;
+	int ret = -ENOMEM;
+
+	if (cable_ends(r, subj, &port, &peer))
+		return 0;
+	k1 = resolve_cable(r, &port, &peer, &p1, &q1);
+	if (cable_ends(r, other, &port, &peer)) {
+		free(k1);
+		return 0;
+	}
+	k2 = resolve_cable(r, &port, &peer, &p2, &q2);
+	if (!k1 || !k2)
+		goto out;
+	first = strcmp(k1, k2) <= 0;
+	if (asprintf(&key, "swap:%s+%s", first ? k1 : k2, first ? k2 : k1) <
+	    0) {
+		key = NULL;
+		goto out;
+	}
+	e = entry_by_key(r, key, &created);
+	if (!e)
+		goto out;
+	if (created) {
+		e->kind = ENTRY_PORT;
+		e->port = first ? p1 : p2;
+		e->peer = first ? q1 : q2;
+		e->swap_port = first ? p2 : p1;
+		e->swap_peer = first ? q2 : q1;
+		e->confidence = 1;
+	}
+	report_entry_reason(r, e, "swap-cables", f);
+	ret = 0;
+out:
+	free(k1);
+	free(k2);
+	free(key);
+	return ret;
+}
+
 /* A cable named by both ends: the switch end is the one to disable. */
 static int link_entry(struct report *r, const json_t *f, const json_t *subj)
 {
@@ -325,6 +402,14 @@ static int entry_from_finding(struct report *r, const json_t *f)
 		return 0;
 	if (json_object_get(subj, "bdf"))
 		return node_entry(r, f, subj);
+	if (!strcmp(json_string_value(json_object_get(f, "action")),
+		    "swap-cables") &&
+	    json_is_object(json_object_get(json_object_get(f, "evidence"),
+					   "swapped_with")))
+		return swap_entry(
+			r, f, subj,
+			json_object_get(json_object_get(f, "evidence"),
+					"swapped_with"));
 	if (json_is_object(json_object_get(subj, "a")) &&
 	    json_is_object(json_object_get(subj, "b")))
 		return link_entry(r, f, subj);
@@ -351,7 +436,9 @@ static int action_count(const struct report *r, const char *action, bool nodes)
 		if (nodes && e->kind == ENTRY_NODE &&
 		    !strcmp(e->action, action))
 			json_object_set_new(hosts, e->host, json_true());
-		else if (!nodes && e->kind == ENTRY_PORT)
+		else if (!nodes && e->kind == ENTRY_PORT &&
+			 (!action || !strcmp(e->action, action)) &&
+			 (action || strcmp(e->action, "swap-cables")))
 			n++;
 	}
 	if (nodes)
@@ -395,6 +482,8 @@ void report_verdict_line(const struct report *r, char *buf, size_t len)
 	snprintf(buf, len, "FAIL: ");
 	append_count(buf, len, action_count(r, NULL, false), "port to disable",
 		     "ports to disable");
+	append_count(buf, len, action_count(r, "swap-cables", false),
+		     "pair of cables to swap", "pairs of cables to swap");
 	append_count(buf, len, action_count(r, "drain-node", true),
 		     "node to drain", "nodes to drain");
 	append_count(buf, len, action_count(r, "check-pcie", true),

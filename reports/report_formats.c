@@ -60,6 +60,21 @@ static void csv_end(struct report_buf *b, const struct report_end *e)
 	report_buf_free(&loc);
 }
 
+/* The last two columns: the second cable of a swap-cables entry. */
+static void csv_swap(struct report_buf *b, const struct report_entry *e)
+{
+	struct report_buf port = { 0 }, peer = { 0 };
+
+	if (e->swap_port.type || e->swap_port.guid) {
+		report_end_text(&port, &e->swap_port);
+		report_end_text(&peer, &e->swap_peer);
+	}
+	csv_sep(b, port.s);
+	report_csv_field(b, peer.s ? peer.s : "");
+	report_buf_free(&port);
+	report_buf_free(&peer);
+}
+
 static void reasons_text(struct report_buf *b, const struct report_entry *e,
 			 const char *sep)
 {
@@ -83,7 +98,8 @@ int report_write_csv(const struct report *r, const char *path)
 		"new,action,port,port_guid,port_number,port_alias,"
 		"port_xcvr_vendor,port_xcvr_part_number,port_xcvr_serial,peer,"
 		"peer_guid,peer_port,peer_alias,peer_xcvr_vendor,"
-		"peer_xcvr_part_number,peer_xcvr_serial,confidence,group,reasons\r\n");
+		"peer_xcvr_part_number,peer_xcvr_serial,confidence,group,reasons,"
+		"swap_port,swap_peer\r\n");
 	for (size_t i = 0; i < r->n_entries; i++) {
 		const struct report_entry *e = &r->entries[i];
 		struct report_buf why = { 0 }, node = { 0 };
@@ -101,7 +117,8 @@ int report_write_csv(const struct report *r, const char *path)
 		report_buf_printf(&b, "%.3f,", e->confidence);
 		csv_sep(&b, e->group);
 		reasons_text(&why, e, "; ");
-		report_csv_field(&b, why.s ? why.s : "");
+		csv_sep(&b, why.s);
+		csv_swap(&b, e);
 		report_buf_puts(&b, "\r\n");
 		report_buf_free(&why);
 		report_buf_free(&node);
@@ -129,13 +146,7 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 	char g[19], port[16];
 
 	report_buf_printf(&text, "%zu. %s ", n, e->action);
-	if (e->kind == ENTRY_NODE) {
-		report_buf_printf(&text, "%s %s", e->host, e->device);
-	} else {
-		report_end_text(&text, &e->port);
-		report_buf_puts(&text, " <-> ");
-		report_end_text(&text, &e->peer);
-	}
+	report_entry_ends_text(&text, e);
 	reasons_text(&why, e, " | ");
 	report_buf_puts(b, "\n# ");
 	report_comment_text(b, text.s);
@@ -144,7 +155,11 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 	report_buf_puts(b, "\nprintf '%s\\n' ");
 	report_shell_quote(b, text.s);
 	report_buf_puts(b, "\n");
-	if (e->kind == ENTRY_NODE || !t) {
+	if (!strcmp(e->action, "swap-cables")) {
+		report_buf_puts(b,
+				"# both cables work: exchange their far ends "
+				"by hand; nothing to disable\n");
+	} else if (e->kind == ENTRY_NODE || !t) {
 		report_buf_puts(
 			b, "# no switch port to disable: act on the node\n");
 	} else {

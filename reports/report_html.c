@@ -80,18 +80,34 @@ static void html_findings(struct report_buf *b, const struct report *r)
 	report_buf_puts(b, "</table>\n");
 }
 
-static void end_cell(struct report_buf *b, const struct report_end *e)
+static void end_text(struct report_buf *t, const struct report_end *e)
 {
-	struct report_buf t = { 0 };
-
-	report_end_text(&t, e);
+	report_end_text(t, e);
 	if (e->xcvr.vendor || e->xcvr.part_number || e->xcvr.serial)
-		report_buf_printf(&t, " [transceiver %s %s SN %s]",
+		report_buf_printf(t, " [transceiver %s %s SN %s]",
 				  e->xcvr.vendor ? e->xcvr.vendor : "?",
 				  e->xcvr.part_number ? e->xcvr.part_number
 						      : "?",
 				  e->xcvr.serial ? e->xcvr.serial : "?");
-	put_text(b, "td", t.s ? t.s : "");
+}
+
+/* One end; a swap-cables entry shows the second cable's end below it. */
+static void end_cell(struct report_buf *b, const struct report_end *e,
+		     const struct report_end *swap)
+{
+	struct report_buf t = { 0 };
+
+	report_buf_puts(b, "<td>");
+	end_text(&t, e);
+	report_html_escape(b, t.s ? t.s : "");
+	if (swap->type || swap->guid) {
+		report_buf_free(&t);
+		memset(&t, 0, sizeof(t));
+		end_text(&t, swap);
+		report_buf_puts(b, "<br>swap with ");
+		report_html_escape(b, t.s ? t.s : "");
+	}
+	report_buf_puts(b, "</td>");
 	report_buf_free(&t);
 }
 
@@ -110,8 +126,8 @@ static void entry_row(struct report_buf *b, const struct report_entry *e)
 		put_text(b, "td", "");
 		report_buf_free(&t);
 	} else {
-		end_cell(b, &e->port);
-		end_cell(b, &e->peer);
+		end_cell(b, &e->port, &e->swap_port);
+		end_cell(b, &e->peer, &e->swap_peer);
 	}
 	report_buf_puts(b, "<td>");
 	for (size_t k = 0; k < json_array_size(e->reasons); k++) {

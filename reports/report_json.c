@@ -75,6 +75,11 @@ json_t *report_entry_json(const struct report_entry *e)
 	}
 	json_object_set_new(o, "port", end_json(&e->port));
 	json_object_set_new(o, "peer", end_json(&e->peer));
+	if (e->swap_port.type || e->swap_port.guid)
+		json_object_set_new(o, "swap_with",
+				    json_pack("{s:o,s:o}", "port",
+					      end_json(&e->swap_port), "peer",
+					      end_json(&e->swap_peer)));
 	json_object_set_new(o, "transceivers",
 			    json_pack("[o,o*]", xcvr_json(&e->port, "port"),
 				      e->peer.type || e->peer.guid

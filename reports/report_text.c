@@ -122,6 +122,23 @@ void report_end_text(struct report_buf *b, const struct report_end *e)
 		report_buf_printf(b, " (cage %s)", e->alias);
 }
 
+void report_entry_ends_text(struct report_buf *b, const struct report_entry *e)
+{
+	if (e->kind == ENTRY_NODE) {
+		report_buf_printf(b, "%s %s", e->host, e->device);
+		return;
+	}
+	report_end_text(b, &e->port);
+	report_buf_puts(b, " <-> ");
+	report_end_text(b, &e->peer);
+	if (!e->swap_port.type && !e->swap_port.guid)
+		return;
+	report_buf_puts(b, " and ");
+	report_end_text(b, &e->swap_port);
+	report_buf_puts(b, " <-> ");
+	report_end_text(b, &e->swap_peer);
+}
+
 static const char *const severities[] = { "fail", "warn", "info" };
 
 /* Prints one line with control characters made harmless. */
@@ -165,13 +182,7 @@ static void entry_line(struct report_buf *b, const struct report_entry *e)
 {
 	report_buf_printf(b, "  %-4s %-13s ", e->is_new ? "new" : "",
 			  e->action);
-	if (e->kind == ENTRY_NODE) {
-		report_buf_printf(b, "%s %s", e->host, e->device);
-	} else {
-		report_end_text(b, &e->port);
-		report_buf_puts(b, " <-> ");
-		report_end_text(b, &e->peer);
-	}
+	report_entry_ends_text(b, e);
 	report_buf_puts(b, ":");
 	for (size_t k = 0; k < json_array_size(e->reasons); k++)
 		report_buf_printf(

@@ -193,6 +193,83 @@ static void test_bad_switch_cable(void **state)
 	free(path);
 }
 
+/* A cable from leaf01 port `lp` to HCA port p, as discovered. */
+static void emit_hca_link(struct record_writer *w, int lp, int p)
+{
+	json_t *ref = hca_ref(p);
+	char desc[64];
+
+	snprintf(desc, sizeof(desc), "%s %s",
+		 json_string_value(json_object_get(ref, "host")),
+		 json_string_value(json_object_get(ref, "ca")));
+	emit_link(w, sw_end("leaf01", LEAF_GUID, lp),
+		  json_pack("{s:s,s:O,s:i,s:s}", "name", desc, "guid",
+			    json_object_get(ref, "guid"), "port", 1, "type",
+			    "ca"));
+	json_decref(ref);
+}
+
+/*
+ * Two cables crossed (fabric check's `swapped`): both work, so the report
+ * has ONE swap-cables entry naming both cables as found, the script
+ * disables nothing, and the verdict counts a pair to swap, not ports.
+ */
+static void test_swapped_cables_one_entry(void **state)
+{
+	char *path = temp_path(".jsonl"), *script = temp_path(".sh");
+	struct record_writer *w = record_writer_open(path, false);
+	const struct report_entry *e;
+	char verdict[256], *text;
+	struct report r;
+	FILE *f;
+	long len;
+
+	(void)state;
+	assert_non_null(w);
+	/* the spec: leaf01 port 5 - HCA 0, port 6 - HCA 2; found crossed */
+	emit_hca_link(w, 5, 2);
+	emit_hca_link(w, 6, 0);
+	emit(w, "finding",
+	     json_pack("{s:s,s:s,s:{s:o,s:o},s:{s:{s:o,s:o}},s:s,s:s}",
+		       "severity", "fail", "category", "swapped", "subject",
+		       "a", hca_ref(0), "b", sw_end("leaf01", LEAF_GUID, 5),
+		       "evidence", "swapped_with", "a", hca_ref(2), "b",
+		       sw_end("leaf01", LEAF_GUID, 6), "action", "swap-cables",
+		       "message", "cables ... are swapped: exchange them"));
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(1, r.n_entries);
+	e = &r.entries[0];
+	assert_string_equal("swap-cables", e->action);
+	/* each cable as found: leaf01 port 5 goes to HCA 2, port 6 to HCA 0 */
+	assert_int_equal(LEAF_GUID, e->port.guid);
+	assert_int_equal(LEAF_GUID, e->swap_port.guid);
+	assert_int_equal(e->port.port == 5 ? HCA_GUID(2) : HCA_GUID(0),
+			 e->peer.guid);
+	assert_int_equal(e->swap_port.port == 5 ? HCA_GUID(2) : HCA_GUID(0),
+			 e->swap_peer.guid);
+	assert_int_equal(11, e->port.port + e->swap_port.port);
+	report_verdict_line(&r, verdict, sizeof(verdict));
+	assert_string_equal("FAIL: 1 pair of cables to swap", verdict);
+	assert_int_equal(0, report_write_script(&r, script));
+	f = fopen(script, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	assert_int_equal(len, (long)fread(text, 1, (size_t)len, f));
+	fclose(f);
+	assert_null(strstr(text, "ibportstate -G"));
+	assert_non_null(strstr(text, "nothing to disable"));
+	free(text);
+	report_fini(&r);
+	unlink(path);
+	unlink(script);
+	free(path);
+	free(script);
+}
+
 /*
  * The cable is repaired: --previous re-enables its switch port when the
  * new link records say the link is up, in the documented spelling or in
@@ -413,6 +490,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_switch_cable),
+		cmocka_unit_test(test_swapped_cables_one_entry),
 		cmocka_unit_test(test_switch_cable_repaired),
 		cmocka_unit_test(test_bad_hca_port_then_repaired),
 		cmocka_unit_test(test_noise_passes),
