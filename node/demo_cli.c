@@ -28,7 +28,10 @@ static const struct cli_cmd demo_cmd = {
 		"on the built-in simulated cluster: a 324-HCA ibsim fat tree with\n"
 		"injected cabling faults and bad counters, and a Soft-RoCE cluster\n"
 		"of qemu guests with one lossy port. Ends with the verdict, the\n"
-		"disable list and the path of report.html. Needs root (ibsim,\n"
+		"disable list, the path of report.html and whether the report\n"
+		"found exactly the injected faults: exit 0 when it did, 1 with\n"
+		"the difference when not, 3 when a stage could not run (the\n"
+		"report's own verdict stays FAIL). Needs root (ibsim,\n"
 		"network namespaces) and the packages of scripts/install-deps;\n"
 		"`make demo` installs them first. An installed ibproof writes\n"
 		"into a new folder under $TMPDIR (or /tmp) unless --out says.\n",
