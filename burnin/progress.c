@@ -9,16 +9,7 @@
 #include <unistd.h>
 
 #include "burnin/run.h"
-
-static void fmt_duration(double s, char *buf, size_t len)
-{
-	long t = (long)(s + 0.5);
-
-	if (t >= 3600)
-		snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
-	else
-		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
-}
+#include "common/progress.h"
 
 static void track_worst(struct burnin_coord *co, int from)
 {
@@ -57,7 +48,7 @@ void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,
 			 co->ctx->cfg->n_tests;
 	/* the pace of this run's pairs, over what is left */
 	eta = co->pairs_done ? el * (total - done) / co->pairs_done : 0;
-	fmt_duration(eta > 0 ? eta : 0, eta_s, sizeof(eta_s));
+	progress_fmt_duration(eta > 0 ? eta : 0, eta_s, sizeof(eta_s));
 	if (!co->ctx->cfg->progress)
 		return;
 	if (tty) {
@@ -91,7 +82,7 @@ void burnin_progress_done(struct burnin_coord *co)
 		fputc('\n', stderr);
 	for (int i = 0; i < co->n_m; i++)
 		n[co->m[i].status]++;
-	fmt_duration(clock_mono_now() - co->start, el, sizeof(el));
+	progress_fmt_duration(clock_mono_now() - co->start, el, sizeof(el));
 	fprintf(out,
 		"burnin: %d ports, %d rounds, %d pairs: %d ok, %d error, %d not-tested; %s%s; worst %s\n",
 		co->n_inv, co->sched.n_rounds, co->n_m, n[0], n[1], n[2], el,
@@ -198,7 +189,8 @@ void burnin_print_plan(const struct burnin_config *cfg,
 	}
 	if (!strncmp(cfg->schedule, "node:", 5))
 		print_partners(inv, n_inv, leaves, s);
-	fmt_duration(burnin_predict_seconds(cfg, s->n_rounds), t, sizeof(t));
+	progress_fmt_duration(burnin_predict_seconds(cfg, s->n_rounds), t,
+			      sizeof(t));
 	printf("predicted wall time: %s (%d steps x (%.1f s warm-up + %.1f s + ~%.1f s setup)), plus up to %d retest round(s)\n",
 	       t, s->n_rounds * cfg->n_tests, cfg->params.warmup_s,
 	       cfg->params.duration_s, BURNIN_SETUP_ESTIMATE_S,

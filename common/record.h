@@ -94,6 +94,8 @@ int record_reader_next_fast(struct record_reader *r, json_t **rec,
 			    record_fast_fn fast, void *ctx);
 /* Line number of the record last returned. */
 unsigned long record_reader_line(const struct record_reader *r);
+/* The byte offset of the next line (progress over a file). */
+off_t record_reader_offset(const struct record_reader *r);
 void record_reader_close(struct record_reader *r);
 
 #endif

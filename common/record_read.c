@@ -182,6 +182,11 @@ unsigned long record_reader_line(const struct record_reader *r)
 	return current_line((struct record_reader *)r);
 }
 
+off_t record_reader_offset(const struct record_reader *r)
+{
+	return r->pos;
+}
+
 void record_reader_close(struct record_reader *r)
 {
 	if (!r)

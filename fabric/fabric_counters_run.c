@@ -10,6 +10,7 @@
 
 #include "common/array.h"
 #include "common/log.h"
+#include "common/progress.h"
 #include "common/record.h"
 #include "fabric_report.h"
 #include "fabric_run.h"
@@ -66,6 +67,25 @@ req_add(struct req_list *l, const struct fabric_port *p, int kind, int tag)
 	return q;
 }
 
+/*
+ * The batch in slices, so that a person at a terminal sees how far the
+ * read is (a slice still keeps many queries in flight).
+ */
+static void batch_with_progress(struct counters_run *r, struct req_list *l)
+{
+	const size_t slice = 512;
+	struct progress prog;
+
+	progress_start(&prog, "counters", "ports", l->n);
+	for (size_t at = 0; at < l->n; at += slice) {
+		size_t n = l->n - at < slice ? l->n - at : slice;
+
+		fabric_pma->batch(r->pma, l->v + at, n);
+		progress_add(&prog, n);
+	}
+	progress_end(&prog);
+}
+
 /* Phase 1: PortCounters of every port that has a LID. */
 static int read_counters(struct counters_run *r, struct req_list *l)
 {
@@ -85,7 +105,7 @@ static int read_counters(struct counters_run *r, struct req_list *l)
 			q->out = &r->pcs[p->id].cur;
 		}
 	}
-	fabric_pma->batch(r->pma, l->v, l->n);
+	batch_with_progress(r, l);
 	for (k = 0; k < l->n; k++) {
 		if (l->v[k].status) {
 			log_debug("lid %u port %u: PMA query failed",

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/progress.h"
 #include "common/record.h"
 #include "reports/report.h"
 #include "reports/report_scan.h"
@@ -349,6 +350,8 @@ struct ingest_job {
 	struct ingest_part *parts;
 	size_t n_parts, next;
 	int ret; /* first error */
+	uint64_t bytes; /* of the regular files */
+	struct progress prog; /* bytes read, on a terminal */
 };
 
 static void job_fail(struct ingest_job *j, int ret, const char *msg)
@@ -361,10 +364,23 @@ static void job_fail(struct ingest_job *j, int ret, const char *msg)
 	pthread_mutex_unlock(&j->r->lock);
 }
 
+/* Adds what this part read since `shown` to the progress line. */
+static off_t show_progress(struct ingest_job *j, const struct record_reader *rd,
+			   off_t shown)
+{
+	off_t at = record_reader_offset(rd);
+
+	if (at >> 20 > shown >> 20) /* whole MiB */
+		progress_add(&j->prog, (uint64_t)((at >> 20) - (shown >> 20)));
+	return at > shown ? at : shown;
+}
+
 static int read_part(struct ingest_job *j, const struct ingest_part *p)
 {
 	struct record_reader *rd =
 		record_reader_open_range(p->path, p->start, p->end);
+	off_t shown = p->start;
+	unsigned long n = 0;
 	json_t *rec;
 	char msg[600];
 	int ret = 0;
@@ -380,6 +396,8 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 					      j->r)) > 0) {
 		ret = rec ? report_ingest_record(j->r, rec) : 0;
 		json_decref(rec);
+		if (++n % 4096 == 0)
+			shown = show_progress(j, rd, shown);
 		if (ret) {
 			snprintf(msg, sizeof(msg), "%s:%lu: %s", p->path,
 				 record_reader_line(rd), strerror(-ret));
@@ -388,6 +406,7 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 	}
 	if (ret < 0)
 		job_fail(j, ret, record_reader_error(rd));
+	show_progress(j, rd, shown);
 	record_reader_close(rd);
 	return ret < 0 ? ret : 0;
 }
@@ -432,8 +451,11 @@ static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 		int k = 1;
 
 		if (strcmp(paths[i], "-") && !stat(paths[i], &st) &&
-		    S_ISREG(st.st_mode) && st.st_size >= split)
-			k = threads;
+		    S_ISREG(st.st_mode)) {
+			j->bytes += (uint64_t)st.st_size;
+			if (st.st_size >= split)
+				k = threads;
+		}
 		for (int p = 0; p < k; p++) {
 			struct ingest_part *part = &j->parts[j->n_parts++];
 
@@ -458,12 +480,14 @@ int report_ingest_files(struct report *r, char **paths, int n)
 		return ret;
 	if ((size_t)threads > j.n_parts)
 		threads = (int)j.n_parts;
+	progress_start(&j.prog, "report", "MiB read", j.bytes >> 20);
 	for (; started < threads - 1; started++)
 		if (pthread_create(&tids[started], NULL, ingest_worker, &j))
 			break;
 	ingest_worker(&j);
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+	progress_end(&j.prog);
 	free(j.parts);
 	report_link_hports(r);
 	return j.ret;
