@@ -7,8 +7,10 @@
 # finding, and for 500 random CA pairs each the path ibproof computes
 # offline (topology + opensm-lfts.dump) equals ibsim's console `Route`;
 # the first TRACERT_PAIRS (100) of them also equal ibtracert's (one
-# client process per pair, ~0.1 s each: TRACERT_PAIRS=500 checks all). With ftree also: a cable unplugged after routing gives
-# route-missing, a dump edited into a loop gives route-loop.
+# client process per pair, ~0.1 s each: TRACERT_PAIRS=500 checks all).
+# With ftree also: a cable unplugged after routing gives route-missing, a
+# dump edited into a loop gives route-loop, a switch that does not answer
+# is named and the other tables are still read.
 set -u
 engine=${1:?engine}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -174,6 +176,19 @@ if [ "$engine" = ftree ]; then
 	findings cut.jsonl | grep -v '^route-missing: ' | grep -v '^route-imbalance: ' &&
 		sim_fail "unplugged: other findings"
 	sim_log "ok: unplugged leaf02 port $up: $n route-missing findings on leaf02"
+
+	# A switch that does not answer SwitchInfo (attribute 0x12) is named;
+	# the other tables are still read.
+	sim_cmd 'Error "spine03" 100 18'
+	sim_client "$IBPROOF" fabric routes --timeout 1 --records mute.jsonl \
+		>/dev/null 2>err.txt
+	grep -q 'switch spine03 (0x[0-9a-f]*): forwarding table not read' err.txt ||
+		{ cat err.txt >&2; sim_fail "silent switch not named"; }
+	[ "$(lfts mute.jsonl | wc -l)" = $((nsw - 1)) ] ||
+		sim_fail "silent switch: $(lfts mute.jsonl | wc -l) lft records, want $((nsw - 1))"
+	findings mute.jsonl | grep -q '^unreachable: spine03 did not answer' ||
+		sim_fail "silent switch: no unreachable finding"
+	sim_log "ok: a silent switch is named, $((nsw - 1)) tables read"
 fi
 sim_stop
 
