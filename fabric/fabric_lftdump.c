@@ -29,6 +29,7 @@ struct dump_ctx {
 	struct lines *in;
 	const struct fabric_node *sw; /* the table being read */
 	uint16_t top;
+	size_t nswitches; /* headers read */
 	bool multicast;
 	uint8_t port[FABRIC_LFT_MAX_LID + 1];
 };
@@ -74,6 +75,7 @@ static int parse_header(struct dump_ctx *c, const char *line)
 				   "0x%016llx is not one",
 				   guid);
 	c->top = (uint16_t)hi;
+	c->nswitches++;
 	memset(c->port, FABRIC_LFT_NONE, sizeof(c->port));
 	return 0;
 }
@@ -154,6 +156,9 @@ int fabric_lft_load(struct fabric_routes *r, const char *path, char *err,
 		rc = lines_each(&in, dump_line, c);
 	if (!rc)
 		rc = commit(c);
+	if (!rc && !c->nswitches)
+		rc = lines_error(&in, "expected a \"Unicast lids [LO-HI] of "
+				      "switch ... guid 0x...\" header");
 	lines_close(&in);
 	free(c);
 	return rc < 0 ? rc : rc ? -EINVAL : 0;

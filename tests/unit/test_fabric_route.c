@@ -201,6 +201,8 @@ static void test_dump_errors(void **state)
 {
 	struct ctx *c = *state;
 
+	bad_dump(c, "# only a comment\n",
+		 ":1: expected a \"Unicast lids [LO-HI] of switch ... guid");
 	bad_dump(c, "0x0001 001\n",
 		 ":1: expected a \"Unicast lids\" header before the entries");
 	bad_dump(c, HDR "0x0009 001\n",
