@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "fabric/fabric_route.h"
+#include "fabric/fabric_run.h"
 #include "fabric/fabric_topo.h"
 
 #define FX FIXTURES_DIR "/fabric/"
@@ -258,6 +259,111 @@ static void test_endpoints(void **state)
 	assert_null(fabric_routes_endpoint(&c->r, "99"));
 }
 
+/* Fakes behind the ops tables: the fixture model (each switch's directed
+ * route "0,IDX"), tables from the fixture dump, spine02 silent. */
+static struct ctx *fake; /* the fixture, from setup() */
+static int fake_reads;
+
+static int fake_discover(const struct fabric_disc_params *p,
+			 struct fabric **out)
+{
+	char err[256];
+	size_t i;
+
+	(void)p;
+	if (fabric_topo_load(FX "routes.topo", out, err, sizeof(err)))
+		return -EINVAL;
+	for (i = 0; i < (*out)->nnodes; i++) {
+		(*out)->nodes[i]->dr_hops = 1;
+		(*out)->nodes[i]->dr_path[1] = (uint8_t)i;
+	}
+	return 0;
+}
+
+static int fake_smp_open(const char *ca, int port, unsigned t, int retries,
+			 struct fabric_smp **out)
+{
+	(void)ca;
+	(void)port;
+	(void)t;
+	assert_true(retries > 0);
+	*out = (struct fabric_smp *)fake;
+	return 0;
+}
+
+static int fake_read_lft(struct fabric_smp *h, const uint8_t *path, int hops,
+			 uint16_t *top, uint8_t *ports)
+{
+	const struct fabric_node *n;
+	const struct fabric_lft *t;
+
+	(void)h;
+	assert_int_equal(1, hops);
+	assert_int_equal(0, path[0]);
+	n = fake->m->nodes[path[1]];
+	assert_int_equal(FABRIC_NODE_SWITCH, n->type);
+	fake_reads++;
+	if (n->guid == SPINE1 + 1) /* spine02 */
+		return -ETIMEDOUT;
+	t = &fake->r.lft[n->idx];
+	*top = t->top;
+	memcpy(ports, t->port, (size_t)t->top + 1);
+	return 0;
+}
+
+static void fake_smp_close(struct fabric_smp *h)
+{
+	assert_ptr_equal(fake, h);
+}
+
+static const struct fabric_disc_ops fake_disc = { .discover = fake_discover };
+static const struct fabric_smp_ops fake_smp = {
+	.open = fake_smp_open,
+	.read_lft = fake_read_lft,
+	.close = fake_smp_close,
+};
+
+static size_t count_lines(const char *path, const char *needle)
+{
+	char line[8192];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/* A switch that does not answer is named; the others are still read. */
+static void test_run_silent_switch(void **state)
+{
+	char recs[] = "/tmp/ibproof-routes-XXXXXX";
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs);
+	void *st = NULL;
+
+	(void)state;
+	assert_int_equal(0, setup(&st));
+	fake = st;
+	assert_true(fd >= 0);
+	close(fd);
+	fabric_disc = &fake_disc;
+	fabric_smp = &fake_smp;
+	a.tool = "fabric routes";
+	a.common.records = recs;
+	assert_int_equal(IBP_EXIT_PASS, fabric_routes_run(&a));
+	assert_int_equal(4, fake_reads);
+	assert_int_equal(3, count_lines(recs, "\"kind\":\"lft\""));
+	assert_int_equal(16, count_lines(recs, "\"kind\":\"link\""));
+	assert_int_equal(1, count_lines(recs, "\"category\":\"unreachable\""));
+	assert_int_equal(1, count_lines(recs, "spine02 did not answer"));
+	assert_int_equal(1, count_lines(recs, "\"kind\":\"finding\""));
+	unlink(recs);
+	teardown(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +382,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_endpoints, setup,
 						teardown),
+		cmocka_unit_test(test_run_silent_switch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
