@@ -123,11 +123,27 @@ static const struct field_rule counters_fields[] = {
 	{ NULL },
 };
 
+static const char *const adaptive[] = { "unknown", "on", "off", NULL };
+
+static const struct field_rule lft_fields[] = {
+	{ "node", FT_STRING },
+	{ "guid", FT_STRING },
+	{ "linear_fdb_top", FT_INTEGER },
+	{ "ports", FT_ARRAY },
+	{ "adaptive_routing", FT_STRING, adaptive },
+	{ NULL },
+};
+
 static const struct kind_rules kinds[] = {
-	{ "port", port_fields },	 { "pair", pair_fields },
-	{ "link", link_fields },	 { "finding", finding_fields },
-	{ "run", run_fields },		 { "pcie", pcie_fields },
-	{ "counters", counters_fields }, { NULL, NULL },
+	{ "port", port_fields },
+	{ "pair", pair_fields },
+	{ "link", link_fields },
+	{ "finding", finding_fields },
+	{ "run", run_fields },
+	{ "pcie", pcie_fields },
+	{ "counters", counters_fields },
+	{ "lft", lft_fields },
+	{ NULL, NULL },
 };
 
 static const char *const type_names[] = {

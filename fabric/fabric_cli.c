@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fabric_cli.c: `ibproof fabric discover|check|counters`: the option
+ * fabric_cli.c: `ibproof fabric discover|check|counters|routes`: the option
  * tables and the dispatch; the runs are in fabric_run.c and
  * fabric_counters_run.c.
  */
@@ -21,6 +21,9 @@ enum fabric_key {
 	KEY_BASELINE,
 	KEY_RESET,
 	KEY_THRESHOLDS,
+	KEY_LFTS,
+	KEY_PATH,
+	KEY_PATHS,
 };
 
 #define INPUT_OPTS                                                          \
@@ -90,9 +93,36 @@ static const struct cli_cmd counters_cmd = {
 	.common = COMMON,
 };
 
+static const struct cli_cmd routes_cmd = {
+	.name = "fabric routes",
+	.synopsis = "[--lfts FILE] [--path A B | --paths FILE] [OPTIONS]",
+	.description =
+		"Read every switch's LinearFDBTop and linear forwarding table\n"
+		"by directed route (or a dump with --lfts: opensm-lfts.dump,\n"
+		"ibroute / dump_lfts output, with --topology or --load-cache).\n"
+		"--records writes the links (with LIDs) and one `lft` record\n"
+		"per switch. Findings: route-missing, route-loop (fail),\n"
+		"route-imbalance (info), unreachable (a switch that did not\n"
+		"answer). --path A B prints the route from A to B like\n"
+		"ibtracert (HOST:CA:PORT, 0xGUID or LID); --paths FILE one\n"
+		"route per \"A B\" line. Tables are the static default where\n"
+		"a switch runs adaptive routing.\n",
+	.opts =
+		(const struct cli_opt[]){
+			{ "lfts", KEY_LFTS, "FILE",
+			  "the tables from a dump instead of the fabric" },
+			{ "path", KEY_PATH, "A",
+			  "print the route from A to the argument B" },
+			{ "paths", KEY_PATHS, "FILE",
+			  "print the route of each \"A B\"" },
+			INPUT_OPTS,
+			{ NULL } },
+	.common = COMMON,
+};
+
 static const struct cli_cmd fabric_cmd = {
 	.name = "fabric",
-	.synopsis = "discover|check|counters [OPTIONS]",
+	.synopsis = "discover|check|counters|routes [OPTIONS]",
 	.description =
 		"Fabric checks over MADs. See 'ibproof fabric SUB --help'.\n",
 	.opts = (const struct cli_opt[]){ { NULL } },
@@ -124,6 +154,15 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 	case KEY_THRESHOLDS:
 		a->thresholds = arg;
 		break;
+	case KEY_LFTS:
+		a->lfts = arg;
+		break;
+	case KEY_PATH:
+		a->path_from = arg;
+		break;
+	case KEY_PATHS:
+		a->paths = arg;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -139,6 +178,28 @@ static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
 
 	if (idx < 0)
 		return cli_parse_exit(idx);
+	if (a->path_from && idx < argc)
+		a->path_to = argv[idx++];
+	if (a->path_from && !a->path_to) {
+		cli_usage_error(cmd, "--path A B: B is missing");
+		return IBP_EXIT_USAGE;
+	}
+	if ((a->lfts || a->path_from || a->paths) &&
+	    strcmp(cmd->name, "fabric routes")) {
+		cli_usage_error(cmd, "--lfts, --path and --paths are options "
+				     "of fabric routes");
+		return IBP_EXIT_USAGE;
+	}
+	if (a->lfts && !a->load_cache && !a->topology) {
+		cli_usage_error(cmd, "--lfts needs the links: --topology or "
+				     "--load-cache");
+		return IBP_EXIT_USAGE;
+	}
+	if ((a->load_cache || a->topology) && !a->lfts &&
+	    !strcmp(cmd->name, "fabric routes")) {
+		cli_usage_error(cmd, "a saved fabric needs its tables: --lfts");
+		return IBP_EXIT_USAGE;
+	}
 	if (idx < argc) {
 		cli_usage_error(cmd, "unexpected argument '%s'", argv[idx]);
 		return IBP_EXIT_USAGE;
@@ -180,6 +241,11 @@ int fabric_main(int argc, char **argv)
 		    0)
 			return rc;
 		return fabric_counters_run(&a);
+	}
+	if (sub && !strcmp(sub, "routes")) {
+		if ((rc = parse_sub(&routes_cmd, argc - 1, argv + 1, &a)) >= 0)
+			return rc;
+		return fabric_routes_run(&a);
 	}
 	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
 		cli_usage(stdout, &fabric_cmd);

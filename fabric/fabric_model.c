@@ -50,6 +50,7 @@ static struct fabric_node *node_new(uint64_t guid, enum fabric_node_type type,
 	n->guid = guid;
 	n->type = type;
 	n->nports = nports;
+	n->dr_hops = -1;
 	snprintf(n->desc, sizeof(n->desc), "%s", desc ? desc : "");
 	n->name = n->desc;
 	for (i = 0; i <= nports; i++) {

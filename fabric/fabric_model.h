@@ -54,6 +54,10 @@ struct fabric_node {
 	int idx;
 	uint16_t lid; /* switch port 0 / first CA port */
 	struct fabric_port *ports; /* [0..nports] */
+	/* live walk: the directed route from the local port, dr_path[1..
+	 * dr_hops] the egress ports (dr_path[0] = 0); dr_hops -1: unknown */
+	int dr_hops;
+	uint8_t dr_path[64];
 };
 
 struct fabric {

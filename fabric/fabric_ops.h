@@ -58,7 +58,25 @@ struct fabric_pma_ops {
 	void (*close)(struct fabric_pma *h);
 };
 
+struct fabric_smp;
+
+struct fabric_smp_ops {
+	/* retries: per SMP after a timeout (0 = none). */
+	int (*open)(const char *ca, int port, unsigned timeout_ms, int retries,
+		    struct fabric_smp **out);
+	/*
+	 * By directed route along path[1..hops] (path[0] = 0): SwitchInfo's
+	 * LinearFDBTop into *top, then the LinearForwardingTable blocks
+	 * (64 entries each) into ports[0..top]. 0, or -ETIMEDOUT / -EIO
+	 * when the switch did not answer.
+	 */
+	int (*read_lft)(struct fabric_smp *h, const uint8_t *path, int hops,
+			uint16_t *top, uint8_t *ports);
+	void (*close)(struct fabric_smp *h);
+};
+
 extern const struct fabric_disc_ops fabric_ibnd_ops;
+extern const struct fabric_smp_ops fabric_mad_smp_ops;
 extern const struct fabric_pma_ops fabric_mad_pma_ops;
 
 /* PortInfo / raw SMP decoding, in mad_ops.c (uses mad_get_field). */

@@ -85,6 +85,12 @@ static json_t *end_json(const struct fabric_port *p)
 	return ref_json(&r);
 }
 
+/* A port's LID: a switch's external ports answer to its port 0 LID. */
+static int link_lid(const struct fabric_port *p)
+{
+	return p->node->type == FABRIC_NODE_SWITCH ? p->node->lid : p->lid;
+}
+
 json_t *fabric_link_record(const struct fabric_port *p)
 {
 	json_t *rec = record_new("link");
@@ -92,6 +98,8 @@ json_t *fabric_link_record(const struct fabric_port *p)
 
 	json_object_set_new(a, "name", json_string(p->node->name));
 	json_object_set_new(b, "name", json_string(p->remote->node->name));
+	json_object_set_new(a, "lid", json_integer(link_lid(p)));
+	json_object_set_new(b, "lid", json_integer(link_lid(p->remote)));
 	if (!rec || json_object_set_new(rec, "a", a) ||
 	    json_object_set_new(rec, "b", b) ||
 	    json_object_set_new(rec, "width",

@@ -161,7 +161,7 @@ int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 	return code;
 }
 
-static int emit_links(struct record_writer *w, const struct fabric *m)
+int fabric_emit_links(struct record_writer *w, const struct fabric *m)
 {
 	const struct fabric_port *p;
 	size_t i;
@@ -204,7 +204,7 @@ static int run_model_cmd(const struct fabric_args *a, bool check)
 		goto out;
 	rc = check ? cabling_diff(m, spec, &fs) : fabric_model_check(m, &fs);
 	if (!rc && !check)
-		rc = emit_links(w, m);
+		rc = fabric_emit_links(w, m);
 	if (rc) {
 		log_error("fabric %s failed: %s", check ? "check" : "discover",
 			  strerror(-rc));

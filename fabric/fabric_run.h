@@ -19,12 +19,15 @@ struct fabric_args {
 	struct cli_common common;
 	const char *spec, *load_cache, *topology, *cache_out;
 	const char *baseline, *thresholds;
+	const char *lfts, *paths; /* routes: a table dump, "A B" lines */
+	const char *path_from, *path_to; /* routes --path A B */
 	bool reset;
 };
 
 /* The ops in use (the real libraries; tests may swap them). */
 extern const struct fabric_disc_ops *fabric_disc;
 extern const struct fabric_pma_ops *fabric_pma;
+extern const struct fabric_smp_ops *fabric_smp;
 
 /* Each returns an exit code (IBP_EXIT_*). */
 int fabric_load_model(const struct fabric_args *a, struct fabric **out);
@@ -33,9 +36,12 @@ int fabric_open_records(const struct fabric_args *a, struct record_writer **w);
 int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 		  const char *what, const struct fabric *m,
 		  const struct fabric_findings *fs);
+/* One `link` record per cable (nothing when w is NULL); 0 or -errno. */
+int fabric_emit_links(struct record_writer *w, const struct fabric *m);
 /* The subcommands: `discover`, `check` (a->spec set), `counters`. */
 int fabric_discover_run(const struct fabric_args *a);
 int fabric_check_run(const struct fabric_args *a);
 int fabric_counters_run(const struct fabric_args *a);
+int fabric_routes_run(const struct fabric_args *a);
 
 #endif

@@ -38,6 +38,12 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 			    in->numports);
 	if (!n)
 		return -errno;
+	if (in->path_portid.drpath.cnt >= 0 &&
+	    in->path_portid.drpath.cnt < (int)sizeof(n->dr_path)) {
+		n->dr_hops = in->path_portid.drpath.cnt;
+		memcpy(n->dr_path, in->path_portid.drpath.p,
+		       (size_t)n->dr_hops + 1);
+	}
 	for (i = 0; i <= in->numports; i++) {
 		if (!in->ports[i])
 			continue;

@@ -83,6 +83,23 @@ void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
 	}
 }
 
+/* mad_rpc_open_port() with the timeout set; NULL (logged) on failure. */
+static struct ibmad_port *open_port(const char *ca, int port, int *classes,
+				    int nclasses, unsigned timeout_ms)
+{
+	struct ibmad_port *p =
+		mad_rpc_open_port((char *)ca, port, classes, nclasses);
+
+	if (!p) {
+		log_error("%s port %d: mad_rpc_open_port failed: %m",
+			  ca ? ca : "first CA", port);
+		return NULL;
+	}
+	if (timeout_ms)
+		mad_rpc_set_timeout(p, (int)timeout_ms);
+	return p;
+}
+
 static int pma_open(const char *ca, int port, unsigned timeout_ms,
 		    struct fabric_pma **out)
 {
@@ -92,16 +109,12 @@ static int pma_open(const char *ca, int port, unsigned timeout_ms,
 
 	if (!h)
 		return -ENOMEM;
-	h->port = mad_rpc_open_port((char *)ca, port, classes, 4);
+	h->port = open_port(ca, port, classes, 4, timeout_ms);
 	if (!h->port) {
-		log_error("%s port %d: mad_rpc_open_port failed: %m",
-			  ca ? ca : "first CA", port);
 		free(h);
 		return -EIO;
 	}
 	h->timeout_ms = timeout_ms;
-	if (timeout_ms)
-		mad_rpc_set_timeout(h->port, (int)timeout_ms);
 	*out = h;
 	return 0;
 }
@@ -296,4 +309,74 @@ const struct fabric_pma_ops fabric_mad_pma_ops = {
 	.batch = pma_batch,
 	.reset = pma_reset,
 	.close = pma_close,
+};
+
+/* Switch tables, by directed route only (LID-routed SMPs are not
+ * guaranteed to reach switches in XDR fabrics). */
+struct fabric_smp {
+	struct ibmad_port *port;
+	unsigned timeout_ms;
+};
+
+static int smp_open(const char *ca, int port, unsigned timeout_ms, int retries,
+		    struct fabric_smp **out)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+	struct fabric_smp *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	h->port = open_port(ca, port, classes, 2, timeout_ms);
+	if (!h->port) {
+		free(h);
+		return -EIO;
+	}
+	h->timeout_ms = timeout_ms;
+	mad_rpc_set_retries(h->port, retries);
+	*out = h;
+	return 0;
+}
+
+static int smp_read_lft(struct fabric_smp *h, const uint8_t *path, int hops,
+			uint16_t *top, uint8_t *ports)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE] = { 0 };
+	ib_portid_t id = { 0 };
+	unsigned t, blk;
+
+	if (hops < 0 || hops >= IB_SUBNET_PATH_HOPS_MAX)
+		return -EINVAL;
+	id.drpath.cnt = hops;
+	memcpy(id.drpath.p, path, (size_t)hops + 1);
+	id.drpath.drslid = 0xffff;
+	id.drpath.drdlid = 0xffff;
+	if (!smp_query_via(buf, &id, IB_ATTR_SWITCH_INFO, 0, h->timeout_ms,
+			   h->port))
+		return -ETIMEDOUT;
+	t = mad_get_field(buf, 0, IB_SW_LINEAR_FDB_TOP_F);
+	if (t > 0xbfff)
+		return -EPROTO;
+	*top = (uint16_t)t;
+	for (blk = 0; blk <= t / IB_SMP_DATA_SIZE; blk++) {
+		if (!smp_query_via(buf, &id, IB_ATTR_LINEARFORWTBL, blk,
+				   h->timeout_ms, h->port))
+			return -ETIMEDOUT;
+		memcpy(ports + blk * IB_SMP_DATA_SIZE, buf,
+		       blk == t / IB_SMP_DATA_SIZE ? t % IB_SMP_DATA_SIZE + 1
+						   : IB_SMP_DATA_SIZE);
+	}
+	return 0;
+}
+
+static void smp_close(struct fabric_smp *h)
+{
+	if (h)
+		mad_rpc_close_port(h->port);
+	free(h);
+}
+
+const struct fabric_smp_ops fabric_mad_smp_ops = {
+	.open = smp_open,
+	.read_lft = smp_read_lft,
+	.close = smp_close,
 };
