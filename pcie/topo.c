@@ -416,6 +416,7 @@ void pcie_dev_what(const struct pcie_topo *t, int i, char *buf, size_t len)
 
 	if (d->role == PCIE_ROLE_HCA && d->ibdev[0]) {
 		snprintf(buf, len, "%s, HCA", d->ibdev);
+		text_trim(buf); /* a long escaped name may be cut */
 		return;
 	}
 	if (d->role != PCIE_ROLE_BRIDGE) {
