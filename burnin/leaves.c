@@ -13,6 +13,7 @@
 
 #include "burnin/burnin.h"
 #include "common/log.h"
+#include "common/text.h"
 #include "fabric/fabric_spec.h"
 #include "fabric/fabric_topo.h"
 
@@ -78,8 +79,9 @@ static void set_leaf(struct burnin_port *p, const struct fabric_port *fp)
 	}
 	p->leaf_guid = fp->remote->node->guid;
 	p->leaf_port = fp->remote->num;
-	snprintf(p->leaf_name, sizeof(p->leaf_name), "%s",
-		 fp->remote->node->desc);
+	if (snprintf(p->leaf_name, sizeof(p->leaf_name), "%s",
+		     fp->remote->node->desc) >= (int)sizeof(p->leaf_name))
+		text_trim(p->leaf_name); /* cut, but still text */
 }
 
 int burnin_leaves_assign(const struct fabric *f, struct burnin_port *ports,

@@ -4,16 +4,19 @@
  * done, ETA, worst pair so far; a bar on a TTY, plain lines otherwise), the
  * summary at the end, and the --dry-run plan.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "burnin/run.h"
 #include "common/progress.h"
+#include "common/text.h"
 
 static void track_worst(struct burnin_coord *co, int from)
 {
-	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16];
+	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16], *shown;
 
 	for (int i = from; i < co->n_m; i++) {
 		const struct burnin_measure *m = &co->m[i];
@@ -29,6 +32,11 @@ static void track_worst(struct burnin_coord *co, int from)
 		burnin_port_name(&co->inv[m->b], b, sizeof(b));
 		snprintf(co->worst, sizeof(co->worst), "%s<->%s %.1f/%.0f Gb/s",
 			 a, b, m->gbps, m->expected_gbps);
+		shown = text_term_dup(co->worst); /* D9: printed to a tty */
+		if (shown)
+			snprintf(co->worst, sizeof(co->worst), "%s", shown);
+		text_trim(co->worst);
+		free(shown);
 	}
 }
 
@@ -125,6 +133,19 @@ static bool new_leaf(const struct burnin_port *inv,
 	return inv[p->b].leaf_guid != 0;
 }
 
+/* D9: names from the fabric and the inventory reach a terminal: one
+ * line's text through the terminal escaper (common/text.h). */
+static void plan_printf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static void plan_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_term_vfprintf(stdout, fmt, ap);
+	va_end(ap);
+}
+
 /* node:HOST plans: each target port's partners and their leaves. */
 static void print_partners(const struct burnin_port *inv, int n_inv,
 			   bool leaves, const struct burnin_schedule *s)
@@ -141,7 +162,7 @@ static void print_partners(const struct burnin_port *inv, int n_inv,
 			continue;
 		burnin_port_name(&inv[t], name, sizeof(name));
 		leaf_label(&inv[t], leaves, leaf, sizeof(leaf));
-		printf("target %s%s: %d partners", name, leaf, k);
+		plan_printf("target %s%s: %d partners", name, leaf, k);
 		if (leaves)
 			printf(" on %d known leaves", n_leaves);
 		printf("\n");
@@ -154,7 +175,9 @@ static void print_partners(const struct burnin_port *inv, int n_inv,
 					continue;
 				burnin_port_name(b, name, sizeof(name));
 				leaf_label(b, leaves, leaf, sizeof(leaf));
-				printf("  round %d: %s%s\n", r + 1, name, leaf);
+				plan_printf("  round %d: %s%s", r + 1, name,
+					    leaf);
+				putchar('\n');
 			}
 	}
 }
@@ -175,15 +198,16 @@ void burnin_print_plan(const struct burnin_config *cfg,
 	for (int i = 0; i < n_inv; i++) {
 		burnin_port_name(&inv[i], a, sizeof(a));
 		leaf_label(&inv[i], leaves, leaf, sizeof(leaf));
-		printf("  port %d: %s rail %d %.1f Gb/s%s\n", i, a, inv[i].rail,
-		       inv[i].rate_gbps, leaf);
+		plan_printf("  port %d: %s rail %d %.1f Gb/s%s", i, a,
+			    inv[i].rail, inv[i].rate_gbps, leaf);
+		putchar('\n');
 	}
 	for (int r = 0; r < s->n_rounds; r++) {
 		printf("round %d:", r + 1);
 		for (int i = s->start[r]; i < s->start[r + 1]; i++) {
 			burnin_port_name(&inv[s->pairs[i].a], a, sizeof(a));
 			burnin_port_name(&inv[s->pairs[i].b], b, sizeof(b));
-			printf(" %s->%s", a, b);
+			plan_printf(" %s->%s", a, b);
 		}
 		printf("\n");
 	}

@@ -11,6 +11,7 @@
 #include "common/cli.h"
 #include "common/record.h"
 #include "common/subcommands.h"
+#include "common/text.h"
 
 static const struct subcommand {
 	const char *name;
@@ -63,7 +64,8 @@ static const struct subcommand *find(const char *name)
 
 static int unknown(const char *name)
 {
-	fprintf(stderr, "ibproof: unknown command '%s'\n\n", name);
+	text_term_fprintf(stderr, "ibproof: unknown command '%s'", name);
+	fputs("\n\n", stderr);
 	usage(stderr);
 	return IBP_EXIT_USAGE;
 }

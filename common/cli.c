@@ -9,6 +9,7 @@
 
 #include "common/cli.h"
 #include "common/log.h"
+#include "common/text.h"
 
 const char cli_exit_codes_help[] =
 	"Exit status:\n"
@@ -209,7 +210,7 @@ int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 
 	fprintf(stderr, "ibproof %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	text_term_vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'ibproof %s --help'.\n", cmd->name);
 	return -EINVAL;

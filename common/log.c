@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/text.h"
 
 static enum log_level current_level = LOG_LEVEL_WARN;
 static int level_from_env_done;
@@ -55,7 +56,7 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	fprintf(stderr, "ibproof: %s: ", level_names[level]);
 	va_start(ap, fmt);
 	errno = saved_errno;
-	vfprintf(stderr, fmt, ap);
+	text_term_vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	funlockfile(stderr);

@@ -11,6 +11,7 @@
 #include "common/array.h"
 #include "common/lines.h"
 #include "common/namemap.h"
+#include "common/text.h"
 
 struct namemap_entry {
 	uint64_t guid;
@@ -35,7 +36,7 @@ static int map_add(struct namemap *m, uint64_t guid, const char *name,
 	v = &m->v[m->n];
 	v->guid = guid;
 	v->seq = m->n;
-	v->name = strndup(name, len);
+	v->name = text_dupn(name, len);
 	if (!v->name)
 		return -ENOMEM;
 	m->n++;

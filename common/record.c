@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/record.h"
+#include "common/text.h"
 
 struct record_writer {
 	FILE *f;
@@ -17,16 +18,18 @@ struct record_writer {
 
 const char *record_hostname(void)
 {
-	static char name[256];
+	static char name[256 * 4];
+	char raw[256] = "";
 	const char *env;
 
 	if (name[0])
 		return name;
 	env = getenv("IBPROOF_HOST");
 	if (env && *env)
-		snprintf(name, sizeof(name), "%s", env);
-	else if (gethostname(name, sizeof(name) - 1))
-		snprintf(name, sizeof(name), "unknown");
+		snprintf(raw, sizeof(raw), "%s", env);
+	else if (gethostname(raw, sizeof(raw) - 1))
+		snprintf(raw, sizeof(raw), "unknown");
+	text_from_bytes(name, sizeof(name), raw, strlen(raw));
 	return name;
 }
 
@@ -126,6 +129,12 @@ json_t *record_finding(const char *severity, const char *category,
 	if (vasprintf(&message, fmt, ap) < 0)
 		message = NULL;
 	va_end(ap);
+	if (message && !text_is_utf8(message, strlen(message))) {
+		char *text = text_dup(message); /* a name cut by snprintf */
+
+		free(message);
+		message = text;
+	}
 	rec = record_new("finding");
 	if (!rec || !message ||
 	    json_object_set_new(rec, "severity", json_string(severity)) ||

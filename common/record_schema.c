@@ -5,6 +5,8 @@
  * be added freely; these are never renamed.
  */
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -197,6 +199,15 @@ static int fail(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* D10: the figures are kept as float: a larger one would become inf and
+ * drop out of the JSON report. */
+static bool number_in_range(const json_t *v)
+{
+	double d = json_number_value(v);
+
+	return isfinite(d) && fabs(d) <= FLT_MAX;
+}
+
 static bool allowed_value(const json_t *v, const char *const *allowed)
 {
 	for (; allowed && *allowed; allowed++)
@@ -219,6 +230,11 @@ static int check_fields(const json_t *rec, const char *kind,
 			return fail(why, len,
 				    "%s record: field '%s' must be %s", kind,
 				    r->path, type_names[r->type]);
+		if (r->type == FT_NUMBER && !number_in_range(v))
+			return fail(why, len,
+				    "%s record: field '%s' must be a finite "
+				    "number of at most %g",
+				    kind, r->path, (double)FLT_MAX);
 		if (r->type == FT_STRING && !allowed_value(v, r->allowed))
 			return fail(
 				why, len,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/text.h"
 #include "fabric_finding.h"
 #include "fabric_util.h"
 
@@ -33,6 +34,7 @@ void fabric_finding_port(struct fabric_finding *f, const struct fabric_port *p)
 		return;
 	r = &f->refs[f->nrefs++];
 	snprintf(r->name, sizeof(r->name), "%s", p->node->name);
+	text_trim(r->name);
 	r->guid = p->node->guid;
 	r->port_guid = p->node->type == FABRIC_NODE_SWITCH ? 0 : p->guid;
 	r->port = p->num;
@@ -48,6 +50,7 @@ void fabric_finding_spec_end(struct fabric_finding *f, const char *name,
 		return;
 	r = &f->refs[f->nrefs++];
 	snprintf(r->name, sizeof(r->name), "%s", name);
+	text_trim(r->name);
 	r->guid = guid;
 	r->port = port;
 	r->type = FABRIC_NODE_UNKNOWN;
@@ -72,6 +75,7 @@ void fabric_finding_str(struct fabric_finding *f, const char *key,
 	e->kind = FABRIC_EV_STR;
 	va_start(ap, fmt);
 	vsnprintf(e->str, sizeof(e->str), fmt, ap);
+	text_trim(e->str);
 	va_end(ap);
 }
 
@@ -111,6 +115,7 @@ void fabric_finding_msg(struct fabric_finding *f, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	text_trim(f->message);
 	va_end(ap);
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/array.h"
 #include "common/hashmap.h"
+#include "common/text.h"
 #include "fabric_model.h"
 
 struct fabric *fabric_new(void)
@@ -51,7 +52,8 @@ static struct fabric_node *node_new(uint64_t guid, enum fabric_node_type type,
 	n->type = type;
 	n->nports = nports;
 	n->dr_hops = -1;
-	snprintf(n->desc, sizeof(n->desc), "%s", desc ? desc : "");
+	if (desc)
+		text_from_bytes(n->desc, sizeof(n->desc), desc, strlen(desc));
 	n->name = n->desc;
 	for (i = 0; i <= nports; i++) {
 		n->ports[i].node = n;

@@ -47,7 +47,7 @@ struct fabric_port {
 struct fabric_node {
 	uint64_t guid;
 	enum fabric_node_type type;
-	char desc[65]; /* NodeDescription, untrusted */
+	char desc[64 * 4 + 1]; /* NodeDescription as text (common/text.h) */
 	const char *name; /* map name if mapped, else desc */
 	char *map_name;
 	int nports;

@@ -7,31 +7,49 @@
 #include <string.h>
 
 #include "common/record.h"
+#include "common/text.h"
 #include "fabric_report.h"
 
+/* Sets key to the n bytes at s; 0 or -1 (o is kept either way). */
+static int set_strn(json_t *o, const char *key, const char *s, size_t n)
+{
+	return json_object_set_new(o, key, json_stringn(s, n));
+}
+
 /* An end: {node, guid, port, type}; a CA end named "host ca" also gets
- * host/ca and its port GUID (the HCA port reference of the contract). */
+ * host/ca and its port GUID (the HCA port reference of the contract).
+ * Names are text already (common/text.h): none is cut here. */
 static json_t *ref_json(const struct fabric_ref *r)
 {
-	char g[19], host[96], ca[96];
+	const char *name = r->name, *ca;
+	size_t host_len, ca_len;
+	char g[19];
 	json_t *o;
 
-	o = json_pack("{s:s, s:i, s:s}", "node", r->name, "port", r->port,
-		      "type", fabric_node_type_name(r->type));
+	o = json_pack("{s:s, s:i, s:s}", "node", name, "port", r->port, "type",
+		      fabric_node_type_name(r->type));
 	if (!o)
 		return NULL;
-	if (r->guid)
-		json_object_set_new(o, "guid",
-				    json_string(record_guid_str(r->guid, g)));
-	if (r->type == FABRIC_NODE_CA &&
-	    sscanf(r->name, "%95s %95s", host, ca) == 2) {
-		json_object_set_new(o, "host", json_string(host));
-		json_object_set_new(o, "ca", json_string(ca));
-		json_object_set_new(
-			o, "port_guid",
-			json_string(record_guid_str(r->port_guid, g)));
+	if (r->guid &&
+	    json_object_set_new(o, "guid",
+				json_string(record_guid_str(r->guid, g))))
+		goto fail;
+	name += strspn(name, " \t");
+	host_len = strcspn(name, " \t");
+	ca = name + host_len + strspn(name + host_len, " \t");
+	ca_len = strcspn(ca, " \t");
+	if (r->type == FABRIC_NODE_CA && host_len && ca_len) {
+		if (set_strn(o, "host", name, host_len) ||
+		    set_strn(o, "ca", ca, ca_len) ||
+		    json_object_set_new(
+			    o, "port_guid",
+			    json_string(record_guid_str(r->port_guid, g))))
+			goto fail;
 	}
 	return o;
+fail:
+	json_decref(o);
+	return NULL;
 }
 
 static json_t *pair_json(const struct fabric_ref *a, const struct fabric_ref *b)
@@ -91,17 +109,19 @@ static int link_lid(const struct fabric_port *p)
 	return p->node->type == FABRIC_NODE_SWITCH ? p->node->lid : p->lid;
 }
 
+/* D11: every reference made here is dropped on every error path. */
 json_t *fabric_link_record(const struct fabric_port *p)
 {
 	json_t *rec = record_new("link");
 	json_t *a = end_json(p), *b = end_json(p->remote);
 
-	json_object_set_new(a, "name", json_string(p->node->name));
-	json_object_set_new(b, "name", json_string(p->remote->node->name));
-	json_object_set_new(a, "lid", json_integer(link_lid(p)));
-	json_object_set_new(b, "lid", json_integer(link_lid(p->remote)));
-	if (!rec || json_object_set_new(rec, "a", a) ||
-	    json_object_set_new(rec, "b", b) ||
+	if (!rec || !a || !b ||
+	    json_object_set_new(a, "name", json_string(p->node->name)) ||
+	    json_object_set_new(b, "name",
+				json_string(p->remote->node->name)) ||
+	    json_object_set_new(a, "lid", json_integer(link_lid(p))) ||
+	    json_object_set_new(b, "lid", json_integer(link_lid(p->remote))) ||
+	    json_object_set(rec, "a", a) || json_object_set(rec, "b", b) ||
 	    json_object_set_new(rec, "width",
 				json_string(fabric_width_str(p->width))) ||
 	    json_object_set_new(rec, "speed",
@@ -112,8 +132,10 @@ json_t *fabric_link_record(const struct fabric_port *p)
 		    rec, "phys_state",
 		    json_string(ib_phys_state_name(p->phys_state)))) {
 		json_decref(rec);
-		return NULL;
+		rec = NULL;
 	}
+	json_decref(a);
+	json_decref(b);
 	return rec;
 }
 
@@ -145,15 +167,20 @@ void fabric_print_summary(FILE *out, const char *what, const struct fabric *m,
 {
 	size_t i;
 
-	fprintf(out,
+	text_term_fprintf(
+		out,
 		"%s: %zu nodes, %zu links (%s); %zu findings: %zu fail, "
-		"%zu warn, %zu info\n",
+		"%zu warn, %zu info",
 		what, m->nnodes, fabric_count_links(m), m->source, fs->n,
 		fabric_findings_count(fs, "fail"),
 		fabric_findings_count(fs, "warn"),
 		fabric_findings_count(fs, "info"));
-	for (i = 0; i < fs->n; i++)
-		fprintf(out, "  %-4s %-20s %s\n", fs->v[i].severity,
-			fs->v[i].category, fs->v[i].message);
+	fputc('\n', out);
+	for (i = 0; i < fs->n; i++) {
+		/* D9: names in messages are text, not terminal commands */
+		text_term_fprintf(out, "  %-4s %-20s %s", fs->v[i].severity,
+				  fs->v[i].category, fs->v[i].message);
+		fputc('\n', out);
+	}
 	fflush(out);
 }

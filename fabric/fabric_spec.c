@@ -20,6 +20,7 @@
 #include "common/array.h"
 #include "common/lines.h"
 #include "common/strtab.h"
+#include "common/text.h"
 #include "fabric_spec.h"
 #include "fabric_topo.h"
 #include "fabric_util.h"
@@ -190,7 +191,7 @@ static int parse_end(struct csv_ctx *c, char **f, int ncol, int pcol,
 				   "%s: expected a port number "
 				   "(1-255) or cage/lane like 17/1, got \"%s\"",
 				   col_names[pcol], port);
-	e->node = strdup(node);
+	e->node = text_dup(node);
 	return e->node ? 0 : -ENOMEM;
 }
 
@@ -253,8 +254,8 @@ static int parse_row(struct csv_ctx *c, char **f, struct fabric_spec *s)
 				   cb->a.node, cb->a.port);
 	if ((rc = claim_end(c, &cb->a)) || (rc = claim_end(c, &cb->z)))
 		return rc;
-	cb->label = strdup(field(c, f, COL_LABEL));
-	cb->rack = strdup(field(c, f, COL_RACK));
+	cb->label = text_dup(field(c, f, COL_LABEL));
+	cb->rack = text_dup(field(c, f, COL_RACK));
 	return cb->label && cb->rack ? 0 : -ENOMEM;
 }
 

@@ -11,6 +11,7 @@
 #include "rdma/port_sysfs.h"
 #include "common/ibport.h"
 #include "common/record.h"
+#include "common/text.h"
 #include "node/node.h"
 
 static void copy_str(json_t *rec, const char *key, char *buf, size_t len)
@@ -90,11 +91,12 @@ int node_ports_load(const char *path, struct node_port **ports, int *n)
 		if (ret)
 			break;
 	}
-	if (ret < 0)
-		fprintf(stderr, "ibproof node: %s\n",
-			ret == -EINVAL ? record_reader_error(r)
-				       : strerror(-ret));
-	else if (*n == 0) {
+	if (ret < 0) {
+		text_term_fprintf(stderr, "ibproof node: %s",
+				  ret == -EINVAL ? record_reader_error(r)
+						 : strerror(-ret));
+		fputc('\n', stderr);
+	} else if (*n == 0) {
 		fprintf(stderr,
 			"ibproof node: %s: expected port records "
 			"(e.g. of `ibproof node --records`), found "

@@ -48,7 +48,7 @@ static void acs_finding(struct pcie_topo *t, int port, int gpu, int hca,
 {
 	const struct pcie_dev *p = &t->devs[port], *g = &t->devs[gpu],
 			      *h = &t->devs[hca];
-	char what[PCIE_NOTE_LEN], bits[96], hname[PCIE_NAME_LEN];
+	char what[PCIE_NOTE_LEN], bits[96], hname[PCIE_NAME_LEN * 4];
 	json_t *ev;
 
 	pcie_dev_what(t, port, what, sizeof(what));

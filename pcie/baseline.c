@@ -10,6 +10,7 @@
 
 #include "common/log.h"
 #include "common/record.h"
+#include "common/text.h"
 #include "pcie/pcie.h"
 
 static const char *const kind_keys[PCIE_AER_KINDS] = {
@@ -65,9 +66,10 @@ static int load_all(struct pcie_baseline *b, struct record_reader *r,
 		if (ret)
 			return ret;
 	}
-	if (ret == -EINVAL)
-		fprintf(stderr, "%s\n", record_reader_error(r));
-	else if (ret < 0)
+	if (ret == -EINVAL) {
+		text_term_fputs(record_reader_error(r), stderr);
+		fputc('\n', stderr);
+	} else if (ret < 0)
 		log_error("%s: %s", path, strerror(-ret));
 	return ret;
 }

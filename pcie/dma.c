@@ -98,7 +98,7 @@ static json_t *dma_record(const struct pcie_topo *t,
 		rec, "bdf",
 		json_string(p->dev >= 0 ? t->devs[p->dev].bdf : ""));
 	json_object_set_new(rec, "check", json_string("dma-loopback"));
-	json_object_set_new(rec, "ca", json_string(p->ca));
+	json_object_set_new(rec, "ca", json_string(p->ca_text));
 	json_object_set_new(rec, "port", json_integer(p->port));
 	json_object_set_new(rec, "test", json_string(test_names[test]));
 	json_object_set_new(rec, "samples_GBps", samples);
@@ -129,7 +129,7 @@ static void judge_dma(const struct pcie_topo *t, const struct pcie_dma_port *p,
 			"fail", "pcie-low-dma-bandwidth",
 			pcie_subject(t, p->dev),
 			json_pack("{s:s, s:i, s:s, s:i, s:f, s:f, s:f, s:s}",
-				  "ca", p->ca, "port", p->port, "test",
+				  "ca", p->ca_text, "port", p->port, "test",
 				  test_names[test], "samples", n, "median_GBps",
 				  s->median, "min_GBps", s->min, "floor_GBps",
 				  p->floor_GBps, "floor", p->floor_why),
@@ -158,7 +158,7 @@ void pcie_dma_run(const struct pcie_topo *t, const struct pcie_dma_ops *ops,
 				pcie_audit_skip(a,
 						"dma: %s port %d RDMA %s "
 						"loopback: %s",
-						p->ca, p->port,
+						p->ca_text, p->port,
 						test_names[test], err);
 				a->n_error++;
 				continue;

@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "common/ibport.h"
 #include "common/sysfs.h"
+#include "common/text.h"
 #include "pcie/pcie.h"
 
 /* The PCI device at path canon or above it (virtio: eth1/device is virtio1). */
@@ -72,10 +73,11 @@ static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)
 	int width = 0;
 
 	if (p->dev < 0 || t->devs[p->dev].role != PCIE_ROLE_HCA) {
-		snprintf(p->floor_why, sizeof(p->floor_why),
-			 "not judged: %s is not on a PCIe HCA (software "
-			 "RDMA, or a virtual device)",
-			 p->ca);
+		if (snprintf(p->floor_why, sizeof(p->floor_why),
+			     "not judged: %s is not on a PCIe HCA (software "
+			     "RDMA, or a virtual device)",
+			     p->ca_text) >= (int)sizeof(p->floor_why))
+			text_trim(p->floor_why);
 		return;
 	}
 	if (!pcie_path_capability(t, p->dev, &gts, &width)) {
@@ -133,6 +135,7 @@ static int add_port(void *ctx, const char *ca, int port)
 	p = &p[(*c->n)++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->ca, sizeof(p->ca), "%s", ca);
+	text_from_bytes(p->ca_text, sizeof(p->ca_text), ca, strlen(ca));
 	p->port = port;
 	p->dev = port_pci_dev(c->t, ca);
 	set_floor(c->t, p);

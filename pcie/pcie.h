@@ -72,7 +72,8 @@ struct pcie_dev {
 	bool relevant; /* an HCA/GPU/NVMe or a bridge above one */
 	struct pcie_link link;
 	int numa_node; /* -1 unknown */
-	char ibdev[PCIE_NAME_LEN]; /* "mlx5_3" for an HCA, else "" */
+	char ibdev[PCIE_NAME_LEN * 4]; /* "mlx5_3" for an HCA, else "";
+					 * as text (common/text.h) */
 	struct pcie_aer_file aer[PCIE_AER_KINDS];
 	enum pcie_acs_state acs;
 	uint16_t acs_cap, acs_ctrl;
@@ -228,7 +229,8 @@ struct pcie_dma_sample_stats {
 void pcie_dma_stats(const double *v, int n, struct pcie_dma_sample_stats *s);
 
 struct pcie_dma_port {
-	char ca[PCIE_NAME_LEN];
+	char ca[PCIE_NAME_LEN]; /* the name in sysfs, bytes */
+	char ca_text[PCIE_NAME_LEN * 4]; /* the same as text: records */
 	int port;
 	int dev; /* index of the HCA in the topo, -1 none */
 	double floor_GBps; /* 0 = not judged */

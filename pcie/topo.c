@@ -14,6 +14,7 @@
 #include "common/array.h"
 #include "common/log.h"
 #include "common/sysfs.h"
+#include "common/text.h"
 #include "pcie/pcie.h"
 
 static const char *const aer_files[PCIE_AER_KINDS] = {
@@ -320,7 +321,9 @@ static int map_ibdev(void *ctx, const char *name)
 		return 0;
 	for (int i = 0; i < t->n; i++)
 		if (strcmp(t->devs[i].path, canon) == 0)
-			memcpy(t->devs[i].ibdev, name, strlen(name) + 1);
+			text_from_bytes(t->devs[i].ibdev,
+					sizeof(t->devs[i].ibdev), name,
+					strlen(name));
 	return 0;
 }
 
@@ -413,6 +416,7 @@ void pcie_dev_what(const struct pcie_topo *t, int i, char *buf, size_t len)
 
 	if (d->role == PCIE_ROLE_HCA && d->ibdev[0]) {
 		snprintf(buf, len, "%s, HCA", d->ibdev);
+		text_trim(buf); /* a long escaped name may be cut */
 		return;
 	}
 	if (d->role != PCIE_ROLE_BRIDGE) {

@@ -220,6 +220,7 @@ void report_xml_escape(struct report_buf *b, const char *s);
 void report_shell_quote(struct report_buf *b, const char *s);
 void report_csv_field(struct report_buf *b, const char *s);
 void report_prom_label(struct report_buf *b, const char *s);
+void report_term_text(struct report_buf *b, const char *s);
 void report_comment_text(struct report_buf *b, const char *s);
 /* JSON safe inside <script>: '<', '>', '&' as \\u escapes. */
 void report_script_json(struct report_buf *b, const char *json);

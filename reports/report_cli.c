@@ -7,6 +7,7 @@
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/subcommands.h"
+#include "common/text.h"
 #include "reports/report.h"
 
 enum report_key {
@@ -147,7 +148,8 @@ static int input_exit(const struct report *r, int ret)
 {
 	if (ret == -EINVAL || ret == -ENOENT || ret == -EISDIR ||
 	    ret == -EACCES) {
-		fprintf(stderr, "ibproof report: %s\n", r->error);
+		text_term_fprintf(stderr, "ibproof report: %s", r->error);
+		fputc('\n', stderr);
 		return IBP_EXIT_USAGE;
 	}
 	log_error("report: %s", r->error[0] ? r->error : strerror(-ret));
@@ -164,8 +166,10 @@ static int run_report(struct report *r, const struct report_opts *o,
 		return input_exit(r, ret);
 	ret = report_analyse(r, files, n, o->previous);
 	if (ret == -ENODATA) {
-		fprintf(stderr, "ibproof report: no records in %s%s\n",
-			files[0], n > 1 ? " and the other files" : "");
+		text_term_fprintf(stderr, "ibproof report: no records in %s%s",
+				  files[0],
+				  n > 1 ? " and the other files" : "");
+		fputc('\n', stderr);
 		return IBP_EXIT_USAGE;
 	}
 	if (ret)

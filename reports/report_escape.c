@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/record.h"
+#include "common/text.h"
 #include "reports/report.h"
 
 static bool buf_reserve(struct report_buf *b, size_t more)
@@ -98,18 +99,25 @@ void report_html_escape(struct report_buf *b, const char *s)
 	}
 }
 
-/* XML 1.0 has no escape for most control characters: they become '?'. */
+/* XML 1.0 has no escape for most control characters, nor for U+FFFE and
+ * U+FFFF (not XML characters at all): they become '?', as do bytes that
+ * are not UTF-8. Tab, newline and CR are written as character references. */
 void report_xml_escape(struct report_buf *b, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t n = s ? strlen(s) : 0, k;
+	uint32_t cp;
 
-		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+	for (size_t i = 0; i < n; i += k ? k : 1) {
+		k = text_utf8_char(s + i, n - i, &cp);
+		if (!k || cp == 0xfffe || cp == 0xffff ||
+		    (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r'))
 			report_buf_puts(b, "?");
-		else if (c == '\n' || c == '\r' || c == '\t')
-			report_buf_printf(b, "&#%d;", c);
+		else if (cp == '\n' || cp == '\r' || cp == '\t')
+			report_buf_printf(b, "&#%u;", (unsigned)cp);
+		else if (k == 1)
+			report_html_escape(b, (char[]){ (char)cp, 0 });
 		else
-			report_html_escape(b, (char[]){ (char)c, 0 });
+			buf_putn(b, s + i, k);
 	}
 }
 
@@ -126,15 +134,16 @@ void report_shell_quote(struct report_buf *b, const char *s)
 	report_buf_puts(b, "'");
 }
 
-/* RFC 4180: quoted when needed, quotes doubled; a leading = + - @ is
- * prefixed with ' so spreadsheets do not run it as a formula. */
+/* RFC 4180: quoted when needed, quotes doubled; a cell that starts with
+ * one of OWASP's = + - @ TAB CR is prefixed with ' so spreadsheets do not
+ * run it as a formula (D18: TAB and CR too). */
 void report_csv_field(struct report_buf *b, const char *s)
 {
 	bool formula, quote;
 
 	if (!s)
 		return;
-	formula = strchr("=+-@", *s) && *s;
+	formula = *s && strchr("=+-@\t\r", *s);
 	quote = formula || strpbrk(s, ",\"\r\n") != NULL;
 	if (!quote) {
 		report_buf_puts(b, s);
@@ -161,12 +170,30 @@ void report_prom_label(struct report_buf *b, const char *s)
 	}
 }
 
-/* Text for a one-line comment: control characters become spaces. */
+static void put_buf(void *ctx, const char *s, size_t n)
+{
+	buf_putn(ctx, s, n);
+}
+
+/* Text for a terminal (common/text.h): controls, C1 and bidi overrides
+ * as \xNN (D9). */
+void report_term_text(struct report_buf *b, const char *s)
+{
+	text_term_each(s, put_buf, b);
+}
+
+/* Text for a one-line comment: C0 controls and DEL become spaces, and
+ * what else a terminal would act on is escaped as in report_term_text(). */
 void report_comment_text(struct report_buf *b, const char *s)
 {
+	struct report_buf flat = { 0 };
+
 	for (; s && *s; s++)
-		buf_putn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s,
-			 1);
+		buf_putn(&flat,
+			 (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, 1);
+	report_term_text(b, flat.s ? flat.s : "");
+	b->oom |= flat.oom;
+	report_buf_free(&flat);
 }
 
 /* JSON made by jansson, made safe inside <script>: no '<', '>' or '&'

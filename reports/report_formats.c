@@ -43,20 +43,29 @@ static void csv_sep(struct report_buf *b, const char *s)
 	report_buf_puts(b, ",");
 }
 
-static void csv_end(struct report_buf *b, const struct report_end *e)
+/* The columns of one end; e NULL: the location alone (a node entry). */
+static void csv_end(struct report_buf *b, const char *loc,
+		    const struct report_end *e)
+{
+	char g[19], port[16] = "";
+
+	if (e && e->type)
+		snprintf(port, sizeof(port), "%d", e->port);
+	csv_sep(b, loc);
+	csv_sep(b, e && e->guid ? record_guid_str(e->guid, g) : "");
+	csv_sep(b, port);
+	csv_sep(b, e ? e->alias : NULL);
+	csv_sep(b, e ? e->xcvr.vendor : NULL);
+	csv_sep(b, e ? e->xcvr.part_number : NULL);
+	csv_sep(b, e ? e->xcvr.serial : NULL);
+}
+
+static void csv_port_end(struct report_buf *b, const struct report_end *e)
 {
 	struct report_buf loc = { 0 };
-	char g[19], port[16];
 
 	report_end_text(&loc, e);
-	snprintf(port, sizeof(port), "%d", e->port);
-	csv_sep(b, loc.s);
-	csv_sep(b, e->guid ? record_guid_str(e->guid, g) : "");
-	csv_sep(b, e->type ? port : "");
-	csv_sep(b, e->alias);
-	csv_sep(b, e->xcvr.vendor);
-	csv_sep(b, e->xcvr.part_number);
-	csv_sep(b, e->xcvr.serial);
+	csv_end(b, loc.s, e);
 	report_buf_free(&loc);
 }
 
@@ -107,12 +116,13 @@ int report_write_csv(const struct report *r, const char *path)
 		csv_sep(&b, e->is_new ? "yes" : "no");
 		csv_sep(&b, e->action);
 		if (e->kind == ENTRY_NODE) {
+			/* D5: as many columns as a port entry has */
 			report_buf_printf(&node, "%s %s", e->host, e->device);
-			csv_sep(&b, node.s);
-			report_buf_puts(&b, ",,,,,,,,,,,,,,");
+			csv_end(&b, node.s, NULL);
+			csv_end(&b, NULL, NULL);
 		} else {
-			csv_end(&b, &e->port);
-			csv_end(&b, &e->peer);
+			csv_port_end(&b, &e->port);
+			csv_port_end(&b, &e->peer);
 		}
 		report_buf_printf(&b, "%.3f,", e->confidence);
 		csv_sep(&b, e->group);
@@ -142,7 +152,7 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 			 size_t n)
 {
 	const struct report_end *t = script_target(e);
-	struct report_buf text = { 0 }, why = { 0 };
+	struct report_buf text = { 0 }, why = { 0 }, shown = { 0 };
 	char g[19], port[16];
 
 	report_buf_printf(&text, "%zu. %s ", n, e->action);
@@ -153,7 +163,9 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 	report_buf_puts(b, "\n# reasons: ");
 	report_comment_text(b, why.s);
 	report_buf_puts(b, "\nprintf '%s\\n' ");
-	report_shell_quote(b, text.s);
+	/* D9: what printf prints reaches a terminal */
+	report_term_text(&shown, text.s);
+	report_shell_quote(b, shown.s ? shown.s : "");
 	report_buf_puts(b, "\n");
 	if (!strcmp(e->action, "swap-cables")) {
 		report_buf_puts(b,
@@ -176,8 +188,10 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 		report_shell_quote(b, "disable");
 		report_buf_puts(b, "\n");
 	}
+	b->oom |= shown.oom;
 	report_buf_free(&text);
 	report_buf_free(&why);
+	report_buf_free(&shown);
 }
 
 int report_write_script(const struct report *r, const char *path)

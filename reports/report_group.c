@@ -5,6 +5,7 @@
  * cause (the switch, a spine, the fabric or storage side) rather than each
  * port or node. The report groups them and says so.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,24 +193,47 @@ static const char *self_host(const json_t *f)
 	return h && writer && !strcmp(h, writer) ? h : NULL;
 }
 
+/* "2026-12-02T15:04" at the start of an RFC 3339 time: 16 ASCII bytes. */
+static bool rfc3339_minute(const char *t)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd";
+
+	for (size_t i = 0; i < sizeof(form) - 1; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)t[i])
+				   : t[i] != form[i])
+			return false;
+	return true;
+}
+
+/* D7: the key is cut only after a whole minute, never inside a character,
+ * and holds the whole category. */
 static int time_note(json_t *slots, const json_t *f)
 {
 	const char *cat = json_string_value(json_object_get(f, "category"));
 	const char *time = json_string_value(json_object_get(f, "time"));
-	char key[160];
+	struct report_buf key = { 0 };
 	json_t *set;
+	int ret;
 
-	if (!self_host(f) || !strcmp(cat, "common-cause") || strlen(time) < 16)
+	if (!self_host(f) || !strcmp(cat, "common-cause") ||
+	    !rfc3339_minute(time))
 		return 0;
-	/* one minute: "2026-12-02T15:04" */
-	snprintf(key, sizeof(key), "%.16s %s", time, cat);
-	set = json_object_get(slots, key);
+	report_buf_printf(&key, "%.16s %s", time, cat);
+	if (key.oom) {
+		report_buf_free(&key);
+		return -ENOMEM;
+	}
+	set = json_object_get(slots, key.s);
 	if (!set) {
 		set = json_object();
-		if (!set || json_object_set_new(slots, key, set))
+		if (!set || json_object_set_new(slots, key.s, set)) {
+			report_buf_free(&key);
 			return -ENOMEM;
+		}
 	}
-	return json_object_set_new(set, self_host(f), json_true());
+	ret = json_object_set_new(set, self_host(f), json_true());
+	report_buf_free(&key);
+	return ret;
 }
 
 static int time_group(struct report *r, const char *key, const json_t *hosts)
@@ -226,9 +250,9 @@ static int time_group(struct report *r, const char *key, const json_t *hosts)
 		r,
 		record_finding(
 			"fail", "common-cause",
-			json_pack("{s:s,s:s,s:s,s:s}", "scope", "time",
-				  "minute", key, "category", key + 17, "hosts",
-				  ranges),
+			json_pack("{s:s,s:s#,s:s,s:s}", "scope", "time",
+				  "minute", key, 16, "category", key + 17,
+				  "hosts", ranges),
 			json_pack("{s:i}", "nodes",
 				  (int)json_object_size(hosts)),
 			"none",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* node_exporter textfile (Prometheus exposition format) and JUnit XML. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "common/record.h"
@@ -88,8 +89,9 @@ int report_write_prometheus(const struct report *r, const char *path)
 				  port_metrics[m].name, port_metrics[m].help,
 				  port_metrics[m].name);
 		for (size_t i = 0; i < r->n_hports; i++) {
-			if (!r->hports[i].n_ok && !r->hports[i].n_low)
-				continue;
+			if ((!r->hports[i].n_ok && !r->hports[i].n_low) ||
+			    !isfinite(port_value(r, i, m)))
+				continue; /* D10: no sample rather than inf */
 			report_buf_puts(&b, port_metrics[m].name);
 			prom_port_labels(&b, &r->hports[i]);
 			report_buf_printf(&b, " %.6g\n", port_value(r, i, m));
@@ -151,7 +153,11 @@ static void junit_case(struct report_buf *b, const struct report *r,
 
 		if (strcmp(check_of(cat), check))
 			continue;
-		report_buf_printf(to, "%s [%s] ", sev, cat);
+		/* D4: the category is from the records: escaped too */
+		report_xml_escape(to, sev);
+		report_buf_puts(to, " [");
+		report_xml_escape(to, cat);
+		report_buf_puts(to, "] ");
 		report_xml_escape(
 			to, json_string_value(json_object_get(f, "message")));
 		report_buf_puts(to, "&#10;");

@@ -6,6 +6,7 @@
  * integers) returns 0 and the record reader handles the line instead.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -274,7 +275,8 @@ static int num_field(struct scan_pair *p, unsigned int i, struct scanner *sc)
 		return -1;
 	if (i == 0 && v.type == V_INT)
 		p->round = v.i;
-	else if (i > 0 && (v.type == V_INT || v.type == V_REAL))
+	else if (i > 0 && (v.type == V_INT || v.type == V_REAL) &&
+		 fabs(v.d) <= FLT_MAX) /* else the full reader refuses it */
 		*d[i] = v.d;
 	else
 		return -1;

@@ -146,7 +146,7 @@ static void put_line(FILE *out, const struct report_buf *b)
 {
 	struct report_buf clean = { 0 };
 
-	report_comment_text(&clean, b->s ? b->s : "");
+	report_term_text(&clean, b->s ? b->s : "");
 	fprintf(out, "%s\n", clean.s ? clean.s : "");
 	report_buf_free(&clean);
 }

@@ -59,5 +59,18 @@ expect 2 "^ibproof: error: $dir/bad.topo:3: expected a port line" -- \
 	--schedule node:node001 --topology "$dir/bad.topo"
 expect 2 "^ibproof: error: $dir/none.topo: cannot read" -- \
 	--schedule node:node001 --topology "$dir/none.topo"
+# D9: a leaf that describes itself with terminal escapes is shown escaped
+sed 's/# "leaf04"/# "leaf\x1b[31mRED\xe2\x80\xae"/' "$topo" >"$dir/esc.topo"
+out=$("$bin" burnin --dry-run --inventory "$inv" --topology "$dir/esc.topo" \
+	--schedule node:node001 2>&1)
+if grep -q 'leaf\\x1B\[31mRED\\xE2\\x80\\xAE' <<<"$out" &&
+	! grep -q $'[\x1b\x07]\|\xe2\x80\xae' <<<"$out"; then
+	echo "ok: D9 leaf names in the plan are escaped"
+	passes=$((passes + 1))
+else
+	echo "FAIL: D9 leaf name with escapes in the plan:"
+	echo "$out" | cat -v
+	fails=$((fails + 1))
+fi
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -40,5 +40,20 @@ for cmd in burnin "fabric discover" "fabric check" "fabric counters" pcie report
 	"$bin" $cmd --man | grep -q -- '^\.B \\-h, \\-\\-help$' ||
 		{ echo "FAIL: ibproof $cmd --man lacks --help"; fails=$((fails + 1)); }
 done
+# D9: what a command line or an input file holds reaches the terminal
+# escaped: no ESC or BEL from them in any message.
+fx=$(cd "$(dirname "$0")/../fixtures/inputs" && pwd)
+expect 2 "unknown command 'no.x1B.2J'" -- $'no\x1b[2J'
+expect 2 "unknown option.*'--x.x1B.2J'" -- report $'--x\x1b[2J'
+expect 2 "kind '.x1B.0;pwned.x07" -- report "$fx/d9-errmsg-kind.jsonl"
+expect 2 'counter "Symbol.x1B.2JErrorCounter"' -- fabric counters \
+	--thresholds "$fx/d9-errmsg.thr"
+for args in "no"$'\x1b[2J' "report $fx/d9-errmsg-kind.jsonl"; do
+	# shellcheck disable=SC2086 # args are words
+	if "$bin" $args 2>&1 | grep -q $'[\x1b\x07]'; then
+		echo "FAIL: ibproof $args: a raw control reached the terminal"
+		fails=$((fails + 1))
+	fi
+done
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]
