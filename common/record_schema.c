@@ -123,11 +123,29 @@ static const struct field_rule counters_fields[] = {
 	{ NULL },
 };
 
+static const char *const event_categories[] = { "link",	       "hca-health",
+						"transceiver", "storage",
+						"hung-task",   NULL };
+
+static const struct field_rule event_fields[] = {
+	{ "category", FT_STRING, event_categories },
+	{ "what", FT_STRING },
+	{ "subject", FT_OBJECT },
+	{ "subject.host", FT_STRING },
+	{ "text", FT_STRING },
+	{ NULL },
+};
+
 static const struct kind_rules kinds[] = {
-	{ "port", port_fields },	 { "pair", pair_fields },
-	{ "link", link_fields },	 { "finding", finding_fields },
-	{ "run", run_fields },		 { "pcie", pcie_fields },
-	{ "counters", counters_fields }, { NULL, NULL },
+	{ "port", port_fields },
+	{ "pair", pair_fields },
+	{ "link", link_fields },
+	{ "finding", finding_fields },
+	{ "run", run_fields },
+	{ "pcie", pcie_fields },
+	{ "counters", counters_fields },
+	{ "event", event_fields },
+	{ NULL, NULL },
 };
 
 static const char *const type_names[] = {
