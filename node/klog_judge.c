@@ -133,12 +133,12 @@ static void flap_finding(const struct klog_params *p,
 				  times, "first", t0, "last", t1, "short", sh,
 				  "fresh", fresh(d[n - 1], p)),
 			fail ? "reseat" : "none",
-			"%s: the link went down %d time%s %s %s%s%s "
+			"%s %s: the link went down %d time%s %s %s%s%s "
 			"(kernel log; %d or more within %.0f h is "
 			"flapping)%s",
-			name, n, n == 1 ? "" : "s", n == 1 ? "at" : "between",
-			t0, n == 1 ? "" : " and ", n == 1 ? "" : t1,
-			p->flap_fail, p->window_s / 3600,
+			p->host, name, n, n == 1 ? "" : "s",
+			n == 1 ? "at" : "between", t0, n == 1 ? "" : " and ",
+			n == 1 ? "" : t1, p->flap_fail, p->window_s / 3600,
 			fail ? ": reseat or replace the cable, then check "
 			       "again"
 			: n >= p->flap_fail ? ": before the last window, watch "
@@ -304,9 +304,9 @@ static int health_finding(const struct klog_params *p, struct group *g,
 					 sh, "line", g->first->text, "fresh",
 					 g->any_fresh),
 			       fail ? "drain-node" : "none",
-			       "%s: the HCA reported %s between %s and %s "
+			       "%s %s: the HCA reported %s between %s and %s "
 			       "(kernel log): %s",
-			       name, what, t0, t1,
+			       p->host, name, what, t0, t1,
 			       fail ? "drain the node; check the firmware "
 				      "and the card (mlxfwreset, mlxdump)"
 				    : "before the last window"));
@@ -332,9 +332,9 @@ static void module_finding(const struct klog_params *p, struct group *g,
 				  g->first->detail[0] ? g->first->detail
 						      : NULL),
 			bad ? "reseat" : "none",
-			"%s: cable module events %s between %s and %s "
+			"%s %s: cable module events %s between %s and %s "
 			"(kernel log)%s",
-			name, what, t0, t1,
+			p->host, name, what, t0, t1,
 			bad ? ": reseat the module; replace it if it comes "
 			      "back"
 			    : ""));
@@ -394,10 +394,10 @@ static void storage_finding(const struct klog_params *p, struct group *g,
 				  klog_time_str(g->last, t1), "intermittent",
 				  intermittent),
 			"none",
-			"%s: %s %s (kernel log)%s; the cause may be the "
+			"%s %s: %s %s (kernel log)%s; the cause may be the "
 			"servers or the path to them: `ibproof report` says "
 			"whether other nodes saw it too",
-			name, what, span,
+			p->host, name, what, span,
 			intermittent ? ", lost and restored again and again: "
 				       "an intermittent path"
 				     : ""));
