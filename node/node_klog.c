@@ -209,10 +209,11 @@ static void lnet_ping(struct node_ctx *c, const char *nid)
 				  "exit_status", res.exit_status, "timed_out",
 				  res.timed_out != 0, "output", out),
 			"none",
-			"storage peer %s: `lctl ping` %s: the LNet path to "
-			"it does not answer (this node, the fabric or the "
+			"%s storage peer %s: `lctl ping` %s: the LNet path "
+			"to it does not answer (this node, the fabric or the "
 			"server)",
-			nid, res.timed_out ? "timed out" : "failed"));
+			c->o->host, nid,
+			res.timed_out ? "timed out" : "failed"));
 }
 
 void node_lnet_peers(struct node_ctx *c)
