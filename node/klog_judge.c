@@ -432,12 +432,13 @@ static int judge_groups(const struct klog_event *ev, int n, enum klog_kind kind,
 	int fails = 0;
 
 	for (int i = 0; done && i < n; i++) {
-		struct group g = { .whats = json_object(),
-				   .targets = json_object() };
+		struct group g = { 0 };
 
 		if (done[i] || ev[i].kind != kind ||
 		    (kind == KLOG_TRANSCEIVER && is_down(&ev[i])))
 			continue;
+		g.whats = json_object();
+		g.targets = json_object();
 		for (int j = i; j < n; j++)
 			if (!done[j] && ev[j].kind == kind &&
 			    !(kind == KLOG_TRANSCEIVER && is_down(&ev[j])) &&
