@@ -136,6 +136,19 @@ static const struct field_rule lft_fields[] = {
 	{ NULL },
 };
 
+static const char *const event_categories[] = { "link",	       "hca-health",
+						"transceiver", "storage",
+						"hung-task",   NULL };
+
+static const struct field_rule event_fields[] = {
+	{ "category", FT_STRING, event_categories },
+	{ "what", FT_STRING },
+	{ "subject", FT_OBJECT },
+	{ "subject.host", FT_STRING },
+	{ "text", FT_STRING },
+	{ NULL },
+};
+
 static const struct kind_rules kinds[] = {
 	{ "port", port_fields },
 	{ "pair", pair_fields },
@@ -145,6 +158,7 @@ static const struct kind_rules kinds[] = {
 	{ "pcie", pcie_fields },
 	{ "counters", counters_fields },
 	{ "lft", lft_fields },
+	{ "event", event_fields },
 	{ NULL, NULL },
 };
 

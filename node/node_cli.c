@@ -2,8 +2,10 @@
 /* ibproof node: options, then node_run(). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common/cli.h"
+#include "common/kernlog.h"
 #include "common/record.h"
 #include "common/subcommands.h"
 #include "node/node_run.h"
@@ -22,6 +24,10 @@ enum node_key {
 	NODE_KEY_DRAIN,
 	NODE_KEY_UNDRAIN,
 	NODE_KEY_RESUME_RENAMED,
+	NODE_KEY_KERNEL_LOG,
+	NODE_KEY_WINDOW,
+	NODE_KEY_BOOT_TIME,
+	NODE_KEY_LNET_PEERS,
 };
 
 static const struct cli_opt node_opts[] = {
@@ -54,6 +60,16 @@ static const struct cli_opt node_opts[] = {
 	{ "undrain", NODE_KEY_UNDRAIN, NULL,
 	  "on PASS, return this node to Slurm (scontrol State=RESUME) if "
 	  "(and only if) ibproof drained it" },
+	{ "kernel-log", NODE_KEY_KERNEL_LOG, "FILE",
+	  "read this saved kernel log (dmesg, dmesg -T, journalctl -k) "
+	  "instead of /dev/kmsg (the default on /sys)" },
+	{ "window", NODE_KEY_WINDOW, "HOURS",
+	  "count link flaps within HOURS (default 24): 5 or more fail" },
+	{ "boot-time", NODE_KEY_BOOT_TIME, "TIME",
+	  "boot time (UTC seconds or 2026-12-03T04:00:00Z) of a "
+	  "--kernel-log with seconds-since-boot stamps" },
+	{ "lnet-peers", NODE_KEY_LNET_PEERS, "NID[,NID...]",
+	  "`lctl ping` each LNet peer (storage servers) with --timeout" },
 	{ "resume", NODE_KEY_RESUME_RENAMED, NULL, NULL }, /* refused */
 	{ NULL },
 };
@@ -65,7 +81,9 @@ static const struct cli_cmd node_cmd = {
 		    "[--against HOST[,HOST...]] [--launcher \"CMD\"] "
 		    "[--burnin-opts \"OPTS\"] "
 		    "[--duration S] [--no-dma] [--samples K] [--drain] "
-		    "[--undrain] [--records FILE] [--json FILE] [--timeout S]",
+		    "[--undrain] [--kernel-log FILE] [--window HOURS] "
+		    "[--boot-time TIME] [--lnet-peers NID[,NID...]] "
+		    "[--records FILE] [--json FILE] [--timeout S]",
 	.description =
 		"Validates one node after a repair: may it go back into\n"
 		"service? Every HCA port present, ACTIVE/LinkUp at the expected\n"
@@ -77,12 +95,38 @@ static const struct cli_cmd node_cmd = {
 		"Prints one verdict line first (`node gpu017: PASS` or\n"
 		"`node gpu017: FAIL \u2014 mlx5_3 port 1 at 2x width`), then\n"
 		"the detail. Findings: port-missing, port-down, degraded-width,\n"
-		"degraded-speed, firmware-mismatch, counter-errors, and those of\n"
-		"pcie and burnin.\n",
+		"degraded-speed, firmware-mismatch, counter-errors, from the\n"
+		"kernel log link-flapping, hca-health, transceiver-event,\n"
+		"storage-path-errors, hung-task (docs/kernel-log.md), and those\n"
+		"of pcie and burnin.\n",
 	.opts = node_opts,
 	.common = CLI_COMMON_RECORDS | CLI_COMMON_JSON | CLI_COMMON_TIMEOUT |
 		  CLI_COMMON_CA | CLI_COMMON_PORT,
 };
+
+/* UTC seconds since the epoch, or an ISO 8601 time with its zone. */
+static int parse_boot_time(const char *arg, double *t)
+{
+	struct kernlog_opts ko = { 0 };
+	struct kernlog_line l;
+	char line[96];
+	char *end;
+
+	errno = 0;
+	*t = strtod(arg, &end);
+	if (!errno && end != arg && !*end && *t > 0)
+		return 0;
+	snprintf(line, sizeof(line), "%s x", arg);
+	kernlog_parse_line(line, false, &ko, &l);
+	if (l.format == KERNLOG_ISO && l.time > 0) {
+		*t = l.time;
+		return 0;
+	}
+	return cli_usage_error(&node_cmd,
+			       "--boot-time: expected UTC seconds or "
+			       "2026-12-03T04:00:00Z, got '%s'",
+			       arg);
+}
 
 static int node_opt_num(void *ctx, int key, const char *arg)
 {
@@ -107,6 +151,11 @@ static int node_opt_num(void *ctx, int key, const char *arg)
 			return -EINVAL;
 		o->samples = (int)v;
 		return 0;
+	case NODE_KEY_WINDOW:
+		return cli_parse_double(&node_cmd, "--window", arg, 0.01,
+					24 * 366, &o->window_h);
+	case NODE_KEY_BOOT_TIME:
+		return parse_boot_time(arg, &o->boot_time);
 	}
 	return -EINVAL;
 }
@@ -140,6 +189,12 @@ static int node_opt(void *ctx, int key, const char *arg)
 	case NODE_KEY_UNDRAIN:
 		o->undrain = true;
 		return 0;
+	case NODE_KEY_KERNEL_LOG:
+		o->kernel_log = arg;
+		return 0;
+	case NODE_KEY_LNET_PEERS:
+		o->lnet_peers = arg;
+		return 0;
 	case NODE_KEY_RESUME_RENAMED:
 		return cli_usage_error(
 			&node_cmd, "--resume was renamed --undrain "
@@ -153,7 +208,8 @@ int node_main(int argc, char **argv)
 {
 	struct node_run_opts o = { .sysfs_root = "/sys",
 				   .samples = 12,
-				   .duration_s = 10 };
+				   .duration_s = 10,
+				   .window_h = 24 };
 	struct cli_common c;
 	int idx;
 

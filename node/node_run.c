@@ -55,14 +55,17 @@ static void node_run_record(struct node_ctx *c, const char *event, int rc,
 	if (!verdict) {
 		json_object_set_new(
 			rec, "params",
-			json_pack("{s:s, s:s?, s:i, s:f, s:s?, s:f, s:b, s:i}",
+			json_pack("{s:s, s:s?, s:i, s:f, s:s?, s:f, s:b, s:i, "
+				  "s:s?, s:f, s:s?}",
 				  "sysfs_root", o->sysfs_root,
 				  "reference_inventory", o->reference,
 				  "expect_ports", o->expect_ports,
 				  "expect_rate_gbps", o->expect_rate_gbps,
 				  "against", o->against, "duration_s",
 				  o->duration_s, "dma", !o->no_dma, "samples",
-				  o->samples));
+				  o->samples, "kernel_log", o->kernel_log,
+				  "window_h", o->window_h, "lnet_peers",
+				  o->lnet_peers));
 	} else {
 		json_object_set_new(rec, "outcome",
 				    json_string(outcome[rc & 3]));
@@ -108,6 +111,7 @@ static void run_pcie(struct node_ctx *c)
 		.ca = o->ca,
 		.port = o->port,
 		.timeout_s = o->timeout_s,
+		.kernel_log = o->kernel_log,
 	};
 	char tmp[] = "/tmp/ibproof-node-pcie-XXXXXX";
 	struct pcie_topo topo = { 0 };
@@ -237,11 +241,27 @@ static void run_against(struct node_ctx *c, struct node_counters **before)
 	*before = after;
 }
 
-static void run_checks(struct node_ctx *c)
+/* The kernel log's events and findings, then --lnet-peers. */
+static int run_klog(struct node_ctx *c)
+{
+	json_t *records = json_array(), *rec;
+	size_t i;
+	int rc = node_klog_run(c, records);
+
+	json_array_foreach(records, i, rec) node_emit(c, rec);
+	json_decref(records);
+	node_lnet_peers(c);
+	emit_findings(c);
+	return rc;
+}
+
+static int run_checks(struct node_ctx *c)
 {
 	struct node_counters *before, *after;
 
 	judge_ports(c);
+	if (run_klog(c))
+		return IBP_EXIT_USAGE;
 	before = node_counters_take(c->o->sysfs_root, c->ports, c->n);
 	if (before)
 		emit_counters(c, before);
@@ -257,6 +277,7 @@ static void run_checks(struct node_ctx *c)
 	node_counters_free(before);
 	run_against(c, &after);
 	node_counters_free(after);
+	return IBP_EXIT_PASS;
 }
 
 /* The Slurm node name: the host name up to its first dot. */
@@ -325,8 +346,9 @@ int node_run(struct node_run_opts *o)
 	node_run_record(&c, "start", 0, NULL);
 	rc = scan_ports(&c);
 	if (rc == IBP_EXIT_PASS) {
-		run_checks(&c);
-		rc = finish(&c);
+		rc = run_checks(&c);
+		if (rc == IBP_EXIT_PASS)
+			rc = finish(&c);
 	}
 	if (c.w && record_writer_close(c.w) && rc == IBP_EXIT_PASS)
 		rc = IBP_EXIT_RUNTIME;

@@ -27,6 +27,10 @@ struct node_run_opts {
 	const char *ca;
 	int port;
 	int n_active; /* usable ports found (for --against) */
+	const char *kernel_log; /* --kernel-log FILE; NULL: /dev/kmsg on /sys */
+	double window_h; /* --window: flaps counted within (24) */
+	double boot_time; /* --boot-time: UTC seconds, 0 unknown */
+	const char *lnet_peers; /* --lnet-peers NID[,NID...] */
 };
 
 struct node_port;
@@ -54,6 +58,14 @@ int node_report_json(const struct node_ctx *c, const char *verdict, int rc);
 
 /* Runs every check, prints the verdict and the detail; an exit code. */
 int node_run(struct node_run_opts *o);
+
+/*
+ * node_klog.c: reads the kernel log, appends `event` records to records and
+ * findings to c->findings. 0, or IBP_EXIT_USAGE (bad --kernel-log, said).
+ */
+int node_klog_run(struct node_ctx *c, json_t *records);
+/* --lnet-peers: `lctl ping` each NID; a failure is a finding. */
+void node_lnet_peers(struct node_ctx *c);
 
 /* node_against.c: burnin's node: schedule against the references. */
 int node_against_run(const struct node_run_opts *o, struct record_writer *w,

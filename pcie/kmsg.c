@@ -3,18 +3,14 @@
  * The kernel's own verdict on PCIe links: at probe time it logs
  *   "mlx5_core 0000:c1:00.0: 31.504 Gb/s available PCIe bandwidth, limited
  *    by 8.0 GT/s PCIe x4 link at 0000:c0:01.1 (capable of ...)"
- * Read from /dev/kmsg (non-blocking, bounded in lines and time) or from a
- * saved `dmesg` text file; each such line is attached to the device it names.
+ * Read through common/kernlog.h (/dev/kmsg or a saved dmesg / journalctl -k
+ * text, bounded in lines and time); each such line is attached to the
+ * device it names.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "common/kernlog.h"
 #include "common/log.h"
 #include "pcie/pcie.h"
 
@@ -50,100 +46,43 @@ bool pcie_kmsg_parse(const char *line, char bdf[PCIE_BDF_LEN])
 	return false;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
+struct kmsg_ctx {
+	struct pcie_topo *t;
+	int found;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void take_line(char *line, struct pcie_topo *t, int *found)
+static int take_line(void *arg, const struct kernlog_line *l)
 {
-	char bdf[PCIE_BDF_LEN], *text = line, *semi, *nl;
+	struct kmsg_ctx *c = arg;
+	char bdf[PCIE_BDF_LEN], esc[1024];
 	int i;
 
-	/* /dev/kmsg: "6,1234,5678,-;text"; continuation lines start ' ' */
-	semi = strchr(line, ';');
-	if (semi && strspn(line, "0123456789,-c") == (size_t)(semi - line))
-		text = semi + 1;
-	nl = strchr(text, '\n');
-	if (nl)
-		*nl = '\0';
-	if (!pcie_kmsg_parse(text, bdf))
-		return;
-	i = pcie_topo_find(t, bdf);
+	if (!pcie_kmsg_parse(l->text, bdf))
+		return 0;
+	i = pcie_topo_find(c->t, bdf);
 	if (i < 0)
-		return;
-	if (!t->devs[i].kernel_lines)
-		t->devs[i].kernel_lines = json_array();
-	json_array_append_new(t->devs[i].kernel_lines, json_string(text));
-	(*found)++;
-}
-
-static int read_records(int fd, struct pcie_topo *t, double deadline,
-			long max_lines, int *found)
-{
-	char rec[8192];
-
-	for (long n = 0; n < max_lines; n++) {
-		ssize_t len = read(fd, rec, sizeof(rec) - 1);
-
-		if (len < 0 && (errno == EPIPE || errno == EINTR))
-			continue; /* overwritten while we read: go on */
-		if (len < 0 && errno == EAGAIN)
-			return 0;
-		if (len < 0)
-			return -errno;
-		if (len == 0)
-			return 0;
-		rec[len] = '\0';
-		take_line(rec, t, found);
-		if ((n & 255) == 255 && now_s() > deadline)
-			return -ETIMEDOUT;
-	}
-	return 0;
-}
-
-static int read_text(int fd, struct pcie_topo *t, double deadline,
-		     long max_lines, int *found)
-{
-	FILE *f = fdopen(fd, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	long n = 0;
-
-	if (!f)
-		return -errno;
-	while (n++ < max_lines && getline(&line, &cap, f) > 0) {
-		take_line(line, t, found);
-		if ((n & 255) == 255 && now_s() > deadline)
-			break;
-	}
-	free(line);
-	fclose(f);
+		return 0;
+	if (!c->t->devs[i].kernel_lines)
+		c->t->devs[i].kernel_lines = json_array();
+	json_array_append_new(
+		c->t->devs[i].kernel_lines,
+		json_string(kernlog_escape(l->text, esc, sizeof(esc))));
+	c->found++;
 	return 0;
 }
 
 int pcie_kmsg_collect(const char *path, struct pcie_topo *t, double timeout_s,
 		      long max_lines, int *n_found)
 {
-	double deadline = now_s() + timeout_s;
-	struct stat st;
-	int fd, ret;
+	struct kernlog_opts o = { .timeout_s = timeout_s,
+				  .max_lines = max_lines };
+	struct kmsg_ctx c = { .t = t };
+	char err[256];
+	int ret;
 
-	*n_found = 0;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	if (!S_ISCHR(st.st_mode))
-		return read_text(fd, t, deadline, max_lines, n_found);
-	ret = read_records(fd, t, deadline, max_lines, n_found);
-	close(fd);
+	ret = kernlog_read(path, &o, take_line, &c, NULL, err, sizeof(err));
+	*n_found = c.found;
+	if (ret == -EINVAL)
+		log_error("%s", err);
 	return ret;
 }

@@ -145,6 +145,7 @@ struct report {
 	json_t *reenable; /* array, from --previous */
 	json_t *still_disabled; /* disabled before, not tested now */
 	json_t *groups; /* common causes found: array */
+	json_t *events; /* `event` records (kernel log): array */
 	size_t n_records;
 	unsigned int n_untested_ports;
 	int fast_error; /* -ENOMEM in the fast path */
@@ -199,6 +200,10 @@ void report_entry_reason(struct report *r, struct report_entry *e,
 			 const char *action, const json_t *finding);
 int report_group_common_causes(struct report *r);
 int report_group_rounds(struct report *r);
+/* Kernel log events: common causes by peer NID and by time (2 min). */
+int report_group_events(struct report *r);
+/* "this node only" / "part of a common cause" for a kernel log finding. */
+const char *report_scope_text(const json_t *finding);
 int report_apply_previous(struct report *r, const char *path);
 
 /* Verdict and counts. */

@@ -20,9 +20,10 @@ int report_init(struct report *r)
 	r->reenable = json_array();
 	r->still_disabled = json_array();
 	r->groups = json_array();
+	r->events = json_array();
 	if (!r->finding_keys || !r->twin_switches || !r->pcie || !r->runs ||
 	    !r->entry_keys || !r->reenable || !r->still_disabled ||
-	    !r->groups) {
+	    !r->groups || !r->events) {
 		report_fini(r);
 		return -ENOMEM;
 	}
@@ -56,6 +57,7 @@ void report_fini(struct report *r)
 	json_decref(r->reenable);
 	json_decref(r->still_disabled);
 	json_decref(r->groups);
+	json_decref(r->events);
 	strtab_free(&r->strs);
 	pthread_mutex_destroy(&r->lock);
 	memset(r, 0, sizeof(*r));
@@ -111,7 +113,7 @@ int report_analyse(struct report *r, char **files, int n, const char *previous)
 	if (!r->n_pairs && !r->n_records)
 		return -ENODATA;
 	ret = report_judge(r) ?: report_build_disable_list(r) ?:
-	      report_group_common_causes(r);
+	      report_group_common_causes(r) ?: report_group_events(r);
 	if (!ret && previous)
 		ret = report_apply_previous(r, previous);
 	if (!ret)

@@ -216,3 +216,13 @@ void report_script_json(struct report_buf *b, const char *json)
 		}
 	}
 }
+
+const char *report_scope_text(const json_t *f)
+{
+	const char *scope = json_string_value(json_object_get(f, "scope"));
+
+	if (!scope)
+		return NULL;
+	return !strcmp(scope, "node") ? "this node only"
+				      : "part of a common cause";
+}

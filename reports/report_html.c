@@ -52,6 +52,20 @@ static void html_summary(struct report_buf *b, const struct report *r)
 		r->n_findings);
 }
 
+/* The category, and for a kernel log finding whose scope it is. */
+static void put_category(struct report_buf *b, const json_t *f)
+{
+	const char *scope = report_scope_text(f);
+	struct report_buf t = { 0 };
+
+	report_buf_printf(&t, "%s%s%s%s",
+			  json_string_value(json_object_get(f, "category")),
+			  scope ? " (" : "", scope ? scope : "",
+			  scope ? ")" : "");
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+}
+
 static void html_findings(struct report_buf *b, const struct report *r)
 {
 	report_buf_puts(
@@ -69,8 +83,7 @@ static void html_findings(struct report_buf *b, const struct report *r)
 		report_buf_puts(b, "\">");
 		report_html_escape(b, sev);
 		report_buf_puts(b, "</td>");
-		put_text(b, "td",
-			 json_string_value(json_object_get(f, "category")));
+		put_category(b, f);
 		put_text(b, "td",
 			 json_string_value(json_object_get(f, "message")));
 		put_text(b, "td",

@@ -331,6 +331,8 @@ int report_ingest_record(struct report *r, json_t *rec)
 		ret = report_finding_take(r, rec);
 	else if (!strcmp(kind, "counters"))
 		ret = ingest_counters(r, rec);
+	else if (!strcmp(kind, "event"))
+		ret = json_array_append(r->events, rec);
 	else if (!strcmp(kind, "pcie"))
 		ret = json_array_append(r->pcie, rec);
 	else if (!strcmp(kind, "run") &&

@@ -167,8 +167,10 @@ static void print_findings(const struct report *r, FILE *out, const char *sev)
 			   json_string_value(json_object_get(f, "severity"))))
 			continue;
 		report_buf_printf(
-			&b, "  [%s] %s",
+			&b, "  [%s%s%s] %s",
 			json_string_value(json_object_get(f, "category")),
+			report_scope_text(f) ? ", " : "",
+			report_scope_text(f) ? report_scope_text(f) : "",
 			json_string_value(json_object_get(f, "message")));
 		if (r->findings[i].count > 1)
 			report_buf_printf(&b, " (reported %u times)",
