@@ -102,10 +102,10 @@ static bool in_list(const char *s, const char *const *list)
 }
 
 static const char *const severities[] = { "fail", "warn", "info", NULL };
-static const char *const actions[] = {
-	"disable-port", "replace-cable", "reseat", "drain-node",
-	"check-pcie",	"none",		 NULL
-};
+static const char *const actions[] = { "disable-port",	"replace-cable",
+				       "replace-optic", "reseat",
+				       "drain-node",	"check-pcie",
+				       "none",		NULL };
 
 json_t *record_finding(const char *severity, const char *category,
 		       json_t *subject, json_t *evidence, const char *action,

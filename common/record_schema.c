@@ -37,10 +37,10 @@ static const char *const dirs[] = { "uni", "bi", NULL };
 static const char *const pair_status[] = { "ok", "error", "not-tested", NULL };
 static const char *const node_types[] = { "switch", "ca", "router", NULL };
 static const char *const severities[] = { "fail", "warn", "info", NULL };
-static const char *const actions[] = {
-	"disable-port", "replace-cable", "reseat", "drain-node",
-	"check-pcie",	"none",		 NULL
-};
+static const char *const actions[] = { "disable-port",	"replace-cable",
+				       "replace-optic", "reseat",
+				       "drain-node",	"check-pcie",
+				       "none",		NULL };
 static const char *const run_events[] = { "start", "end", NULL };
 
 static const struct field_rule common_fields[] = {
@@ -127,11 +127,24 @@ static const struct field_rule counters_fields[] = {
 	{ NULL },
 };
 
+static const struct field_rule transceiver_fields[] = {
+	{ "port", FT_OBJECT },
+	{ "port.port", FT_INTEGER },
+	{ "source", FT_STRING },
+	{ "present", FT_BOOL },
+	{ NULL },
+};
+
 static const struct kind_rules kinds[] = {
-	{ "port", port_fields },	 { "pair", pair_fields },
-	{ "link", link_fields },	 { "finding", finding_fields },
-	{ "run", run_fields },		 { "pcie", pcie_fields },
-	{ "counters", counters_fields }, { NULL, NULL },
+	{ "port", port_fields },
+	{ "pair", pair_fields },
+	{ "link", link_fields },
+	{ "finding", finding_fields },
+	{ "run", run_fields },
+	{ "pcie", pcie_fields },
+	{ "counters", counters_fields },
+	{ "transceiver", transceiver_fields },
+	{ NULL, NULL },
 };
 
 static const char *const type_names[] = {

@@ -11,7 +11,7 @@
 
 /* An end: {node, guid, port, type}; a CA end named "host ca" also gets
  * host/ca and its port GUID (the HCA port reference of the contract). */
-static json_t *ref_json(const struct fabric_ref *r)
+json_t *fabric_ref_json(const struct fabric_ref *r)
 {
 	char g[19], host[96], ca[96];
 	json_t *o;
@@ -30,13 +30,18 @@ static json_t *ref_json(const struct fabric_ref *r)
 		json_object_set_new(
 			o, "port_guid",
 			json_string(record_guid_str(r->port_guid, g)));
+	} else if (r->type == FABRIC_NODE_CA && r->port_guid) {
+		json_object_set_new(
+			o, "port_guid",
+			json_string(record_guid_str(r->port_guid, g)));
 	}
 	return o;
 }
 
 static json_t *pair_json(const struct fabric_ref *a, const struct fabric_ref *b)
 {
-	return json_pack("{s:o, s:o}", "a", ref_json(a), "b", ref_json(b));
+	return json_pack("{s:o, s:o}", "a", fabric_ref_json(a), "b",
+			 fabric_ref_json(b));
 }
 
 static json_t *evidence_json(const struct fabric_finding *f)
@@ -70,7 +75,7 @@ json_t *fabric_finding_record(const struct fabric_finding *f)
 	if (f->nrefs >= 2)
 		subject = pair_json(&f->refs[0], &f->refs[1]);
 	else
-		subject = ref_json(&f->refs[0]);
+		subject = fabric_ref_json(&f->refs[0]);
 	return record_finding(f->severity, f->category, subject,
 			      evidence_json(f), f->action, "%s", f->message);
 }
@@ -82,7 +87,7 @@ static json_t *end_json(const struct fabric_port *p)
 
 	fabric_finding_port(&tmp, p);
 	r = tmp.refs[0];
-	return ref_json(&r);
+	return fabric_ref_json(&r);
 }
 
 json_t *fabric_link_record(const struct fabric_port *p)
