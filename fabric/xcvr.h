@@ -97,6 +97,39 @@ int xcvr_read_image(xcvr_read_fn read, void *ctx, struct xcvr_image *img);
  * -ENOTSUP for an identifier that is not SFF-8636 or CMIS (info->why). */
 int xcvr_decode(const struct xcvr_image *img, struct xcvr_info *info);
 
+/*
+ * The files operators have (xcvr_files.c). Lines are read up to
+ * XCVR_LINE_MAX bytes: a longer one is an error naming FILE:LINE.
+ */
+#define XCVR_LINE_MAX (64 * 1024)
+#define XCVR_JSON_MAX (8L << 20) /* mlxlink --json: the whole file */
+
+/* One module of an ibdiagnet2.db_csv CABLE_INFO section. */
+struct xcvr_row {
+	uint64_t node_guid, port_guid; /* port_guid 0 when not given */
+	int port;
+	int line; /* of the row in the file */
+	struct xcvr_info info;
+};
+
+typedef int (*xcvr_row_fn)(void *ctx, const struct xcvr_row *row);
+
+/*
+ * Calls fn for each row of the START_CABLE_INFO ... END_CABLE_INFO section
+ * of an ibdiagnet2.db_csv; columns are found by their header names. 0, fn's
+ * non-zero result, or -errno with "FILE:LINE: what was expected" in err.
+ */
+int xcvr_load_ibdiagnet(const char *path, xcvr_row_fn fn, void *ctx, char *err,
+			size_t errlen);
+
+/*
+ * The module of one port from `mlxlink -m` text or `mlxlink -m --json`
+ * output (told apart by the first character). *link_up: 1 Active, 0 not,
+ * -1 not said. 0 or -errno with "FILE[:LINE]: why" in err.
+ */
+int xcvr_load_mlxlink(const char *path, struct xcvr_info *x, int *link_up,
+		      char *err, size_t errlen);
+
 /* "QSFP28", "OSFP", ... for an SFF-8024 identifier. */
 const char *xcvr_identifier_name(uint8_t id);
 /* dBm of a power in mW (-40 for 0). */
