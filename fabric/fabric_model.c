@@ -47,6 +47,7 @@ static struct fabric_node *node_new(uint64_t guid, enum fabric_node_type type,
 		free(n);
 		return NULL;
 	}
+	n->dr_hops = -1;
 	n->guid = guid;
 	n->type = type;
 	n->nports = nports;

@@ -54,6 +54,8 @@ struct fabric_node {
 	int idx;
 	uint16_t lid; /* switch port 0 / first CA port */
 	struct fabric_port *ports; /* [0..nports] */
+	uint8_t dr_path[64]; /* directed route from the local port: */
+	int dr_hops; /* dr_path[1..dr_hops]; -1 unknown (not live) */
 };
 
 struct fabric {

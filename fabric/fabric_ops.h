@@ -58,7 +58,30 @@ struct fabric_pma_ops {
 	void (*close)(struct fabric_pma *h);
 };
 
+struct fabric_smp;
+
+/*
+ * The Mellanox CableInfo SMP (attribute 0xFF60): 48 bytes of a port's
+ * module per MAD, sent by directed route. Not answered by ibsim: tests put
+ * a fake with module images behind it.
+ */
+struct fabric_cableinfo_ops {
+	int (*open)(const char *ca, int port, struct fabric_smp **out);
+	/*
+	 * Reads len (<= 48) bytes at offset (offset + len <= 256) of page
+	 * (0-15) at I2C address i2c (0x50/0x51) of the module in `port` of the
+	 * node at the directed route path[1..hops]. Waits at most timeout_ms.
+	 * 0; -ETIMEDOUT; -EIO with *status the CableInfo status (1-9, the
+	 * MAD status >> 8) or -1 for a MAD status without one.
+	 */
+	int (*read)(struct fabric_smp *h, const uint8_t *path, int hops,
+		    int port, int i2c, int page, int offset, int len,
+		    unsigned timeout_ms, uint8_t *buf, int *status);
+	void (*close)(struct fabric_smp *h);
+};
+
 extern const struct fabric_disc_ops fabric_ibnd_ops;
+extern const struct fabric_cableinfo_ops fabric_mad_cableinfo_ops;
 extern const struct fabric_pma_ops fabric_mad_pma_ops;
 
 /* PortInfo / raw SMP decoding, in mad_ops.c (uses mad_get_field). */

@@ -14,17 +14,24 @@
 #include "fabric_model.h"
 #include "fabric_ops.h"
 
+#define FABRIC_MAX_MLXLINK 256
+
 struct fabric_args {
 	const char *tool; /* "fabric check" ... for `run` records */
 	struct cli_common common;
 	const char *spec, *load_cache, *topology, *cache_out;
 	const char *baseline, *thresholds;
 	bool reset;
+	/* fabric cables */
+	const char *from_ibdiagnet, *approved_vendors;
+	const char *from_mlxlink[FABRIC_MAX_MLXLINK];
+	int n_mlxlink;
 };
 
 /* The ops in use (the real libraries; tests may swap them). */
 extern const struct fabric_disc_ops *fabric_disc;
 extern const struct fabric_pma_ops *fabric_pma;
+extern const struct fabric_cableinfo_ops *fabric_cableinfo;
 
 /* Each returns an exit code (IBP_EXIT_*). */
 int fabric_load_model(const struct fabric_args *a, struct fabric **out);
@@ -37,5 +44,6 @@ int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 int fabric_discover_run(const struct fabric_args *a);
 int fabric_check_run(const struct fabric_args *a);
 int fabric_counters_run(const struct fabric_args *a);
+int fabric_cables_run(const struct fabric_args *a);
 
 #endif

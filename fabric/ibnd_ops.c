@@ -49,6 +49,12 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 			      : in->ports[i]->info;
 		fabric_mad_decode_portinfo(in->ports[i]->info, cap, p);
 	}
+	if (in->path_portid.drpath.cnt >= 0 &&
+	    in->path_portid.drpath.cnt < (int)sizeof(n->dr_path)) {
+		n->dr_hops = in->path_portid.drpath.cnt;
+		memcpy(n->dr_path, in->path_portid.drpath.p,
+		       (size_t)n->dr_hops + 1);
+	}
 	n->lid = n->type == FABRIC_NODE_SWITCH && in->ports[0]
 			 ? in->ports[0]->base_lid
 			 : 0;

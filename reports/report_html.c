@@ -85,12 +85,9 @@ static void end_cell(struct report_buf *b, const struct report_end *e)
 	struct report_buf t = { 0 };
 
 	report_end_text(&t, e);
-	if (e->xcvr.vendor || e->xcvr.part_number || e->xcvr.serial)
-		report_buf_printf(&t, " [transceiver %s %s SN %s]",
-				  e->xcvr.vendor ? e->xcvr.vendor : "?",
-				  e->xcvr.part_number ? e->xcvr.part_number
-						      : "?",
-				  e->xcvr.serial ? e->xcvr.serial : "?");
+	report_buf_puts(&t, " [transceiver ");
+	report_xcvr_text(&t, &e->xcvr);
+	report_buf_puts(&t, "]");
 	put_text(b, "td", t.s ? t.s : "");
 	report_buf_free(&t);
 }

@@ -12,7 +12,8 @@ IBPROOF_DEMO_OUT=$out "$here/../../scripts/demo" "$build"
 rc=$?
 [ "$rc" -eq 1 ] || { echo "demo-check: demo exit $rc, expected 1 (faults found)" >&2; exit 1; }
 {
-	"$here/expected-disable" "$out/fabric/faults.txt"
+	cat "$out/fabric/faults.txt" "$out/fabric/xcvr-faults.txt" |
+		"$here/expected-disable" /dev/stdin
 	echo "node2 rxe1:1"
 } | sort >"$out/want"
 "$here/disable-entries" "$out/report.json" >"$out/got"
@@ -20,4 +21,5 @@ if ! diff -u "$out/want" "$out/got"; then
 	echo "demo-check: the disable list differs from the injected faults" >&2
 	exit 1
 fi
+"$here/check-xcvr-ends" "$out" || exit 1
 echo "demo-check: the disable list is exactly the $(wc -l <"$out/want") injected faults"

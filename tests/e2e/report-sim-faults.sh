@@ -19,13 +19,15 @@ if [ $rc -ne 0 ]; then
 	exit $rc # 77 when ibsim or opensm is missing
 fi
 "$IBPROOF" report "$work/discover.jsonl" "$work/check.jsonl" \
-	"$work/counters.jsonl" --node-name-map "$work/node-name-map" \
+	"$work/counters.jsonl" "$work/cables.jsonl" \
+	--node-name-map "$work/node-name-map" \
 	--json "$work/report.json" >"$work/report.txt"
 rc=$?
 [ $rc -eq 1 ] || { echo "report exit $rc, expected 1" >&2; exit 1; }
 
 "$here/disable-entries" "$work/report.json" >"$work/got"
-"$here/expected-disable" "$work/faults.txt" >"$work/want" 3>"$work/findings-only"
+cat "$work/faults.txt" "$work/xcvr-faults.txt" >"$work/all-faults.txt"
+"$here/expected-disable" "$work/all-faults.txt" >"$work/want" 3>"$work/findings-only"
 if ! diff -u "$work/want" "$work/got"; then
 	echo "report-sim-faults: the disable list differs from the injected faults" >&2
 	cat "$work/report.txt" >&2
@@ -36,4 +38,7 @@ while read -r cat; do
 		"$work/report.json" >/dev/null ||
 		{ echo "report-sim-faults: no single finding $cat" >&2; exit 1; }
 done <"$work/findings-only"
+# Transceivers (make-db-csv): vendor, part number and serial at both ends
+# where the db_csv has a row, the reason where it has none.
+"$here/check-xcvr-ends" "$work" || exit 1
 echo "report-sim-faults: $(wc -l <"$work/want") faulty cables, exactly the disable list"
