@@ -159,6 +159,7 @@ static int unread_ports(struct cables *c, const char *why)
 static int live_modules(struct cables *c)
 {
 	double t = c->a->common.timeout_s;
+	double deadline = t > 0 ? clock_mono_now() + t : 0; /* the whole run */
 	struct fabric_smp *h;
 	int rc = fabric_cableinfo->open(c->a->common.ca, c->a->common.port, &h);
 
@@ -174,7 +175,7 @@ static int live_modules(struct cables *c)
 				.path = n->dr_path,
 				.hops = n->dr_hops,
 				.port = j,
-				.deadline = t > 0 ? clock_mono_now() + t : 0,
+				.deadline = deadline,
 				.mad_timeout_ms = 1000,
 			};
 			struct xcvr_image img;
