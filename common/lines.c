@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* lines.c: line reader with "FILE:LINE: ..." errors (see lines.h). */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -62,6 +63,40 @@ static ssize_t text_getline(struct lines *in)
 	return (ssize_t)len;
 }
 
+/*
+ * getline() kept to in->max_len bytes: a longer line is read to its end
+ * and dropped. Its length; -1 at the end (errno set on error), -2 too long.
+ */
+static ssize_t bounded_getline(struct lines *in)
+{
+	size_t len = 0;
+	bool dropped = false;
+	int c;
+
+	if (!in->buf || in->cap < in->max_len + 2) {
+		char *p = realloc(in->buf, in->max_len + 2);
+
+		if (!p)
+			return -1;
+		in->buf = p;
+		in->cap = in->max_len + 2;
+	}
+	while ((c = getc(in->f)) != EOF) {
+		if (len < in->max_len + 1)
+			in->buf[len++] = (char)c;
+		else
+			dropped = true;
+		if (c == '\n')
+			break;
+	}
+	in->buf[len] = '\0';
+	if (c == EOF && !len)
+		return -1;
+	if (dropped || (len > in->max_len && in->buf[len - 1] != '\n'))
+		return -2;
+	return (ssize_t)len;
+}
+
 /* One raw line: 1, 0 at the end, or -errno with in->err set. */
 static int read_raw(struct lines *in, size_t *len)
 {
@@ -69,10 +104,19 @@ static int read_raw(struct lines *in, size_t *len)
 	int e;
 
 	errno = 0;
-	if (in->f)
+	if (in->f && in->max_len)
+		n = bounded_getline(in);
+	else if (in->f)
 		n = getline(&in->buf, &in->cap, in->f);
 	else
 		n = text_getline(in);
+	if (n >= 0 && in->max_len && (size_t)n > in->max_len + 1)
+		n = -2; /* text: the whole line is in memory already */
+	if (n == -2) {
+		in->line++;
+		lines_error(in, "line longer than %zu bytes", in->max_len);
+		return -E2BIG;
+	}
 	if (n >= 0) {
 		*len = (size_t)n;
 		in->line++;

@@ -13,7 +13,9 @@
  *
  * or lines_each(&in, parse_line, arg) for a parser called once per line.
  *
- * Lines may be of any length. Comment lines (first non-blank '#') and blank
+ * Lines may be of any length, unless the caller sets in->max_len after
+ * opening: a longer line is then an error ("path:line: line longer than N
+ * bytes", -E2BIG), read past without being kept. Comment lines (first non-blank '#') and blank
  * lines are skipped; they are still counted.
  */
 #ifndef IBPROOF_COMMON_LINES_H
@@ -27,6 +29,7 @@ struct lines {
 				 * parser may set it to blame an earlier line */
 	char *err; /* lines_error() and the open functions */
 	size_t errlen; /* write "path:line: ..." here */
+	size_t max_len; /* longest line taken, 0 = any; set after open */
 	/* private */
 	FILE *f; /* NULL when reading text */
 	const char *text; /* the rest of the text */

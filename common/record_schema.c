@@ -149,6 +149,14 @@ static const struct field_rule event_fields[] = {
 	{ NULL },
 };
 
+static const struct field_rule transceiver_fields[] = {
+	{ "port", FT_OBJECT },
+	{ "port.port", FT_INTEGER },
+	{ "source", FT_STRING },
+	{ "present", FT_BOOL },
+	{ NULL },
+};
+
 static const struct kind_rules kinds[] = {
 	{ "port", port_fields },
 	{ "pair", pair_fields },
@@ -159,6 +167,7 @@ static const struct kind_rules kinds[] = {
 	{ "counters", counters_fields },
 	{ "lft", lft_fields },
 	{ "event", event_fields },
+	{ "transceiver", transceiver_fields },
 	{ NULL, NULL },
 };
 

@@ -24,6 +24,9 @@ enum fabric_key {
 	KEY_LFTS,
 	KEY_PATH,
 	KEY_PATHS,
+	KEY_FROM_IBDIAGNET,
+	KEY_FROM_MLXLINK,
+	KEY_APPROVED_VENDORS,
 };
 
 #define INPUT_OPTS                                                          \
@@ -120,9 +123,38 @@ static const struct cli_cmd routes_cmd = {
 	.common = COMMON,
 };
 
+static const struct cli_cmd cables_cmd = {
+	.name = "fabric cables",
+	.synopsis = "[--from-ibdiagnet FILE] [--from-mlxlink [PORT=]FILE]... "
+		    "[OPTIONS]",
+	.description =
+		"The module (transceiver) at both ends of every cable: vendor,\n"
+		"part number, serial, temperature, per-lane Rx/Tx power and Tx\n"
+		"bias against the module's own flags and thresholds. From an\n"
+		"ibdiagnet2.db_csv, from mlxlink -m / --json output (PORT:\n"
+		"NODE:N or 0xGUID:N, the port the file is of), or with\n"
+		"neither from the walked fabric by the CableInfo SMP (each\n"
+		"module's read ends within --timeout). One `transceiver` record\n"
+		"per module; findings transceiver-alarm, transceiver-warning,\n"
+		"transceiver-rx-power-low, transceiver-unreadable and\n"
+		"transceiver-unapproved. --topology or --load-cache names the\n"
+		"ports of a file. Exit 1 if any finding is `fail`.\n",
+	.opts =
+		(const struct cli_opt[]){
+			{ "from-ibdiagnet", KEY_FROM_IBDIAGNET, "FILE",
+			  "read modules from ibdiagnet2.db_csv (CABLE_INFO)" },
+			{ "from-mlxlink", KEY_FROM_MLXLINK, "[PORT=]FILE",
+			  "read a module from mlxlink -m output (repeatable)" },
+			{ "approved-vendors", KEY_APPROVED_VENDORS, "LIST",
+			  "comma-separated vendor names; others get a warning" },
+			INPUT_OPTS,
+			{ NULL } },
+	.common = COMMON,
+};
+
 static const struct cli_cmd fabric_cmd = {
 	.name = "fabric",
-	.synopsis = "discover|check|counters|routes [OPTIONS]",
+	.synopsis = "discover|check|counters|routes|cables [OPTIONS]",
 	.description =
 		"Fabric checks over MADs. See 'ibproof fabric SUB --help'.\n",
 	.opts = (const struct cli_opt[]){ { NULL } },
@@ -162,6 +194,17 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 		break;
 	case KEY_PATHS:
 		a->paths = arg;
+		break;
+	case KEY_FROM_IBDIAGNET:
+		a->from_ibdiagnet = arg;
+		break;
+	case KEY_FROM_MLXLINK:
+		if (a->n_mlxlink == FABRIC_MAX_MLXLINK)
+			return -EINVAL;
+		a->from_mlxlink[a->n_mlxlink++] = arg;
+		break;
+	case KEY_APPROVED_VENDORS:
+		a->approved_vendors = arg;
 		break;
 	default:
 		return -EINVAL;
@@ -246,6 +289,11 @@ int fabric_main(int argc, char **argv)
 		if ((rc = parse_sub(&routes_cmd, argc - 1, argv + 1, &a)) >= 0)
 			return rc;
 		return fabric_routes_run(&a);
+	}
+	if (sub && !strcmp(sub, "cables")) {
+		if ((rc = parse_sub(&cables_cmd, argc - 1, argv + 1, &a)) >= 0)
+			return rc;
+		return fabric_cables_run(&a);
 	}
 	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
 		cli_usage(stdout, &fabric_cmd);

@@ -60,18 +60,34 @@ struct fabric_pma_ops {
 
 struct fabric_smp;
 
+/*
+ * SMPs by directed route (path[1..hops], path[0] = 0): switch tables, and
+ * the Mellanox CableInfo SMP (attribute 0xFF60, 48 bytes of a port's module
+ * per MAD; ibsim does not answer it: tests put a fake with module images
+ * behind it).
+ */
 struct fabric_smp_ops {
-	/* retries: per SMP after a timeout (0 = none). */
+	/* timeout_ms: each SMP's; retries: per SMP after a timeout. */
 	int (*open)(const char *ca, int port, unsigned timeout_ms, int retries,
 		    struct fabric_smp **out);
 	/*
-	 * By directed route along path[1..hops] (path[0] = 0): SwitchInfo's
-	 * LinearFDBTop into *top, then the LinearForwardingTable blocks
-	 * (64 entries each) into ports[0..top]. 0, or -ETIMEDOUT / -EIO
-	 * when the switch did not answer.
+	 * SwitchInfo's LinearFDBTop into *top, then the LinearForwardingTable
+	 * blocks (64 entries each) into ports[0..top]. 0, or -ETIMEDOUT /
+	 * -EIO when the switch did not answer.
 	 */
 	int (*read_lft)(struct fabric_smp *h, const uint8_t *path, int hops,
 			uint16_t *top, uint8_t *ports);
+	/*
+	 * Reads len (<= 48) bytes at offset (offset + len <= 256) of page
+	 * (0-15) at I2C address i2c (0x50/0x51) of the module in `port` of the
+	 * node at the directed route. Waits at most timeout_ms. 0;
+	 * -ETIMEDOUT; -EIO with *status the CableInfo status (1-9, the MAD
+	 * status >> 8) or -1 for a MAD status without one.
+	 */
+	int (*read_cableinfo)(struct fabric_smp *h, const uint8_t *path,
+			      int hops, int port, int i2c, int page, int offset,
+			      int len, unsigned timeout_ms, uint8_t *buf,
+			      int *status);
 	void (*close)(struct fabric_smp *h);
 };
 

@@ -17,9 +17,10 @@ static int set_strn(json_t *o, const char *key, const char *s, size_t n)
 }
 
 /* An end: {node, guid, port, type}; a CA end named "host ca" also gets
- * host/ca and its port GUID (the HCA port reference of the contract).
- * Names are text already (common/text.h): none is cut here. */
-static json_t *ref_json(const struct fabric_ref *r)
+ * host/ca and its port GUID (the HCA port reference of the contract);
+ * any CA end its port GUID. Names are text already (common/text.h): none
+ * is cut here. */
+json_t *fabric_ref_json(const struct fabric_ref *r)
 {
 	const char *name = r->name, *ca;
 	size_t host_len, ca_len;
@@ -38,14 +39,15 @@ static json_t *ref_json(const struct fabric_ref *r)
 	host_len = strcspn(name, " \t");
 	ca = name + host_len + strspn(name + host_len, " \t");
 	ca_len = strcspn(ca, " \t");
-	if (r->type == FABRIC_NODE_CA && host_len && ca_len) {
-		if (set_strn(o, "host", name, host_len) ||
-		    set_strn(o, "ca", ca, ca_len) ||
-		    json_object_set_new(
-			    o, "port_guid",
-			    json_string(record_guid_str(r->port_guid, g))))
-			goto fail;
-	}
+	if (r->type == FABRIC_NODE_CA && host_len && ca_len &&
+	    (set_strn(o, "host", name, host_len) ||
+	     set_strn(o, "ca", ca, ca_len)))
+		goto fail;
+	if (r->type == FABRIC_NODE_CA &&
+	    ((host_len && ca_len) || r->port_guid) &&
+	    json_object_set_new(o, "port_guid",
+				json_string(record_guid_str(r->port_guid, g))))
+		goto fail;
 	return o;
 fail:
 	json_decref(o);
@@ -54,7 +56,8 @@ fail:
 
 static json_t *pair_json(const struct fabric_ref *a, const struct fabric_ref *b)
 {
-	return json_pack("{s:o, s:o}", "a", ref_json(a), "b", ref_json(b));
+	return json_pack("{s:o, s:o}", "a", fabric_ref_json(a), "b",
+			 fabric_ref_json(b));
 }
 
 static json_t *evidence_json(const struct fabric_finding *f)
@@ -88,7 +91,7 @@ json_t *fabric_finding_record(const struct fabric_finding *f)
 	if (f->nrefs >= 2)
 		subject = pair_json(&f->refs[0], &f->refs[1]);
 	else
-		subject = ref_json(&f->refs[0]);
+		subject = fabric_ref_json(&f->refs[0]);
 	return record_finding(f->severity, f->category, subject,
 			      evidence_json(f), f->action, "%s", f->message);
 }
@@ -100,7 +103,7 @@ static json_t *end_json(const struct fabric_port *p)
 
 	fabric_finding_port(&tmp, p);
 	r = tmp.refs[0];
-	return ref_json(&r);
+	return fabric_ref_json(&r);
 }
 
 /* A port's LID: a switch's external ports answer to its port 0 LID. */

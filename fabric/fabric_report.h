@@ -11,6 +11,9 @@
 #include "fabric_finding.h"
 #include "fabric_model.h"
 
+/* One end as a port reference: {node, guid, port, type} (+ host, ca,
+ * port_guid for a CA). */
+json_t *fabric_ref_json(const struct fabric_ref *r);
 json_t *fabric_finding_record(const struct fabric_finding *f);
 /* A `link` record of the cable at p (p->remote must be set). */
 json_t *fabric_link_record(const struct fabric_port *p);

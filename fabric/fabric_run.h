@@ -14,6 +14,8 @@
 #include "fabric_model.h"
 #include "fabric_ops.h"
 
+#define FABRIC_MAX_MLXLINK 256
+
 struct fabric_args {
 	const char *tool; /* "fabric check" ... for `run` records */
 	struct cli_common common;
@@ -22,6 +24,10 @@ struct fabric_args {
 	const char *lfts, *paths; /* routes: a table dump, "A B" lines */
 	const char *path_from, *path_to; /* routes --path A B */
 	bool reset;
+	/* fabric cables */
+	const char *from_ibdiagnet, *approved_vendors;
+	const char *from_mlxlink[FABRIC_MAX_MLXLINK];
+	int n_mlxlink;
 };
 
 /* The ops in use (the real libraries; tests may swap them). */
@@ -43,5 +49,6 @@ int fabric_discover_run(const struct fabric_args *a);
 int fabric_check_run(const struct fabric_args *a);
 int fabric_counters_run(const struct fabric_args *a);
 int fabric_routes_run(const struct fabric_args *a);
+int fabric_cables_run(const struct fabric_args *a);
 
 #endif

@@ -22,6 +22,7 @@
 #include "common/strtab.h"
 #include "common/text.h"
 #include "fabric_spec.h"
+#include "fabric_util.h"
 #include "fabric_topo.h"
 #include "fabric_util.h"
 
@@ -50,76 +51,6 @@ struct csv_ctx {
 	struct strtab ends; /* "node\nport" -> line */
 	struct fabric_spec *spec;
 };
-
-static char *trim_left(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	s = trim_left(s);
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* Unquote a "..." field in place (doubled quotes escape); p is past the
- * opening quote. Returns the position after the closing quote or NULL. */
-static char *unquote(char *p)
-{
-	char *out = p;
-
-	for (;;) {
-		if (!*p)
-			return NULL;
-		if (*p == '"' && p[1] != '"')
-			break;
-		if (*p == '"')
-			p++;
-		*out++ = *p++;
-	}
-	*out = '\0';
-	return p + 1;
-}
-
-/* Split one line in place; returns the field count, -1 on bad quoting,
- * max + 1 when there are too many fields. */
-static int split_fields(char *line, char **fields, int max)
-{
-	char *p = line;
-	int n = 0;
-
-	for (;;) {
-		if (n == max)
-			return max + 1;
-		p = trim_left(p);
-		fields[n++] = p;
-		if (*p == '"') {
-			fields[n - 1] = p + 1;
-			p = unquote(p + 1);
-			if (!p)
-				return -1;
-			p = trim_left(p);
-			if (*p && *p != ',')
-				return -1;
-		} else {
-			p += strcspn(p, ",");
-		}
-		if (*p != ',')
-			break;
-		*p++ = '\0';
-	}
-	*p = '\0';
-	for (int i = 0; i < n; i++)
-		fields[i] = trim(fields[i]);
-	return n;
-}
 
 /* IB port number 1..255 or cage/lane ("17/1"); -EINVAL otherwise. */
 int fabric_port_parse(const char *s)
@@ -265,7 +196,7 @@ static int parse_line(void *arg, char *line)
 	char *f[MAX_FIELDS];
 	int n;
 
-	n = split_fields(line, f, MAX_FIELDS);
+	n = fabric_csv_split(line, f, MAX_FIELDS);
 	if (n < 0)
 		return lines_error(&c->in, "unbalanced double quote");
 	if (!c->nfields)

@@ -10,4 +10,11 @@ char *fabric_read_file(const char *path, size_t *len);
 /* Same, with "path: cannot read: why" in err; 0 or -errno. */
 int fabric_read_text(const char *path, char **text, char *err, size_t errlen);
 
+/*
+ * Splits one CSV line in place into trimmed fields ("..." unquoted, ""
+ * inside is a quote). The field count, -1 on bad quoting, max + 1 when
+ * there are more than max fields.
+ */
+int fabric_csv_split(char *line, char **fields, int max);
+
 #endif

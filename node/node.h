@@ -53,6 +53,8 @@ int node_ports_scan(const char *root, const char *ca_filter,
 void node_parse_rate(const char *text, struct node_port *p);
 /* The `port` record of p (contract in docs/records.md). */
 json_t *node_port_record(const struct node_port *p);
+/* The `transceiver` record of p's module (not read from the host yet). */
+json_t *node_xcvr_record(const struct node_port *p);
 /* A port reference of p on this host. */
 json_t *node_port_ref(const char *host, const struct node_port *p);
 /*

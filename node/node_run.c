@@ -176,6 +176,10 @@ static int scan_ports(struct node_ctx *c)
 
 		node_emit(c, rec);
 		json_decref(rec);
+		rec = node_xcvr_record(&c->ports[i]);
+		if (rec)
+			node_emit(c, rec);
+		json_decref(rec);
 		c->o->n_active += node_port_usable(&c->ports[i]);
 	}
 	return IBP_EXIT_PASS;

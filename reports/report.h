@@ -27,6 +27,7 @@
 
 struct report_xcvr {
 	const char *vendor, *part_number, *serial; /* NULL when unknown */
+	const char *unreadable; /* why the module was not read, or NULL */
 };
 
 /* One end of a cable: a switch port or an HCA port. */
@@ -128,6 +129,9 @@ struct report {
 	struct report_link *links;
 	size_t n_links, cap_links;
 	struct hashmap link_by_end; /* hash of (node guid, port) */
+	struct report_xcvr *xcvrs; /* from `transceiver` records */
+	size_t n_xcvrs, cap_xcvrs;
+	struct hashmap xcvr_by_end; /* hash of (guid, port) -> xcvrs */
 	struct namemap *node_names; /* --node-name-map, or NULL */
 	struct attr_pair *pairs;
 	struct report_meas *meas;
@@ -231,6 +235,11 @@ void report_comment_text(struct report_buf *b, const char *s);
 void report_script_json(struct report_buf *b, const char *json);
 /* "node[01-16],gpu7": hosts compressed into ranges. */
 void report_host_ranges(struct report_buf *b, const char **hosts, size_t n);
+/* "Mellanox MMA1B00-E100 SN MT1" or "unknown (not readable: why)". */
+void report_xcvr_text(struct report_buf *b, const struct report_xcvr *x);
+/* The module a `transceiver` record put at (guid, port), or NULL. */
+const struct report_xcvr *report_xcvr_at(const struct report *r, uint64_t guid,
+					 int port);
 /* "leaf01 port 33 (cage 17/1)" or "node01 mlx5_0 port 1". */
 void report_end_text(struct report_buf *b, const struct report_end *e);
 /* "A <-> B" (and " and C <-> D" for swap-cables), or "host device". */

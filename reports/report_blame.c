@@ -14,8 +14,9 @@
 #include "reports/report.h"
 
 static const char *const action_rank[] = {
-	"none",	  "swap-cables",   "disable-port", "check-pcie",
-	"reseat", "replace-cable", "drain-node",   NULL,
+	"none",		 "swap-cables", "disable-port",
+	"check-pcie",	 "reseat",	"replace-optic",
+	"replace-cable", "drain-node",	NULL,
 };
 
 static int rank_of(const char *action)
@@ -77,6 +78,13 @@ static void enrich_end(struct report *r, struct report_end *e,
 		if (hashmap_get(&r->hport_by_guid, e->guid, &idx) &&
 		    !x.vendor && !x.part_number && !x.serial)
 			x = r->hports[idx].xcvr;
+	}
+	if (!x.vendor && !x.part_number && !x.serial) {
+		const struct report_xcvr *t =
+			report_xcvr_at(r, e->guid, e->port);
+
+		if (t)
+			x = *t;
 	}
 	e->xcvr = x;
 	report_end_alias(r, e);

@@ -42,6 +42,8 @@ void report_fini(struct report *r)
 	free(r->entries);
 	free(r->hports);
 	free(r->links);
+	free(r->xcvrs);
+	hashmap_free(&r->xcvr_by_end);
 	free(r->pairs);
 	free(r->meas);
 	free(r->attr);

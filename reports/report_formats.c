@@ -148,6 +148,23 @@ static const struct report_end *script_target(const struct report_entry *e)
 	return e->port.guid ? &e->port : NULL;
 }
 
+/* "# port transceiver: Mellanox MMA1B00-E100 SN MT1" per end. */
+static void script_xcvrs(struct report_buf *b, const struct report_entry *e)
+{
+	struct report_buf t = { 0 };
+
+	report_xcvr_text(&t, &e->port.xcvr);
+	report_buf_puts(b, "\n# port transceiver: ");
+	report_comment_text(b, t.s);
+	report_buf_free(&t);
+	if (!e->peer.type && !e->peer.guid)
+		return;
+	report_xcvr_text(&t, &e->peer.xcvr);
+	report_buf_puts(b, "\n# peer transceiver: ");
+	report_comment_text(b, t.s);
+	report_buf_free(&t);
+}
+
 static void script_entry(struct report_buf *b, const struct report_entry *e,
 			 size_t n)
 {
@@ -160,6 +177,8 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 	reasons_text(&why, e, " | ");
 	report_buf_puts(b, "\n# ");
 	report_comment_text(b, text.s);
+	if (e->kind == ENTRY_PORT)
+		script_xcvrs(b, e);
 	report_buf_puts(b, "\n# reasons: ");
 	report_comment_text(b, why.s);
 	report_buf_puts(b, "\nprintf '%s\\n' ");

@@ -96,12 +96,9 @@ static void html_findings(struct report_buf *b, const struct report *r)
 static void end_text(struct report_buf *t, const struct report_end *e)
 {
 	report_end_text(t, e);
-	if (e->xcvr.vendor || e->xcvr.part_number || e->xcvr.serial)
-		report_buf_printf(t, " [transceiver %s %s SN %s]",
-				  e->xcvr.vendor ? e->xcvr.vendor : "?",
-				  e->xcvr.part_number ? e->xcvr.part_number
-						      : "?",
-				  e->xcvr.serial ? e->xcvr.serial : "?");
+	report_buf_puts(t, " [transceiver ");
+	report_xcvr_text(t, &e->xcvr);
+	report_buf_puts(t, "]");
 }
 
 /* One end; a swap-cables entry shows the second cable's end below it. */
@@ -115,7 +112,6 @@ static void end_cell(struct report_buf *b, const struct report_end *e,
 	report_html_escape(b, t.s ? t.s : "");
 	if (swap->type || swap->guid) {
 		report_buf_free(&t);
-		memset(&t, 0, sizeof(t));
 		end_text(&t, swap);
 		report_buf_puts(b, "<br>swap with ");
 		report_html_escape(b, t.s ? t.s : "");

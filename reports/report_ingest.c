@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/log.h"
 #include "common/progress.h"
 #include "common/record.h"
@@ -285,6 +286,41 @@ static int ingest_port(struct report *r, const json_t *rec)
 	return 0;
 }
 
+static int xcvr_key(struct report *r, uint64_t guid, int port, size_t idx)
+{
+	return guid ? hashmap_put(&r->xcvr_by_end, report_end_key(guid, port),
+				  idx)
+		    : 0;
+}
+
+/* A `transceiver` record: the module at a port, or why it was not read. */
+static int ingest_transceiver(struct report *r, const json_t *rec)
+{
+	const json_t *ref = json_object_get(rec, "port");
+	struct report_xcvr *x;
+	struct report_end e;
+
+	if (report_end_from(r, ref, &e))
+		return 0; /* the reader validated it: nothing to place */
+	if (array_reserve(&r->xcvrs, &r->cap_xcvrs, r->n_xcvrs, sizeof(*x)))
+		return -ENOMEM;
+	x = memset(&r->xcvrs[r->n_xcvrs], 0, sizeof(*x));
+	if (json_is_true(json_object_get(rec, "present"))) {
+		x->vendor = strtab_intern(&r->strs, str_field(rec, "vendor"));
+		x->part_number =
+			strtab_intern(&r->strs, str_field(rec, "part_number"));
+		x->serial = strtab_intern(&r->strs, str_field(rec, "serial"));
+	}
+	if (!x->vendor && !x->part_number && !x->serial)
+		x->unreadable = strtab_intern(
+			&r->strs, str_field(rec, "unreadable")
+					  ?: "the module did not answer");
+	r->n_xcvrs++;
+	return xcvr_key(r, e.guid, e.port, r->n_xcvrs - 1)
+		       ?: xcvr_key(r, guid_field(ref, "port_guid"), e.port,
+				   r->n_xcvrs - 1);
+}
+
 static int ingest_link(struct report *r, const json_t *rec)
 {
 	struct report_link l = { 0 };
@@ -333,6 +369,8 @@ int report_ingest_record(struct report *r, json_t *rec)
 		ret = ingest_counters(r, rec);
 	else if (!strcmp(kind, "event"))
 		ret = json_array_append(r->events, rec);
+	else if (!strcmp(kind, "transceiver"))
+		ret = ingest_transceiver(r, rec);
 	else if (!strcmp(kind, "pcie"))
 		ret = json_array_append(r->pcie, rec);
 	else if (!strcmp(kind, "run") &&

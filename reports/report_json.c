@@ -51,6 +51,13 @@ static json_t *xcvr_json(const struct report_end *e, const char *which)
 	xcvr_set(o, "vendor", e->xcvr.vendor);
 	xcvr_set(o, "part_number", e->xcvr.part_number);
 	xcvr_set(o, "serial", e->xcvr.serial);
+	if (!e->xcvr.vendor && !e->xcvr.part_number && !e->xcvr.serial) {
+		struct report_buf t = { 0 };
+
+		report_xcvr_text(&t, &e->xcvr);
+		xcvr_set(o, "unreadable", t.s);
+		report_buf_free(&t);
+	}
 	return o;
 }
 

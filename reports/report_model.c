@@ -95,6 +95,17 @@ int report_link_add(struct report *r, const struct report_link *l)
 	return 0;
 }
 
+const struct report_xcvr *report_xcvr_at(const struct report *r, uint64_t guid,
+					 int port)
+{
+	uint64_t idx;
+
+	if (!guid ||
+	    !hashmap_get(&r->xcvr_by_end, report_end_key(guid, port), &idx))
+		return NULL;
+	return &r->xcvrs[idx];
+}
+
 int report_link_find(const struct report *r, uint64_t guid, int port)
 {
 	uint64_t li;

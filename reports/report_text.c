@@ -102,6 +102,19 @@ void report_host_ranges(struct report_buf *b, const char **hosts, size_t n)
 	free(h);
 }
 
+void report_xcvr_text(struct report_buf *b, const struct report_xcvr *x)
+{
+	if (x->vendor || x->part_number || x->serial)
+		report_buf_printf(b, "%s %s SN %s", x->vendor ? x->vendor : "?",
+				  x->part_number ? x->part_number : "?",
+				  x->serial ? x->serial : "?");
+	else
+		report_buf_printf(b, "unknown (not readable: %s)",
+				  x->unreadable ? x->unreadable
+						: "no transceiver record "
+						  "for this port");
+}
+
 void report_end_text(struct report_buf *b, const struct report_end *e)
 {
 	char g[19];
@@ -197,6 +210,25 @@ static void entry_line(struct report_buf *b, const struct report_entry *e)
 		report_buf_printf(b, " [%s]", e->group);
 }
 
+/* The transceiver at each end, under its entry. */
+static void xcvr_lines(FILE *out, const struct report_entry *e)
+{
+	const struct report_end *ends[2] = { &e->port, &e->peer };
+
+	for (int k = 0; k < 2; k++) {
+		struct report_buf b = { 0 };
+
+		if (k && !e->peer.type && !e->peer.guid && !e->peer.name &&
+		    !e->peer.host)
+			break;
+		report_buf_printf(
+			&b, "         %s transceiver: ", k ? "peer" : "port");
+		report_xcvr_text(&b, &ends[k]->xcvr);
+		put_line(out, &b);
+		report_buf_free(&b);
+	}
+}
+
 static void print_entries(const struct report *r, FILE *out)
 {
 	fprintf(out, "\ndisable list (%zu):\n", r->n_entries);
@@ -206,6 +238,9 @@ static void print_entries(const struct report *r, FILE *out)
 		entry_line(&b, &r->entries[i]);
 		put_line(out, &b);
 		report_buf_free(&b);
+		if (r->entries[i].kind != ENTRY_PORT)
+			continue;
+		xcvr_lines(out, &r->entries[i]);
 	}
 	if (!json_array_size(r->reenable))
 		return;

@@ -12,10 +12,12 @@ out=$build/demo-check
 IBPROOF_DEMO_OUT=$out "$here/../../scripts/demo" "$build" | tee "$out.log"
 rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] || { echo "demo-check: demo exit $rc, expected 0 (exactly the injected faults found)" >&2; exit 1; }
+n=$(cat "$out/fabric/faults.txt" "$out/fabric/xcvr-faults.txt" "$out/vm-faults.txt" | wc -l)
 last=$(tail -n 1 "$out.log")
-want="demo: the report found all 12 injected faults and nothing else"
+want="demo: the report found all $n injected faults and nothing else"
 [ "$last" = "$want" ] || { echo "demo-check: last line '$last', expected '$want'" >&2; exit 1; }
 # The report's own verdict is unchanged: the faults are faults to it.
 jq -e '.verdict == "fail"' "$out/report.json" >/dev/null ||
 	{ echo "demo-check: the report's verdict is not FAIL" >&2; exit 1; }
+"$here/check-xcvr-ends" "$out" || exit 1
 echo "demo-check: demo exit 0, its last line: $last"

@@ -19,10 +19,14 @@ if [ $rc -ne 0 ]; then
 	exit $rc # 77 when ibsim or opensm is missing
 fi
 "$IBPROOF" report "$work/discover.jsonl" "$work/check.jsonl" \
-	"$work/counters.jsonl" --node-name-map "$work/node-name-map" \
+	"$work/counters.jsonl" "$work/cables.jsonl" \
+	--node-name-map "$work/node-name-map" \
 	--json "$work/report.json" >"$work/report.txt"
 rc=$?
 [ $rc -eq 1 ] || { echo "report exit $rc, expected 1" >&2; exit 1; }
 
-"$here/../../scripts/demo-verify" "$work/report.json" "$work/faults.txt" ||
-	{ cat "$work/report.txt" >&2; exit 1; }
+"$here/../../scripts/demo-verify" "$work/report.json" "$work/faults.txt" \
+	"$work/xcvr-faults.txt" || { cat "$work/report.txt" >&2; exit 1; }
+# Transceivers (make-db-csv): vendor, part number and serial at both ends
+# where the db_csv has a row, the reason where it has none.
+"$here/check-xcvr-ends" "$work" || exit 1

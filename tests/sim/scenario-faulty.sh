@@ -17,6 +17,10 @@
 #   fabric.cache, topology.txt     offline captures of the faulty fabric
 #   check-cache.jsonl              fabric check --load-cache fabric.cache
 #   check-topology.jsonl           fabric check --topology topology.txt
+#   ibdiagnet2.db_csv              modules of the cabled ports (make-db-csv;
+#                                  ibsim has none), one of them faulty
+#   xcvr-faults.txt                that module's fault, as faults.txt
+#   cables.jsonl                   fabric cables --from-ibdiagnet (offline)
 #   exit-codes                     "check N", "counters N", ... of each run
 # ibsim, opensm and every client are stopped before it returns.
 set -u
@@ -97,4 +101,8 @@ run check-cache check --spec "$out/spec.csv" --load-cache "$out/fabric.cache" \
 	--records "$out/check-cache.jsonl"
 run check-topology check --spec "$out/spec.csv" \
 	--topology "$out/topology.txt" --records "$out/check-topology.jsonl"
+"$here/make-db-csv" "$out/discover.jsonl" "$out/ibdiagnet2.db_csv" \
+	"$out/xcvr-faults.txt" || sim_fail "make-db-csv"
+run cables cables --from-ibdiagnet "$out/ibdiagnet2.db_csv" \
+	--load-cache "$out/fabric.cache" --records "$out/cables.jsonl"
 sim_log "records in $out"

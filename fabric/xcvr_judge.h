@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * xcvr_judge.h: a module at a port -> findings and its `transceiver`
+ * record. Pure: the figures come from xcvr_decode.c or xcvr_files.c.
+ */
+#ifndef IBPROOF_FABRIC_XCVR_JUDGE_H
+#define IBPROOF_FABRIC_XCVR_JUDGE_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "fabric_finding.h"
+#include "xcvr.h"
+
+/* Margins of "near its own threshold" (a transceiver-warning). */
+#define XCVR_NEAR_DB 1.0
+#define XCVR_NEAR_DEGC 5.0
+
+/* The module of one port. */
+struct xcvr_port {
+	struct fabric_ref ref; /* the port it sits in */
+	int link_up; /* 1 up, 0 down, -1 unknown */
+	struct xcvr_info info;
+};
+
+struct xcvr_judge_params {
+	const char *approved_vendors; /* "Mellanox,NVIDIA", NULL: any */
+};
+
+/*
+ * Findings of one module: transceiver-alarm, transceiver-warning,
+ * transceiver-rx-power-low, transceiver-unreadable, transceiver-unapproved
+ * (docs/fabric.md). 0 or -ENOMEM.
+ */
+int xcvr_judge(const struct xcvr_port *p, const struct xcvr_judge_params *jp,
+	       struct fabric_findings *fs);
+/* Is vendor in the comma-separated list (case-insensitive, trimmed)? */
+bool xcvr_vendor_approved(const char *list, const char *vendor);
+/* "replace-cable" for a DAC/AOC, else "replace-optic". */
+const char *xcvr_replace_action(const struct xcvr_info *x);
+/* The `transceiver` record (docs/records.md). NULL on ENOMEM. */
+json_t *xcvr_record(const struct xcvr_port *p);
+
+#endif

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xcvr_run.c: `ibproof fabric cables`: one `transceiver` record per module
+ * and its findings. The modules come from ibdiagnet2.db_csv, mlxlink
+ * files, or (with neither) the live fabric through the CableInfo SMP seam;
+ * a loaded or walked model names the ports and says which links are up.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/cli.h"
+#include "common/log.h"
+#include "common/record.h"
+#include "fabric_report.h"
+#include "fabric_run.h"
+#include "xcvr_cableinfo.h"
+#include "xcvr_judge.h"
+
+struct cables {
+	const struct fabric_args *a;
+	struct fabric *m; /* may have no nodes (files alone) */
+	struct record_writer *w;
+	struct fabric_findings fs;
+	struct xcvr_judge_params jp;
+	struct hashmap seen; /* model port ids with a module record */
+	size_t modules;
+};
+
+/* The port a module sits in: from the model, else from the file's GUIDs. */
+static void port_ref(struct cables *c, uint64_t node_guid, uint64_t port_guid,
+		     int port, struct xcvr_port *p)
+{
+	struct fabric_node *n = fabric_find_guid(c->m, node_guid);
+	struct fabric_port *fp = n ? fabric_port(n, port) : NULL;
+	struct fabric_finding tmp = { 0 };
+	char g[19];
+
+	p->link_up = -1;
+	if (fp) {
+		fabric_finding_port(&tmp, fp);
+		p->ref = tmp.refs[0];
+		p->link_up = fp->valid	  ? fabric_port_up(fp)
+			     : fp->remote ? 1
+					  : -1;
+		hashmap_put(&c->seen, (uint64_t)fp->id, 1);
+		return;
+	}
+	memset(&p->ref, 0, sizeof(p->ref));
+	snprintf(p->ref.name, sizeof(p->ref.name), "%s",
+		 record_guid_str(node_guid, g));
+	p->ref.guid = node_guid;
+	p->ref.port = port;
+	/* a switch's ports share its GUID; a CA port has its own */
+	p->ref.type = port_guid && port_guid != node_guid ? FABRIC_NODE_CA
+							  : FABRIC_NODE_SWITCH;
+	p->ref.port_guid = p->ref.type == FABRIC_NODE_CA ? port_guid : 0;
+}
+
+static int emit_module(struct cables *c, const struct xcvr_port *p)
+{
+	int rc = xcvr_judge(p, &c->jp, &c->fs);
+
+	c->modules++;
+	if (!rc && c->w)
+		rc = record_writer_emit_steal(c->w, xcvr_record(p));
+	return rc;
+}
+
+static int dbcsv_row(void *ctx, const struct xcvr_row *row)
+{
+	struct cables *c = ctx;
+	struct xcvr_port p = { .info = row->info };
+
+	port_ref(c, row->node_guid, row->port_guid, row->port, &p);
+	return emit_module(c, &p);
+}
+
+/* "leaf01:17=FILE", "0x0002c903000010:1=FILE" or FILE (port unknown). */
+static int mlxlink_file(struct cables *c, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *path = eq ? eq + 1 : arg;
+	struct xcvr_port p = { .link_up = -1 };
+	char err[600], where[128];
+	int rc = xcvr_load_mlxlink(path, &p.info, &p.link_up, err, sizeof(err));
+
+	if (rc) {
+		log_error("%s", err);
+		return rc;
+	}
+	snprintf(where, sizeof(where), "%.*s", eq ? (int)(eq - arg) : 0, arg);
+	char *colon = strrchr(where, ':');
+	long port = 0;
+	uint64_t guid = 0;
+
+	if (colon) {
+		*colon = '\0';
+		cli_str_to_long(colon + 1, 1, 255, &port);
+	}
+	if (!record_guid_parse(where, &guid) && guid) {
+		int up = p.link_up;
+
+		port_ref(c, guid, 0, (int)port, &p);
+		p.link_up = up >= 0 ? up : p.link_up;
+	} else {
+		snprintf(p.ref.name, sizeof(p.ref.name), "%.95s",
+			 where[0] ? where : path);
+		p.ref.port = (int)port;
+		p.ref.type = FABRIC_NODE_UNKNOWN;
+		for (size_t i = 0; i < c->m->nnodes && where[0]; i++)
+			if (!strcmp(c->m->nodes[i]->name, where) && port) {
+				int up = p.link_up;
+
+				port_ref(c, c->m->nodes[i]->guid, 0, (int)port,
+					 &p);
+				p.link_up = up >= 0 ? up : p.link_up;
+			}
+	}
+	return emit_module(c, &p);
+}
+
+/*
+ * A cabled model port the db_csv has no row for: its record says why, and
+ * no finding is made (ibdiagnet's own report lists what it could not
+ * read; a finding per port would bury the ones that matter).
+ */
+static int unread_ports(struct cables *c, const char *why)
+{
+	for (size_t i = 0; i < c->m->nnodes; i++) {
+		struct fabric_node *n = c->m->nodes[i];
+
+		for (int j = 1; j <= n->nports; j++) {
+			struct fabric_port *fp = &n->ports[j];
+			struct xcvr_port p = { .link_up = -1 };
+			uint64_t v;
+			int rc;
+
+			if (!fp->remote ||
+			    hashmap_get(&c->seen, (uint64_t)fp->id, &v))
+				continue;
+			port_ref(c, n->guid, fp->guid, j, &p);
+			p.info.source = "ibdiagnet";
+			snprintf(p.info.why, sizeof(p.info.why), "%s", why);
+			rc = c->w ? record_writer_emit_steal(c->w,
+							     xcvr_record(&p))
+				  : 0;
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Every cabled port of the walked fabric, through the CableInfo seam. */
+static int live_modules(struct cables *c)
+{
+	double t = c->a->common.timeout_s;
+	double deadline = t > 0 ? clock_mono_now() + t : 0; /* the whole run */
+	struct fabric_smp *h;
+	int rc = fabric_smp->open(c->a->common.ca, c->a->common.port, 1000, 1,
+				  &h); /* the deadline is the run's */
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; !rc && i < c->m->nnodes; i++) {
+		struct fabric_node *n = c->m->nodes[i];
+
+		for (int j = 1; !rc && j <= n->nports; j++) {
+			struct xcvr_cableinfo ci = {
+				.ops = fabric_smp,
+				.h = h,
+				.path = n->dr_path,
+				.hops = n->dr_hops,
+				.port = j,
+				.deadline = deadline,
+				.mad_timeout_ms = 1000,
+			};
+			struct xcvr_image img;
+			struct xcvr_port p;
+
+			if (!n->ports[j].remote || n->dr_hops < 0)
+				continue;
+			port_ref(c, n->guid, n->ports[j].guid, j, &p);
+			xcvr_read_image(xcvr_cableinfo_read, &ci, &img);
+			xcvr_decode(&img, &p.info);
+			p.info.source = "cableinfo-smp";
+			rc = emit_module(c, &p);
+		}
+	}
+	fabric_smp->close(h);
+	return rc;
+}
+
+static int gather(struct cables *c)
+{
+	const struct fabric_args *a = c->a;
+	char err[600];
+	int rc = 0;
+
+	if (a->from_ibdiagnet) {
+		rc = xcvr_load_ibdiagnet(a->from_ibdiagnet, dbcsv_row, c, err,
+					 sizeof(err));
+		if (rc == -EINVAL || rc == -E2BIG || rc == -ENOENT)
+			log_error("%s", err);
+		if (!rc)
+			rc = unread_ports(c, "no CABLE_INFO row in the "
+					     "ibdiagnet2.db_csv");
+	}
+	for (int i = 0; !rc && i < a->n_mlxlink; i++)
+		rc = mlxlink_file(c, a->from_mlxlink[i]);
+	if (!rc && !a->from_ibdiagnet && !a->n_mlxlink)
+		rc = live_modules(c);
+	return rc;
+}
+
+int fabric_cables_run(const struct fabric_args *a)
+{
+	struct cables c = { .a = a,
+			    .jp = { .approved_vendors = a->approved_vendors } };
+	bool files = a->from_ibdiagnet || a->n_mlxlink;
+	int rc;
+
+	if (files && !a->topology && !a->load_cache) {
+		c.m = fabric_new();
+		if (!c.m)
+			return IBP_EXIT_RUNTIME;
+		snprintf(c.m->source, sizeof(c.m->source), "files");
+	} else if ((rc = fabric_load_model(a, &c.m)) ||
+		   (rc = fabric_apply_map_file(a, c.m))) {
+		goto out;
+	}
+	if ((rc = fabric_open_records(a, &c.w)))
+		goto out;
+	rc = gather(&c);
+	if (rc) {
+		log_error("fabric cables failed: %s", strerror(-rc));
+		record_writer_close(c.w);
+		rc = rc == -EINVAL || rc == -E2BIG || rc == -ENOENT
+			     ? IBP_EXIT_USAGE
+			     : IBP_EXIT_RUNTIME;
+		goto out;
+	}
+	rc = fabric_finish(a, c.w, "fabric cables", c.m, &c.fs);
+	if (!a->common.records || strcmp(a->common.records, "-"))
+		printf("fabric cables: %zu modules\n", c.modules);
+out:
+	hashmap_free(&c.seen);
+	fabric_findings_free(&c.fs);
+	fabric_free(c.m);
+	return rc;
+}
