@@ -23,6 +23,7 @@
 
 #include "common/array.h"
 #include "common/lines.h"
+#include "common/record.h"
 #include "common/strtab.h"
 #include "fabric_spec.h"
 #include "fabric_topo.h"
@@ -91,42 +92,109 @@ static long topo_number(const char *s, long max)
 	return v;
 }
 
+/* The GUID in the n bytes at s: at most 16 hex digits ("0x" allowed),
+ * nothing else. 0 or -EINVAL. */
+static int topo_guid(const char *s, size_t n, uint64_t *guid)
+{
+	char buf[24];
+
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return record_guid_parse(buf, guid);
+}
+
+/* "switchguid=0x2c90000000100(2c90000000100)": the GUID, then optionally
+ * the same digits in parentheses, then nothing. */
 static int parse_guid_line(struct topo_ctx *c, const char *line)
 {
-	const char *eq = strchr(line, '=');
+	const char *v = strchr(line, '=') + 1, *close;
+	size_t n = strcspn(v, "( \t");
+	uint64_t paren;
 
-	c->next_guid = strtoull(eq + 1, NULL, 16);
-	if (!c->next_guid)
-		return lines_error(&c->in, "expected a GUID after '='");
-	return 0;
+	if (topo_guid(v, n, &c->next_guid) || !c->next_guid)
+		goto bad;
+	v += n;
+	if (*v == '(') {
+		close = strchr(v, ')');
+		if (!close || topo_guid(v + 1, (size_t)(close - v - 1), &paren))
+			goto bad;
+		v = close + 1;
+	}
+	v += strspn(v, " \t");
+	if (!*v)
+		return 0;
+bad:
+	c->next_guid = 0;
+	return lines_error(
+		&c->in, "expected a GUID of at most 16 hex digits after '='");
+}
+
+/* "Switch  36 ": the port count right after the keyword, 1-254 (255 is
+ * reserved), followed by a blank. -1 when there is none. */
+static long node_port_count(const char *line, size_t keylen)
+{
+	const char *s = line + keylen;
+	char *end;
+	long v;
+
+	if (!isspace((unsigned char)*s))
+		return -1;
+	s += strspn(s, " \t");
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || v < 1 || v > 254 ||
+	    (*end && !isspace((unsigned char)*end)))
+		return -1;
+	return v;
+}
+
+/* The node GUID in an id "S-0002c90000000100", or 0. */
+static uint64_t id_guid(const char *id)
+{
+	uint64_t guid = 0;
+
+	if (strlen(id) > 2 && id[1] == '-' &&
+	    topo_guid(id + 2, strlen(id + 2), &guid))
+		guid = 0;
+	return guid;
 }
 
 static int parse_node(struct topo_ctx *c, const char *line,
-		      enum fabric_node_type type)
+		      enum fabric_node_type type, const char *key)
 {
 	char id[128], desc[128] = "";
 	const char *rest, *hash, *lid;
 	uint64_t guid = c->next_guid;
-	long nports = topo_number(line + strcspn(line, "0123456789"), 255);
+	long nports = node_port_count(line, strlen(key));
 	long prev;
 
+	if (nports < 0)
+		return lines_error(&c->in,
+				   "expected a port count 1-254 after \"%s\"",
+				   key);
 	rest = quoted(line, id, sizeof(id));
-	if (!rest || nports < 1)
+	if (!rest)
 		return lines_error(&c->in,
 				   "expected Switch|Ca|Rt N \"id\" # \"desc\"");
 	hash = strchr(rest, '#');
 	if (hash)
 		quoted(hash, desc, sizeof(desc));
-	if (!guid && strlen(id) > 2 && id[1] == '-')
-		guid = strtoull(id + 2, NULL, 16);
+	if (!guid)
+		guid = id_guid(id);
 	if (!guid)
 		return lines_error(&c->in, "no GUID for node \"%s\"", id);
 	c->next_guid = 0;
 	c->cur = fabric_add_node(c->f, guid, type, desc, (int)nports);
 	if (!c->cur)
-		return errno == EEXIST
+		return errno == ENOMEM ? -ENOMEM
+		       : errno == EEXIST
 			       ? lines_error(&c->in, "node GUID repeated")
-			       : -errno;
+			       : lines_error(&c->in, "node not added: %s",
+					     strerror(errno));
 	lid = hash ? strstr(hash, " lid ") : NULL;
 	if (type == FABRIC_NODE_SWITCH && lid) {
 		long v = topo_number(lid + 5, UINT16_MAX);
@@ -181,14 +249,19 @@ static int add_link(struct topo_ctx *c, struct fabric_port *p, const char *id,
 	return l->remote_id ? 0 : -ENOMEM;
 }
 
-/* "[1](2c90000002001)": the port GUID after the port number, or 0. */
-static uint64_t port_guid(const char *line)
+/* "[1](2c90000002001)": the port GUID after the port number (0 when the
+ * line has none), or -EINVAL when it is not 64 bits of hex. */
+static int port_guid(const char *line, uint64_t *guid)
 {
-	const char *close = strchr(line, ']');
+	const char *close = strchr(line, ']'), *end;
 
+	*guid = 0;
 	if (!close || close[1] != '(')
 		return 0;
-	return strtoull(close + 2, NULL, 16);
+	end = strchr(close + 2, ')');
+	if (!end)
+		return -EINVAL;
+	return topo_guid(close + 2, (size_t)(end - close - 2), guid);
 }
 
 static int parse_port_line(struct topo_ctx *c, const char *line)
@@ -207,7 +280,10 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 				   "expected a port line like "
 				   "[1] \"S-guid\"[2] (node has %d ports)",
 				   c->cur ? c->cur->nports : 0);
-	p->guid = port_guid(line);
+	if (port_guid(line, &p->guid))
+		return lines_error(&c->in,
+				   "expected a port GUID of at most 16 hex "
+				   "digits in \"[N](GUID)\"");
 	p->valid = true;
 	p->state = IB_PORT_STATE_ACTIVE;
 	p->phys_state = IB_PHYS_STATE_LINKUP;
@@ -237,11 +313,11 @@ static int parse_topo_line(void *arg, char *line)
 		if (!strncmp(line, guid_keys[i], strlen(guid_keys[i])))
 			return parse_guid_line(c, line);
 	if (!strncmp(line, "Switch", 6))
-		return parse_node(c, line, FABRIC_NODE_SWITCH);
+		return parse_node(c, line, FABRIC_NODE_SWITCH, "Switch");
 	if (!strncmp(line, "Ca", 2))
-		return parse_node(c, line, FABRIC_NODE_CA);
+		return parse_node(c, line, FABRIC_NODE_CA, "Ca");
 	if (!strncmp(line, "Rt", 2))
-		return parse_node(c, line, FABRIC_NODE_ROUTER);
+		return parse_node(c, line, FABRIC_NODE_ROUTER, "Rt");
 	if (*line == '[') {
 		if (!c->cur)
 			return lines_error(&c->in, "port line before any node");
@@ -295,6 +371,12 @@ static int topo_read(struct topo_ctx *c, struct fabric **out)
 	c->f = fabric_new();
 	if (c->f)
 		rc = lines_each(&c->in, parse_topo_line, c);
+	if (!rc && !c->f->nnodes) { /* an empty file is no fabric */
+		if (!c->in.line)
+			c->in.line = 1;
+		rc = lines_error(&c->in, "no node in the topology (expected "
+					 "Switch, Ca or Rt lines)");
+	}
 	if (!rc)
 		rc = resolve_links(c);
 	if (!rc) {
