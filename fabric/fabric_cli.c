@@ -21,13 +21,18 @@ enum fabric_key {
 	KEY_BASELINE,
 	KEY_RESET,
 	KEY_THRESHOLDS,
+	KEY_STRICT,
 };
 
 #define INPUT_OPTS                                                          \
 	{ "load-cache", KEY_LOAD_CACHE, "FILE",                             \
 	  "read the fabric from an ibnetdiscover --cache FILE" },           \
 		{ "topology", KEY_TOPOLOGY, "FILE",                         \
-		  "read the fabric from ibnetdiscover topology text" },     \
+		  "read the fabric from ibnetdiscover (text or -p) or "     \
+		  "iblinkinfo (default, --line, -S) output" },              \
+		{ "strict", KEY_STRICT, NULL,                               \
+		  "a link to a node the --topology or --spec file never "   \
+		  "defines is an error, not a warning" },                   \
 	{                                                                   \
 		"cache", KEY_CACHE, "FILE",                                 \
 			"also save the live walk as an ibnetdiscover cache" \
@@ -123,6 +128,9 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 		break;
 	case KEY_THRESHOLDS:
 		a->thresholds = arg;
+		break;
+	case KEY_STRICT:
+		a->strict = true;
 		break;
 	default:
 		return -EINVAL;

@@ -20,6 +20,7 @@ struct fabric_args {
 	const char *spec, *load_cache, *topology, *cache_out;
 	const char *baseline, *thresholds;
 	bool reset;
+	bool strict; /* --strict: no link to an undefined node */
 };
 
 /* The ops in use (the real libraries; tests may swap them). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fabric_topo.c: ibnetdiscover topology text -> fabric model.
+ * fabric_topo.c: ibnetdiscover topology text -> fabric model (the other
+ * formats of fabric_topo.h are read by fabric_topo_rows.c).
  *
  *   switchguid=0x2c90000000100(2c90000000100)
  *   Switch  36 "S-0002c90000000100"  # "leaf1" base port 0 lid 2 lmc 0
@@ -23,10 +24,10 @@
 
 #include "common/array.h"
 #include "common/lines.h"
-#include "common/record.h"
+#include "common/log.h"
 #include "common/strtab.h"
 #include "fabric_spec.h"
-#include "fabric_topo.h"
+#include "fabric_topo_priv.h"
 #include "fabric_util.h"
 
 struct topo_link {
@@ -37,6 +38,7 @@ struct topo_link {
 
 struct topo_ctx {
 	struct lines in; /* path, line number, err */
+	bool strict; /* a link to an undefined node is an error */
 	struct fabric *f;
 	struct fabric_node *cur;
 	uint64_t next_guid;
@@ -44,29 +46,6 @@ struct topo_ctx {
 	struct topo_link *links;
 	size_t nlinks, cap;
 };
-
-static const char *const topo_keys[] = {
-	"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid=",
-	"Switch",  "Ca\t",   "Ca ",	    "Rt\t",	   "Rt "
-};
-
-bool fabric_topo_detect(const char *text)
-{
-	const char *p = text;
-	size_t i;
-
-	for (;;) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (*p != '#')
-			break;
-		p += strcspn(p, "\n");
-	}
-	for (i = 0; i < sizeof(topo_keys) / sizeof(topo_keys[0]); i++)
-		if (!strncmp(p, topo_keys[i], strlen(topo_keys[i])))
-			return true;
-	return false;
-}
 
 /* Copy the text between the first quote after s and the next quote. */
 static const char *quoted(const char *s, char *buf, size_t len)
@@ -90,19 +69,6 @@ static long topo_number(const char *s, long max)
 	if (end == s || errno || v < 0 || v > max)
 		return -1;
 	return v;
-}
-
-/* The GUID in the n bytes at s: at most 16 hex digits ("0x" allowed),
- * nothing else. 0 or -EINVAL. */
-static int topo_guid(const char *s, size_t n, uint64_t *guid)
-{
-	char buf[24];
-
-	if (n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return record_guid_parse(buf, guid);
 }
 
 /* "switchguid=0x2c90000000100(2c90000000100)": the GUID, then optionally
@@ -328,17 +294,58 @@ static int parse_topo_line(void *arg, char *line)
 	return lines_error(&c->in, "expected a node, port or key=value line");
 }
 
+/* A node only named by links to it ("S-guid"[port]): kept with the type
+ * and GUID its id gives (else a made-up one) and as many ports as the
+ * links to it need. */
+static int add_undefined(struct topo_ctx *c, const struct topo_link *l)
+{
+	enum fabric_node_type type = l->remote_id[0] == 'S' ? FABRIC_NODE_SWITCH
+				     : l->remote_id[0] == 'H' ? FABRIC_NODE_CA
+				     : l->remote_id[0] == 'R'
+					     ? FABRIC_NODE_ROUTER
+					     : FABRIC_NODE_UNKNOWN;
+	uint64_t guid = id_guid(l->remote_id);
+	struct fabric_node *n;
+	int nports = 0, rc;
+	char what[160];
+	size_t i;
+	long prev;
+
+	snprintf(what, sizeof(what), "\"%s\"", l->remote_id);
+	if ((rc = topo_unknown_node(&c->in, c->strict, what)))
+		return rc;
+	for (i = 0; i < c->nlinks; i++)
+		if (!strcmp(c->links[i].remote_id, l->remote_id) &&
+		    c->links[i].remote_port > nports)
+			nports = c->links[i].remote_port;
+	if (!guid || fabric_find_guid(c->f, guid))
+		guid = TOPO_GUID_MADE_UP + ++c->next_guid;
+	n = fabric_add_node(c->f, guid, type, "", nports);
+	if (!n)
+		return -ENOMEM;
+	n->guid_unknown = true;
+	prev = strtab_put(&c->ids, l->remote_id, n->idx + 1);
+	return prev < 0 ? (int)prev : 0;
+}
+
 static int resolve_links(struct topo_ctx *c)
 {
 	struct topo_link *l;
 	struct fabric_port *r;
 	long *idx;
 	size_t i;
+	int rc;
 
+	c->next_guid = 0; /* counts made-up GUIDs from here */
 	for (i = 0; i < c->nlinks; i++) {
 		l = &c->links[i];
 		c->in.line = l->line;
 		idx = strtab_get(&c->ids, l->remote_id);
+		if (!idx && l->remote_port > 0) {
+			if ((rc = add_undefined(c, l)))
+				return rc;
+			idx = strtab_get(&c->ids, l->remote_id);
+		}
 		r = idx ? fabric_port(c->f->nodes[*idx - 1], l->remote_port)
 			: NULL;
 		if (!r || !l->remote_port)
@@ -349,6 +356,15 @@ static int resolve_links(struct topo_ctx *c)
 		if (fabric_connect(l->port, r))
 			return lines_error(&c->in, "port %d linked twice",
 					   l->port->num);
+		if (r->node->guid_unknown) { /* only this line tells */
+			r->valid = true;
+			r->state = l->port->state;
+			r->phys_state = l->port->phys_state;
+			r->width = l->port->width;
+			r->speed = l->port->speed;
+			r->width_enabled = l->port->width_enabled;
+			r->speed_enabled = l->port->speed_enabled;
+		}
 	}
 	return 0;
 }
@@ -393,20 +409,48 @@ static int topo_read(struct topo_ctx *c, struct fabric **out)
 	return rc;
 }
 
+/* Reads c->in in the format of text (NULL: read the file first). */
+static int topo_dispatch(struct topo_ctx *c, const char *text,
+			 struct fabric **out)
+{
+	enum fabric_topo_format fmt = fabric_topo_format(text);
+
+	log_info("%s: %s format", c->in.path, fabric_topo_format_name(fmt));
+	if (fmt == FABRIC_TOPO_NONE || fmt == FABRIC_TOPO_IBNETDISCOVER)
+		return topo_read(c, out);
+	return topo_rows_read(&c->in, fmt, c->strict, out);
+}
+
+int fabric_topo_parse_opts(const char *path, const char *text, bool strict,
+			   struct fabric **out, char *err, size_t errlen)
+{
+	struct topo_ctx c = { .strict = strict };
+
+	lines_open_text(&c.in, path, text, err, errlen);
+	return topo_dispatch(&c, text, out);
+}
+
+int fabric_topo_load_opts(const char *path, bool strict, struct fabric **out,
+			  char *err, size_t errlen)
+{
+	char *text;
+	int rc = fabric_read_text(path, &text, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = fabric_topo_parse_opts(path, text, strict, out, err, errlen);
+	free(text);
+	return rc;
+}
+
 int fabric_topo_parse(const char *path, const char *text, struct fabric **out,
 		      char *err, size_t errlen)
 {
-	struct topo_ctx c = { 0 };
-
-	lines_open_text(&c.in, path, text, err, errlen);
-	return topo_read(&c, out);
+	return fabric_topo_parse_opts(path, text, false, out, err, errlen);
 }
 
 int fabric_topo_load(const char *path, struct fabric **out, char *err,
 		     size_t errlen)
 {
-	struct topo_ctx c = { 0 };
-	int rc = lines_open(&c.in, path, err, errlen);
-
-	return rc ? rc : topo_read(&c, out);
+	return fabric_topo_load_opts(path, false, out, err, errlen);
 }
