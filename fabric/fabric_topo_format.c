@@ -22,9 +22,10 @@ static const char *const topo_keys[] = {
 /* "0x" and 16 hex digits, then a blank: iblinkinfo --line. */
 static bool guid_token(const char *p)
 {
-	size_t n = strspn(p + 2, "0123456789abcdefABCDEF");
-
-	return !strncmp(p, "0x", 2) && n == 16 && isspace((unsigned char)p[18]);
+	if (strncmp(p, "0x", 2)) /* first: p may be shorter than 2 bytes */
+		return false;
+	return strspn(p + 2, "0123456789abcdefABCDEF") == 16 &&
+	       isspace((unsigned char)p[18]);
 }
 
 /* "CA    18  1 0x...": ibnetdiscover -p. */
