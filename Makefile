@@ -30,13 +30,16 @@ check-style:
 	scripts/check-layers
 
 # Every tier, strictly: in CI (CI set) or with STRICT=1 a skipped test fails.
+# The build has the libFuzzer targets (IBPROOF_FUZZ, clang): label fuzz.
 # The style and layer gates run first and fail the check; after the build,
 # no circle of calls between two source files (scripts/call-cycles).
 check: deps
 	@start=$$(date +%s); rc=0; \
 	scripts/check-style $(STYLE_FLAGS) || exit $$?; \
 	scripts/check-layers || exit $$?; \
-	$(MAKE) --no-print-directory build build-asan || exit $$?; \
+	$(MAKE) --no-print-directory build \
+		CMAKE_FLAGS="$(CMAKE_FLAGS) -DIBPROOF_FUZZ=ON" || exit $$?; \
+	$(MAKE) --no-print-directory build-asan || exit $$?; \
 	scripts/call-cycles $(BUILD) || rc=1; \
 	scripts/run-tests $(ASAN_BUILD) -L unit || rc=1; \
 	scripts/run-tests $(BUILD) || rc=1; \

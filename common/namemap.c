@@ -47,12 +47,14 @@ static int map_add(struct namemap *m, uint64_t guid, const char *name,
 static int parse_guid(char **p, uint64_t *guid)
 {
 	char *s = *p, *end;
-	size_t digits = strspn(s + 2, "0123456789abcdefABCDEF");
+	size_t digits;
 
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return -EINVAL; /* before counting: s may be 1 byte long */
 	/* counted first: strtoull would also take a second "0x" or 17+
 	 * digits with leading zeros */
-	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || digits < 1 ||
-	    digits > 16 || !isblank((unsigned char)s[2 + digits]))
+	digits = strspn(s + 2, "0123456789abcdefABCDEF");
+	if (digits < 1 || digits > 16 || !isblank((unsigned char)s[2 + digits]))
 		return -EINVAL;
 	*guid = strtoull(s + 2, &end, 16);
 	*p = end;

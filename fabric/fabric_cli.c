@@ -27,13 +27,18 @@ enum fabric_key {
 	KEY_FROM_IBDIAGNET,
 	KEY_FROM_MLXLINK,
 	KEY_APPROVED_VENDORS,
+	KEY_STRICT,
 };
 
 #define INPUT_OPTS                                                          \
 	{ "load-cache", KEY_LOAD_CACHE, "FILE",                             \
 	  "read the fabric from an ibnetdiscover --cache FILE" },           \
 		{ "topology", KEY_TOPOLOGY, "FILE",                         \
-		  "read the fabric from ibnetdiscover topology text" },     \
+		  "read the fabric from ibnetdiscover (text or -p) or "     \
+		  "iblinkinfo (default, --line, -S) output" },              \
+		{ "strict", KEY_STRICT, NULL,                               \
+		  "a link to a node the --topology or --spec file never "   \
+		  "defines is an error, not a warning" },                   \
 	{                                                                   \
 		"cache", KEY_CACHE, "FILE",                                 \
 			"also save the live walk as an ibnetdiscover cache" \
@@ -205,6 +210,9 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 		break;
 	case KEY_APPROVED_VENDORS:
 		a->approved_vendors = arg;
+		break;
+	case KEY_STRICT:
+		a->strict = true;
 		break;
 	default:
 		return -EINVAL;

@@ -198,6 +198,7 @@ static void diff_free(struct diff_ctx *c)
 	free(c->node_ambig);
 	free(c->port_done);
 	free(c->exp);
+	fabric_classes_free(&c->classes);
 }
 
 int cabling_diff(const struct fabric *m, const struct fabric_spec *s,
@@ -207,7 +208,8 @@ int cabling_diff(const struct fabric *m, const struct fabric_spec *s,
 	size_t i;
 	int rc;
 
-	if ((rc = diff_alloc(&c)) || (rc = build_name_index(&c)))
+	if ((rc = diff_alloc(&c)) || (rc = build_name_index(&c)) ||
+	    (rc = fabric_classes_build(&c.classes, m)))
 		goto out;
 	for (i = 0; i < s->ncables && !rc; i++) {
 		rc = resolve_end(&c, 2 * i, &s->cables[i].a, s->cables[i].line);

@@ -8,6 +8,30 @@
 #include "common/strtab.h"
 #include "fabric_diff.h"
 
+/* Links by class (pair of tiers: CA 0, leaf 1, spine 2, core 3; the last
+ * tier holds switches no CA reaches), and what each class runs at. */
+#define FABRIC_CLASS_TIERS 5
+#define FABRIC_CLASS_WIDTHS 13 /* lanes 0..12 */
+#define FABRIC_CLASS_SPEEDS (IB_SPEED_XDR + 1)
+#define FABRIC_CLASSES (FABRIC_CLASS_TIERS * FABRIC_CLASS_TIERS)
+
+struct fabric_classes {
+	int *tier; /* per node idx */
+	int links[FABRIC_CLASSES];
+	int width[FABRIC_CLASSES][FABRIC_CLASS_WIDTHS];
+	int speed[FABRIC_CLASSES][FABRIC_CLASS_SPEEDS];
+};
+
+int fabric_classes_build(struct fabric_classes *k, const struct fabric *m);
+void fabric_classes_free(struct fabric_classes *k);
+/* The width (lanes) or speed that 3/4 of a's class run at, 0 if none. */
+int fabric_class_want(const struct fabric_classes *k,
+		      const struct fabric_port *a, bool width);
+/* "CA-leaf", "leaf-spine", "spine-core", ... */
+const char *fabric_class_name(const struct fabric_classes *k,
+			      const struct fabric_port *a, char *buf,
+			      size_t len);
+
 enum diff_end_res { END_ABSENT, END_FOUND, END_AMBIGUOUS };
 
 struct diff_ctx {
@@ -21,10 +45,11 @@ struct diff_ctx {
 	bool *node_ambig; /* per node */
 	int *exp; /* per port id: cable end, -1 = none */
 	bool *cable_done, *port_done;
+	struct fabric_classes classes;
 };
 
 int diff_rules(struct diff_ctx *c);
-int fabric_check_rate(struct fabric_findings *out, const struct fabric_port *a,
+int fabric_check_rate(struct diff_ctx *c, const struct fabric_port *a,
 		      int want_w, int want_s, int line);
 
 #endif

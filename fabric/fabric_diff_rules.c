@@ -40,15 +40,22 @@ static const char *diff_end_str(const struct diff_ctx *c, size_t k, char *buf,
 	return buf;
 }
 
+/* Why a link should run faster: the spec (line), what both ends enable,
+ * or what its class runs at. */
+struct rate_basis {
+	int line;
+	const char *class_name; /* NULL unless judged against the class */
+};
+
 static int add_degraded(struct fabric_findings *out, const char *category,
 			const struct fabric_port *a, int have, int want,
-			int line)
+			const struct rate_basis *b)
 {
 	bool width = category[9] == 'w'; /* "degraded-width" */
 	const char *h = width ? fabric_width_str(have) : ib_speed_name(have);
 	const char *w = width ? fabric_width_str(want) : ib_speed_name(want);
 	struct fabric_finding *f;
-	char pa[128], pb[128];
+	char pa[128], pb[128], why[96];
 
 	f = fabric_finding_add(out, "fail", category, "reseat");
 	if (!f)
@@ -57,14 +64,22 @@ static int add_degraded(struct fabric_findings *out, const char *category,
 	fabric_finding_port(f, a->remote);
 	fabric_finding_str(f, "expected", "%s", w);
 	fabric_finding_str(f, "actual", "%s", h);
-	if (line)
-		fabric_finding_num(f, "spec_line", line);
+	if (b->line)
+		fabric_finding_num(f, "spec_line", b->line);
+	if (b->class_name) {
+		fabric_finding_str(f, "class", "%s", b->class_name);
+		snprintf(why, sizeof(why), " (3/4 of the %s links run at it)",
+			 b->class_name);
+	} else {
+		snprintf(why, sizeof(why), "%s",
+			 b->line ? " (spec)" : " (both ends enable it)");
+	}
 	fabric_finding_msg(f,
 			   "%s - %s runs at %s, expected %s%s: reseat or "
 			   "replace the cable",
 			   fabric_port_str(a, pa, sizeof(pa)),
 			   fabric_port_str(a->remote, pb, sizeof(pb)), h, w,
-			   line ? " (spec)" : " (both ends enable it)");
+			   why);
 	return 0;
 }
 
@@ -73,25 +88,47 @@ static int min_int(int a, int b)
 	return a < b ? a : b;
 }
 
+/* have against the spec's want; without one, against the best both ends
+ * enable; below neither, against what 3/4 of the link's class run at. */
+static int check_one(struct diff_ctx *c, const struct fabric_port *a,
+		     bool width, int have, int want, int line)
+{
+	const struct fabric_port *z = a->remote;
+	const char *cat = width ? "degraded-width" : "degraded-speed";
+	struct rate_basis b = { .line = line };
+	char cls[32];
+
+	if (!have)
+		return 0;
+	if (!want)
+		want = fabric_best_of_mask(
+			width ? a->width_enabled & z->width_enabled
+			      : a->speed_enabled & z->speed_enabled);
+	if (want && have < want)
+		return add_degraded(c->out, cat, a, have, want, &b);
+	if (line)
+		return 0;
+	want = fabric_class_want(&c->classes, a, width);
+	if (!want || have >= want)
+		return 0;
+	b.class_name = fabric_class_name(&c->classes, a, cls, sizeof(cls));
+	return add_degraded(c->out, cat, a, have, want, &b);
+}
+
 /* Width/speed of a connected pair against the spec, or against the best
- * that both ends enable when the spec does not say. */
-int fabric_check_rate(struct fabric_findings *out, const struct fabric_port *a,
+ * that both ends enable, or against its class, when the spec does not
+ * say. */
+int fabric_check_rate(struct diff_ctx *c, const struct fabric_port *a,
 		      int want_w, int want_s, int line)
 {
 	const struct fabric_port *z = a->remote;
-	int w = min_int(a->width, z->width), s = min_int(a->speed, z->speed);
-	int rc = 0;
+	int rc;
 
-	if (!want_w)
-		want_w = fabric_best_of_mask(a->width_enabled &
-					     z->width_enabled);
-	if (!want_s)
-		want_s = fabric_best_of_mask(a->speed_enabled &
-					     z->speed_enabled);
-	if (w && want_w && w < want_w)
-		rc = add_degraded(out, "degraded-width", a, w, want_w, line);
-	if (!rc && s && want_s && s < want_s)
-		rc = add_degraded(out, "degraded-speed", a, s, want_s, line);
+	rc = check_one(c, a, true, min_int(a->width, z->width), want_w,
+		       want_w ? line : 0);
+	if (!rc)
+		rc = check_one(c, a, false, min_int(a->speed, z->speed), want_s,
+			       want_s ? line : 0);
 	return rc;
 }
 
@@ -117,8 +154,7 @@ static int rule_matched(struct diff_ctx *c)
 		c->cable_done[i] = true;
 		consume(c, a);
 		consume(c, z);
-		rc = fabric_check_rate(c->out, a, cb->width, cb->speed,
-				       cb->line);
+		rc = fabric_check_rate(c, a, cb->width, cb->speed, cb->line);
 		if (rc)
 			return rc;
 	}
@@ -436,9 +472,10 @@ int diff_rules(struct diff_ctx *c)
 
 int fabric_model_check(const struct fabric *m, struct fabric_findings *out)
 {
+	struct diff_ctx c = { .m = m, .out = out };
 	const struct fabric_port *p;
 	size_t i;
-	int j, rc = 0;
+	int j, rc = fabric_classes_build(&c.classes, m);
 
 	for (i = 0; i < m->nnodes && !rc; i++) {
 		for (j = 1; j <= m->nodes[i]->nports && !rc; j++) {
@@ -446,8 +483,9 @@ int fabric_model_check(const struct fabric *m, struct fabric_findings *out)
 			if (leads_nowhere(p))
 				rc = add_unreachable(out, p);
 			else if (p->remote && p->id < p->remote->id)
-				rc = fabric_check_rate(out, p, 0, 0, 0);
+				rc = fabric_check_rate(&c, p, 0, 0, 0);
 		}
 	}
+	fabric_classes_free(&c.classes);
 	return rc;
 }

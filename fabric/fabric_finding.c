@@ -35,7 +35,7 @@ void fabric_finding_port(struct fabric_finding *f, const struct fabric_port *p)
 	r = &f->refs[f->nrefs++];
 	snprintf(r->name, sizeof(r->name), "%s", p->node->name);
 	text_trim(r->name);
-	r->guid = p->node->guid;
+	r->guid = p->node->guid_unknown ? 0 : p->node->guid;
 	r->port_guid = p->node->type == FABRIC_NODE_SWITCH ? 0 : p->guid;
 	r->port = p->num;
 	r->type = p->node->type;

@@ -50,6 +50,7 @@ struct fabric_node {
 	char desc[64 * 4 + 1]; /* NodeDescription as text (common/text.h) */
 	const char *name; /* map name if mapped, else desc */
 	char *map_name;
+	bool guid_unknown; /* guid not the node's: a port's or made up */
 	int nports;
 	int idx;
 	uint16_t lid; /* switch port 0 / first CA port */

@@ -35,7 +35,8 @@ int fabric_load_model(const struct fabric_args *a, struct fabric **out)
 	int rc;
 
 	if (a->topology) {
-		rc = fabric_topo_load(a->topology, out, err, sizeof(err));
+		rc = fabric_topo_load_opts(a->topology, a->strict, out, err,
+					   sizeof(err));
 		if (rc)
 			log_error("%s", err);
 		return rc ? IBP_EXIT_USAGE : IBP_EXIT_PASS;
@@ -182,7 +183,7 @@ static int load_spec(const struct fabric_args *a, struct fabric_spec **s)
 {
 	char err[FABRIC_ERR_LEN];
 
-	if (fabric_spec_load(a->spec, s, err, sizeof(err))) {
+	if (fabric_spec_load_opts(a->spec, a->strict, s, err, sizeof(err))) {
 		log_error("%s", err);
 		return IBP_EXIT_USAGE;
 	}

@@ -28,6 +28,7 @@ struct fabric_args {
 	const char *from_ibdiagnet, *approved_vendors;
 	const char *from_mlxlink[FABRIC_MAX_MLXLINK];
 	int n_mlxlink;
+	bool strict; /* --strict: no link to an undefined node */
 };
 
 /* The ops in use (the real libraries; tests may swap them). */

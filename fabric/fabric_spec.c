@@ -259,7 +259,7 @@ void fabric_spec_free(struct fabric_spec *s)
 static int spec_end_set(struct fabric_spec_end *e, const struct fabric_port *p)
 {
 	e->node = strdup(p->node->name);
-	e->guid = p->node->guid;
+	e->guid = p->node->guid_unknown ? 0 : p->node->guid;
 	e->port = p->num;
 	return e->node ? 0 : -ENOMEM;
 }
@@ -307,9 +307,9 @@ fail:
 	return -ENOMEM;
 }
 
-/* A spec file is either a CSV cable list or ibnetdiscover topology text. */
-int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
-		     size_t errlen)
+/* A spec file is either a CSV cable list or a topology output. */
+int fabric_spec_load_opts(const char *path, bool strict,
+			  struct fabric_spec **out, char *err, size_t errlen)
 {
 	struct fabric *f;
 	char *text;
@@ -318,7 +318,8 @@ int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
 	if (rc)
 		return rc;
 	if (fabric_topo_detect(text)) {
-		rc = fabric_topo_parse(path, text, &f, err, errlen);
+		rc = fabric_topo_parse_opts(path, text, strict, &f, err,
+					    errlen);
 		if (!rc) {
 			rc = fabric_spec_from_model(f, path, out);
 			fabric_free(f);
@@ -328,4 +329,10 @@ int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
 	}
 	free(text);
 	return rc;
+}
+
+int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
+		     size_t errlen)
+{
+	return fabric_spec_load_opts(path, false, out, err, errlen);
 }

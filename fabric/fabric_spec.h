@@ -36,6 +36,9 @@ struct fabric_spec {
 	size_t ncables, cap;
 };
 
+/* strict: a topology file's link to a node it never defines is an error. */
+int fabric_spec_load_opts(const char *path, bool strict,
+			  struct fabric_spec **out, char *err, size_t errlen);
 int fabric_spec_load(const char *path, struct fabric_spec **out, char *err,
 		     size_t errlen);
 int fabric_spec_parse_csv(const char *path, const char *text,

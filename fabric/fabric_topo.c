@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fabric_topo.c: ibnetdiscover topology text -> fabric model.
+ * fabric_topo.c: ibnetdiscover topology text -> fabric model (the other
+ * formats of fabric_topo.h are read by fabric_topo_rows.c).
  *
  *   switchguid=0x2c90000000100(2c90000000100)
  *   Switch  36 "S-0002c90000000100"  # "leaf1" base port 0 lid 2 lmc 0
@@ -23,9 +24,10 @@
 
 #include "common/array.h"
 #include "common/lines.h"
+#include "common/log.h"
 #include "common/strtab.h"
 #include "fabric_spec.h"
-#include "fabric_topo.h"
+#include "fabric_topo_priv.h"
 #include "fabric_util.h"
 
 struct topo_link {
@@ -36,6 +38,7 @@ struct topo_link {
 
 struct topo_ctx {
 	struct lines in; /* path, line number, err */
+	bool strict; /* a link to an undefined node is an error */
 	struct fabric *f;
 	struct fabric_node *cur;
 	uint64_t next_guid;
@@ -43,29 +46,6 @@ struct topo_ctx {
 	struct topo_link *links;
 	size_t nlinks, cap;
 };
-
-static const char *const topo_keys[] = {
-	"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid=",
-	"Switch",  "Ca\t",   "Ca ",	    "Rt\t",	   "Rt "
-};
-
-bool fabric_topo_detect(const char *text)
-{
-	const char *p = text;
-	size_t i;
-
-	for (;;) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (*p != '#')
-			break;
-		p += strcspn(p, "\n");
-	}
-	for (i = 0; i < sizeof(topo_keys) / sizeof(topo_keys[0]); i++)
-		if (!strncmp(p, topo_keys[i], strlen(topo_keys[i])))
-			return true;
-	return false;
-}
 
 /* Copy the text between the first quote after s and the next quote. */
 static const char *quoted(const char *s, char *buf, size_t len)
@@ -91,42 +71,96 @@ static long topo_number(const char *s, long max)
 	return v;
 }
 
+/* "switchguid=0x2c90000000100(2c90000000100)": the GUID, then optionally
+ * the same digits in parentheses, then nothing. */
 static int parse_guid_line(struct topo_ctx *c, const char *line)
 {
-	const char *eq = strchr(line, '=');
+	const char *v = strchr(line, '=') + 1, *close;
+	size_t n = strcspn(v, "( \t");
+	uint64_t paren;
 
-	c->next_guid = strtoull(eq + 1, NULL, 16);
-	if (!c->next_guid)
-		return lines_error(&c->in, "expected a GUID after '='");
-	return 0;
+	if (topo_guid(v, n, &c->next_guid) || !c->next_guid)
+		goto bad;
+	v += n;
+	if (*v == '(') {
+		close = strchr(v, ')');
+		if (!close || topo_guid(v + 1, (size_t)(close - v - 1), &paren))
+			goto bad;
+		v = close + 1;
+	}
+	v += strspn(v, " \t");
+	if (!*v)
+		return 0;
+bad:
+	c->next_guid = 0;
+	return lines_error(
+		&c->in, "expected a GUID of at most 16 hex digits after '='");
+}
+
+/* "Switch  36 ": the port count right after the keyword, 1-254 (255 is
+ * reserved), followed by a blank. -1 when there is none. */
+static long node_port_count(const char *line, size_t keylen)
+{
+	const char *s = line + keylen;
+	char *end;
+	long v;
+
+	if (!isspace((unsigned char)*s))
+		return -1;
+	s += strspn(s, " \t");
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || v < 1 || v > 254 ||
+	    (*end && !isspace((unsigned char)*end)))
+		return -1;
+	return v;
+}
+
+/* The node GUID in an id "S-0002c90000000100", or 0. */
+static uint64_t id_guid(const char *id)
+{
+	uint64_t guid = 0;
+
+	if (strlen(id) > 2 && id[1] == '-' &&
+	    topo_guid(id + 2, strlen(id + 2), &guid))
+		guid = 0;
+	return guid;
 }
 
 static int parse_node(struct topo_ctx *c, const char *line,
-		      enum fabric_node_type type)
+		      enum fabric_node_type type, const char *key)
 {
 	char id[128], desc[128] = "";
 	const char *rest, *hash, *lid;
 	uint64_t guid = c->next_guid;
-	long nports = topo_number(line + strcspn(line, "0123456789"), 255);
+	long nports = node_port_count(line, strlen(key));
 	long prev;
 
+	if (nports < 0)
+		return lines_error(&c->in,
+				   "expected a port count 1-254 after \"%s\"",
+				   key);
 	rest = quoted(line, id, sizeof(id));
-	if (!rest || nports < 1)
+	if (!rest)
 		return lines_error(&c->in,
 				   "expected Switch|Ca|Rt N \"id\" # \"desc\"");
 	hash = strchr(rest, '#');
 	if (hash)
 		quoted(hash, desc, sizeof(desc));
-	if (!guid && strlen(id) > 2 && id[1] == '-')
-		guid = strtoull(id + 2, NULL, 16);
+	if (!guid)
+		guid = id_guid(id);
 	if (!guid)
 		return lines_error(&c->in, "no GUID for node \"%s\"", id);
 	c->next_guid = 0;
 	c->cur = fabric_add_node(c->f, guid, type, desc, (int)nports);
 	if (!c->cur)
-		return errno == EEXIST
+		return errno == ENOMEM ? -ENOMEM
+		       : errno == EEXIST
 			       ? lines_error(&c->in, "node GUID repeated")
-			       : -errno;
+			       : lines_error(&c->in, "node not added: %s",
+					     strerror(errno));
 	lid = hash ? strstr(hash, " lid ") : NULL;
 	if (type == FABRIC_NODE_SWITCH && lid) {
 		long v = topo_number(lid + 5, UINT16_MAX);
@@ -181,14 +215,19 @@ static int add_link(struct topo_ctx *c, struct fabric_port *p, const char *id,
 	return l->remote_id ? 0 : -ENOMEM;
 }
 
-/* "[1](2c90000002001)": the port GUID after the port number, or 0. */
-static uint64_t port_guid(const char *line)
+/* "[1](2c90000002001)": the port GUID after the port number (0 when the
+ * line has none), or -EINVAL when it is not 64 bits of hex. */
+static int port_guid(const char *line, uint64_t *guid)
 {
-	const char *close = strchr(line, ']');
+	const char *close = strchr(line, ']'), *end;
 
+	*guid = 0;
 	if (!close || close[1] != '(')
 		return 0;
-	return strtoull(close + 2, NULL, 16);
+	end = strchr(close + 2, ')');
+	if (!end)
+		return -EINVAL;
+	return topo_guid(close + 2, (size_t)(end - close - 2), guid);
 }
 
 static int parse_port_line(struct topo_ctx *c, const char *line)
@@ -207,7 +246,10 @@ static int parse_port_line(struct topo_ctx *c, const char *line)
 				   "expected a port line like "
 				   "[1] \"S-guid\"[2] (node has %d ports)",
 				   c->cur ? c->cur->nports : 0);
-	p->guid = port_guid(line);
+	if (port_guid(line, &p->guid))
+		return lines_error(&c->in,
+				   "expected a port GUID of at most 16 hex "
+				   "digits in \"[N](GUID)\"");
 	p->valid = true;
 	p->state = IB_PORT_STATE_ACTIVE;
 	p->phys_state = IB_PHYS_STATE_LINKUP;
@@ -237,11 +279,11 @@ static int parse_topo_line(void *arg, char *line)
 		if (!strncmp(line, guid_keys[i], strlen(guid_keys[i])))
 			return parse_guid_line(c, line);
 	if (!strncmp(line, "Switch", 6))
-		return parse_node(c, line, FABRIC_NODE_SWITCH);
+		return parse_node(c, line, FABRIC_NODE_SWITCH, "Switch");
 	if (!strncmp(line, "Ca", 2))
-		return parse_node(c, line, FABRIC_NODE_CA);
+		return parse_node(c, line, FABRIC_NODE_CA, "Ca");
 	if (!strncmp(line, "Rt", 2))
-		return parse_node(c, line, FABRIC_NODE_ROUTER);
+		return parse_node(c, line, FABRIC_NODE_ROUTER, "Rt");
 	if (*line == '[') {
 		if (!c->cur)
 			return lines_error(&c->in, "port line before any node");
@@ -252,17 +294,58 @@ static int parse_topo_line(void *arg, char *line)
 	return lines_error(&c->in, "expected a node, port or key=value line");
 }
 
+/* A node only named by links to it ("S-guid"[port]): kept with the type
+ * and GUID its id gives (else a made-up one) and as many ports as the
+ * links to it need. */
+static int add_undefined(struct topo_ctx *c, const struct topo_link *l)
+{
+	enum fabric_node_type type = l->remote_id[0] == 'S' ? FABRIC_NODE_SWITCH
+				     : l->remote_id[0] == 'H' ? FABRIC_NODE_CA
+				     : l->remote_id[0] == 'R'
+					     ? FABRIC_NODE_ROUTER
+					     : FABRIC_NODE_UNKNOWN;
+	uint64_t guid = id_guid(l->remote_id);
+	struct fabric_node *n;
+	int nports = 0, rc;
+	char what[160];
+	size_t i;
+	long prev;
+
+	snprintf(what, sizeof(what), "\"%s\"", l->remote_id);
+	if ((rc = topo_unknown_node(&c->in, c->strict, what)))
+		return rc;
+	for (i = 0; i < c->nlinks; i++)
+		if (!strcmp(c->links[i].remote_id, l->remote_id) &&
+		    c->links[i].remote_port > nports)
+			nports = c->links[i].remote_port;
+	if (!guid || fabric_find_guid(c->f, guid))
+		guid = TOPO_GUID_MADE_UP + ++c->next_guid;
+	n = fabric_add_node(c->f, guid, type, "", nports);
+	if (!n)
+		return -ENOMEM;
+	n->guid_unknown = true;
+	prev = strtab_put(&c->ids, l->remote_id, n->idx + 1);
+	return prev < 0 ? (int)prev : 0;
+}
+
 static int resolve_links(struct topo_ctx *c)
 {
 	struct topo_link *l;
 	struct fabric_port *r;
 	long *idx;
 	size_t i;
+	int rc;
 
+	c->next_guid = 0; /* counts made-up GUIDs from here */
 	for (i = 0; i < c->nlinks; i++) {
 		l = &c->links[i];
 		c->in.line = l->line;
 		idx = strtab_get(&c->ids, l->remote_id);
+		if (!idx && l->remote_port > 0) {
+			if ((rc = add_undefined(c, l)))
+				return rc;
+			idx = strtab_get(&c->ids, l->remote_id);
+		}
 		r = idx ? fabric_port(c->f->nodes[*idx - 1], l->remote_port)
 			: NULL;
 		if (!r || !l->remote_port)
@@ -273,6 +356,15 @@ static int resolve_links(struct topo_ctx *c)
 		if (fabric_connect(l->port, r))
 			return lines_error(&c->in, "port %d linked twice",
 					   l->port->num);
+		if (r->node->guid_unknown) { /* only this line tells */
+			r->valid = true;
+			r->state = l->port->state;
+			r->phys_state = l->port->phys_state;
+			r->width = l->port->width;
+			r->speed = l->port->speed;
+			r->width_enabled = l->port->width_enabled;
+			r->speed_enabled = l->port->speed_enabled;
+		}
 	}
 	return 0;
 }
@@ -295,6 +387,12 @@ static int topo_read(struct topo_ctx *c, struct fabric **out)
 	c->f = fabric_new();
 	if (c->f)
 		rc = lines_each(&c->in, parse_topo_line, c);
+	if (!rc && !c->f->nnodes) { /* an empty file is no fabric */
+		if (!c->in.line)
+			c->in.line = 1;
+		rc = lines_error(&c->in, "no node in the topology (expected "
+					 "Switch, Ca or Rt lines)");
+	}
 	if (!rc)
 		rc = resolve_links(c);
 	if (!rc) {
@@ -311,20 +409,48 @@ static int topo_read(struct topo_ctx *c, struct fabric **out)
 	return rc;
 }
 
+/* Reads c->in in the format of text (NULL: read the file first). */
+static int topo_dispatch(struct topo_ctx *c, const char *text,
+			 struct fabric **out)
+{
+	enum fabric_topo_format fmt = fabric_topo_format(text);
+
+	log_info("%s: %s format", c->in.path, fabric_topo_format_name(fmt));
+	if (fmt == FABRIC_TOPO_NONE || fmt == FABRIC_TOPO_IBNETDISCOVER)
+		return topo_read(c, out);
+	return topo_rows_read(&c->in, fmt, c->strict, out);
+}
+
+int fabric_topo_parse_opts(const char *path, const char *text, bool strict,
+			   struct fabric **out, char *err, size_t errlen)
+{
+	struct topo_ctx c = { .strict = strict };
+
+	lines_open_text(&c.in, path, text, err, errlen);
+	return topo_dispatch(&c, text, out);
+}
+
+int fabric_topo_load_opts(const char *path, bool strict, struct fabric **out,
+			  char *err, size_t errlen)
+{
+	char *text;
+	int rc = fabric_read_text(path, &text, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = fabric_topo_parse_opts(path, text, strict, out, err, errlen);
+	free(text);
+	return rc;
+}
+
 int fabric_topo_parse(const char *path, const char *text, struct fabric **out,
 		      char *err, size_t errlen)
 {
-	struct topo_ctx c = { 0 };
-
-	lines_open_text(&c.in, path, text, err, errlen);
-	return topo_read(&c, out);
+	return fabric_topo_parse_opts(path, text, false, out, err, errlen);
 }
 
 int fabric_topo_load(const char *path, struct fabric **out, char *err,
 		     size_t errlen)
 {
-	struct topo_ctx c = { 0 };
-	int rc = lines_open(&c.in, path, err, errlen);
-
-	return rc ? rc : topo_read(&c, out);
+	return fabric_topo_load_opts(path, false, out, err, errlen);
 }

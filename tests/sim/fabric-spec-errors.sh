@@ -36,7 +36,7 @@ expect no-header.csv \
 expect bad-speed.csv \
 	'bad-speed.csv:3: speed: expected SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR, got "EDR2"'
 expect good.csv 'bad.map:2: expected 0xGUID "name"' \
-	--topology /dev/null --node-name-map bad.map
+	--topology "$FIXTURES/small.topo" --node-name-map bad.map
 expect no-such-file.csv 'no-such-file.csv: cannot read: No such file or directory'
 [ "$fails" = 0 ] || sim_fail "$fails malformed inputs not reported as expected"
 sim_log "PASS"

@@ -175,14 +175,14 @@ static void test_topology_errors(void **state)
 	(void)state;
 	assert_true(fabric_topo_detect("#\n# Topology file\n\nvendid=0x0\n"));
 	assert_false(fabric_topo_detect("a_node,a_port,z_node,z_port\n"));
-	assert_int_equal(
-		-22,
-		fabric_topo_parse("t.topo",
-				  "switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n"
-				  "[1] \"S-20\"[1] # \"b\" lid 2 4xEDR\n",
-				  &f, err, sizeof(err)));
-	assert_string_equal("t.topo:3: link to unknown node or port "
-			    "\"S-20\"[1]",
+	assert_int_equal(-22,
+			 fabric_topo_parse_opts(
+				 "t.topo",
+				 "switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n"
+				 "[1] \"S-20\"[1] # \"b\" lid 2 4xEDR\n",
+				 true, &f, err, sizeof(err)));
+	assert_string_equal("t.topo:3: link to \"S-20\", a node the file "
+			    "never defines (--strict)",
 			    err);
 	assert_int_equal(
 		-22,
