@@ -128,7 +128,7 @@ static void end_str(const struct fabric_port *p, char *buf, size_t len)
  * ends "name:port:port GUID" sorted, links one per line. */
 static char *canon_links(const struct fabric *f)
 {
-	char **v = calloc(f->nports_total + 1, sizeof(*v)), a[128], b[128];
+	char **v = calloc(f->nports_total + 1, sizeof(*v)), a[320], b[320];
 	size_t i, n = 0, len = 0;
 	char *out;
 	int j;
