@@ -238,6 +238,7 @@ static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 				      .b = p->b,
 				      .test = st->test,
 				      .bidir = bidir,
+				      .retest = st->round >= co->n_main_rounds,
 				      .expected_gbps =
 					      bidir ? 2 * rate : rate };
 	err[0] = '\0';
