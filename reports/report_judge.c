@@ -8,8 +8,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/array.h"
+#include "common/clock.h"
+#include "common/log.h"
 #include "common/record.h"
 #include "reports/report.h"
 
@@ -247,8 +250,15 @@ static int port_findings(struct report *r)
 
 int report_judge(struct report *r)
 {
+	double t0 = clock_mono_now();
+	clock_t c0 = clock();
 	int ret = judge_records(r);
 
+	if (!ret)
+		log_info(
+			"judged %zu pair records of %zu ports in %.3f s (CPU %.3f s)",
+			r->n_pairs, r->n_hports, clock_mono_now() - t0,
+			(double)(clock() - c0) / CLOCKS_PER_SEC);
 	if (!ret)
 		ret = port_findings(r);
 	if (!ret)
