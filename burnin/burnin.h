@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "judge/pairjudge.h"
 #include "rdma/transport.h"
 
 /* ---- schedules (schedule_spec.c, schedule.c, schedule_file.c) ---- */
@@ -115,27 +116,25 @@ struct burnin_measure {
 	enum burnin_pair_status status;
 	double gbps, gbps_min, expected_gbps;
 	uint64_t error_completions;
+	bool retest; /* a retest round (never a link class of its own) */
 	/* filled by burnin_judge(): */
 	bool low; /* under the floor or an outlier of its class */
 	bool dip; /* average fine, a 100 ms window far under */
 };
 
+/* The pair judge's params (judge/pairjudge.h, docs/judging.md), and
+ * burnin's own check of link rates. */
 struct burnin_judge_params {
-	double floor; /* fraction of expected, default 0.9 */
-	double mad_k; /* outlier below median - k * MAD, default 3 */
-	double class_floor; /* low under this x class median, 0.5 */
-	double min_spread; /* MAD floor as fraction of median, 0.05 */
-	double dip_floor; /* gbps_min under this x reference: dip, 0.5 */
-	int min_partners; /* distinct partners to blame a port, 2 */
+	struct judge_params pairs;
 	double link_rate; /* every port's active rate, Gb/s; 0: no check;
 				 * < 0 (default): its peers' usual rate */
 };
 
 enum burnin_blame {
 	BURNIN_BLAME_NONE = 0,
-	BURNIN_BLAME_LOW = 1 << 0, /* low-bandwidth */
-	BURNIN_BLAME_DIP = 1 << 1, /* intermittent */
-	BURNIN_BLAME_ERRORS = 1 << 2, /* completion-errors */
+	BURNIN_BLAME_LOW = JUDGE_LOW, /* low-bandwidth */
+	BURNIN_BLAME_DIP = JUDGE_DIP, /* intermittent */
+	BURNIN_BLAME_ERRORS = JUDGE_ERR, /* completion-errors */
 };
 
 struct burnin_port_verdict {
@@ -145,6 +144,7 @@ struct burnin_port_verdict {
 	int n_pairs, n_bad; /* its pairs, and those bad in any way */
 	int n_ok, n_low, n_dip, n_err;
 	int low_partners, dip_partners, err_partners; /* fine elsewhere */
+	int witnesses; /* partners bad with it in any way, fine elsewhere */
 	double worst_gbps;
 };
 
@@ -162,10 +162,12 @@ void burnin_judge_defaults(struct burnin_judge_params *jp);
 int burnin_link_rate_reference(const struct burnin_judge_params *jp,
 			       const struct burnin_port *ports, int n, int p,
 			       int *n_peers, int *n_at_rate);
-/* Marks m[].low/dip and fills v[n_ports]. Pure. */
-void burnin_judge(const struct burnin_judge_params *jp,
-		  struct burnin_measure *m, int n_m,
-		  struct burnin_port_verdict *v, int n_ports);
+/*
+ * Marks m[].low/dip and fills v[n_ports] through the one pair judge
+ * (judge_pairs()). Pure. 0 or -ENOMEM (v then all zero).
+ */
+int burnin_judge(const struct burnin_judge_params *jp, struct burnin_measure *m,
+		 int n_m, struct burnin_port_verdict *v, int n_ports);
 /*
  * One extra round that pairs each suspect with a port that is fine and
  * that it has not met yet (same rail preferred; only the same rail when

@@ -6,15 +6,18 @@
  * end judges and writes the findings.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "burnin/run.h"
 #include "common/array.h"
 #include "common/cli.h"
 #include "common/ibport.h"
 #include "common/log.h"
+#include "rdma/fake_transport.h"
 
 /* What the results get at least once rank 0 listens (see gather()). */
 #define GATHER_GRACE_S 1.0
@@ -238,6 +241,7 @@ static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 				      .b = p->b,
 				      .test = st->test,
 				      .bidir = bidir,
+				      .retest = st->round >= co->n_main_rounds,
 				      .expected_gbps =
 					      bidir ? 2 * rate : rate };
 	err[0] = '\0';
@@ -361,14 +365,86 @@ static int run_round(struct burnin_coord *co, int round)
 	return 0;
 }
 
+/* An idle step for every live rank: "keep waiting". */
+static void heartbeat(struct burnin_coord *co)
+{
+	struct burnin_bootstrap *bs = co->ctx->bs;
+	struct wire_ctrl c = { .cmd = CTRL_IDLE, .seq = co->seq };
+
+	for (int r = 1; r < bs->size; r++)
+		if (co->alive[r] &&
+		    bs->ops->send(bs, r, burnin_tag(co->seq, MSG_CTRL), &c,
+				  sizeof(c),
+				  clock_mono_now() + co->ctx->cfg->timeout_s)) {
+			log_error(
+				"rank %d does not take messages; its pairs will be not-tested",
+				r);
+			co->alive[r] = false;
+		}
+	co->seq++;
+}
+
+struct judging {
+	struct burnin_coord *co;
+	struct burnin_port_verdict *v;
+	int ret, done;
+};
+
+static void *judge_thread(void *arg)
+{
+	struct judging *j = arg;
+	double delay = j->co->ctx->cfg->ops == &burnin_fake_ops
+			       ? burnin_fake_judge_delay()
+			       : 0;
+
+	if (delay > 0) /* the fake's judge-s: a judge slower than the wait */
+		nanosleep(&(struct timespec){ (time_t)delay,
+					      (long)((delay - (time_t)delay) *
+						     1e9) },
+			  NULL);
+	j->ret = burnin_judge(&j->co->ctx->cfg->judge, j->co->m, j->co->n_m,
+			      j->v, j->co->n_inv);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Judging between rounds, while every other rank waits for its next
+ * instruction at most burnin_worker_wait_s(): a thread judges, this one
+ * sends a heartbeat (an idle step) every quarter of that wait, so that
+ * however long judging takes no worker gives up on rank 0.
+ */
+static int judge_between_rounds(struct burnin_coord *co,
+				struct burnin_port_verdict *v)
+{
+	struct judging j = { .co = co, .v = v };
+	double every = burnin_worker_wait_s(co->ctx->cfg) / 4,
+	       next = clock_mono_now() + every;
+	pthread_t tid;
+
+	if (pthread_create(&tid, NULL, judge_thread, &j)) {
+		judge_thread(&j);
+		return j.ret;
+	}
+	while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) {
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+		if (clock_mono_now() >= next) {
+			heartbeat(co);
+			next = clock_mono_now() + every;
+		}
+	}
+	pthread_join(tid, NULL);
+	return j.ret;
+}
+
 /* Extra rounds: each suspect against a fine partner it has not met. */
 static int run_retests(struct burnin_coord *co, struct burnin_port_verdict *v)
 {
 	for (int k = 0; k < co->ctx->cfg->retest_rounds && !co->stopped; k++) {
 		int added;
 
-		burnin_judge(&co->ctx->cfg->judge, co->m, co->n_m, v,
-			     co->n_inv);
+		if (judge_between_rounds(co, v))
+			return -ENOMEM;
 		for (int p = 0; p < co->n_inv; p++)
 			if (!co->alive[co->inv_rank[p]]) /* its rank is gone */
 				v[p].tested = v[p].suspect = false;

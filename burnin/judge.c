@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Judging: which pairs are bad, and which port is to blame. A pair is low
- * under an absolute floor (a fraction of the expected rate) or as an
- * outlier of its link class (below median - k * MAD: of the round when it
- * has enough pairs of the class, else of the run). A port is blamed
- * only when it was bad with at least min_partners different partners that
- * were fine elsewhere and not blamed themselves (for the same fault); ports
- * are judged strongest evidence first. Until then it is a suspect,
- * retested against new partners. Pure: no I/O, no device.
+ * burnin's side of judging. Which pairs are bad and which port is to
+ * blame is the one pair judge's (judge/pairjudge.c, docs/judging.md), the
+ * same as `ibproof report`'s; what is burnin's own: a link that trained
+ * down (link rate against its peers), and choosing retest partners for
+ * the suspects from the verdicts. Pure: no I/O, no device.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,17 +13,9 @@
 
 #include "burnin/burnin.h"
 
-/* BAD_ANY: any of the three, for ports bad in different ways. */
-enum bad_kind { BAD_LOW, BAD_DIP, BAD_ERR, N_BAD, BAD_ANY = N_BAD };
-
 void burnin_judge_defaults(struct burnin_judge_params *jp)
 {
-	jp->floor = 0.9;
-	jp->mad_k = 3.0;
-	jp->class_floor = 0.5;
-	jp->min_spread = 0.05;
-	jp->dip_floor = 0.5;
-	jp->min_partners = 2;
+	judge_defaults(&jp->pairs);
 	jp->link_rate = -1;
 }
 
@@ -99,159 +88,79 @@ int burnin_link_rate_reference(const struct burnin_judge_params *jp,
 	return rc[best].port;
 }
 
-static int cmp_double(const void *x, const void *y)
+static struct judge_pair judge_pair_of(const struct burnin_measure *m)
 {
-	double a = *(const double *)x, b = *(const double *)y;
+	static const uint8_t status[] = {
+		[BURNIN_PAIR_OK] = JUDGE_PAIR_OK,
+		[BURNIN_PAIR_ERROR] = JUDGE_PAIR_ERROR,
+		[BURNIN_PAIR_NOT_TESTED] = JUDGE_PAIR_NOT_TESTED,
+	};
 
-	return a < b ? -1 : a > b;
+	return (struct judge_pair){
+		.a = m->a < 0 ? UINT32_MAX : (uint32_t)m->a,
+		.b = m->b < 0 ? UINT32_MAX : (uint32_t)m->b,
+		.round = m->round < 0 ? 0 : (uint32_t)m->round,
+		.test = (uint8_t)m->test,
+		.bidir = m->bidir,
+		.status = status[m->status],
+		.retest = m->retest,
+		.expected = (float)m->expected_gbps,
+		.gbps = (float)m->gbps,
+		.gbps_min = (float)m->gbps_min,
+		.error_completions = m->error_completions,
+	};
 }
 
-static double median(double *v, int n)
+static void verdict_of(const struct judge_port *j,
+		       struct burnin_port_verdict *v)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*v = (struct burnin_port_verdict){
+		.blame = j->blame,
+		.suspect = j->suspect,
+		.tested = j->tested,
+		.n_pairs = (int)j->n_pairs,
+		.n_bad = (int)j->n_bad,
+		.n_ok = (int)j->n_ok,
+		.n_low = (int)j->n_low,
+		.n_dip = (int)j->n_dip,
+		.n_err = (int)j->n_err,
+		.low_partners = (int)j->witnesses[JUDGE_K_LOW],
+		.dip_partners = (int)j->witnesses[JUDGE_K_DIP],
+		.err_partners = (int)j->witnesses[JUDGE_K_ERR],
+		.witnesses = (int)j->witnesses[JUDGE_N_KINDS],
+		.worst_gbps = j->worst_gbps,
+	};
 }
 
-/* A link class: the ok pairs of one test and direction at one expected
- * rate, in one round when that round has MIN_ROUND_CLASS of them, else in
- * the whole run. Its median and MAD, and how many pairs it has. */
-struct class_stat {
-	double med, mad;
-	int k;
-};
-
-struct ok_pair {
-	double expected, gbps;
-	int test, idx, round;
-	bool bidir;
-};
-
-/* A round's class with this many pairs has a median of its own. */
-#define MIN_ROUND_CLASS 8
-
-static int cmp_ok_pair(const void *x, const void *y)
+int burnin_judge(const struct burnin_judge_params *jp, struct burnin_measure *m,
+		 int n_m, struct burnin_port_verdict *v, int n_ports)
 {
-	const struct ok_pair *a = x, *b = y;
+	size_t n = n_m > 0 ? (size_t)n_m : 0;
+	struct judge_pair *in = calloc(n ? n : 1, sizeof(*in));
+	struct judge_result res;
+	int ret = -ENOMEM;
 
-	if (a->test != b->test)
-		return a->test - b->test;
-	if (a->bidir != b->bidir)
-		return a->bidir - b->bidir;
-	if (a->expected != b->expected)
-		return a->expected < b->expected ? -1 : 1;
-	return a->round - b->round;
-}
-
-static bool same_class(const struct ok_pair *x, const struct ok_pair *y)
-{
-	return x->test == y->test && x->bidir == y->bidir &&
-	       fabs(x->expected - y->expected) < 0.05;
-}
-
-static bool same_round_class(const struct ok_pair *x, const struct ok_pair *y)
-{
-	return same_class(x, y) && x->round == y->round;
-}
-
-/* One class's figures, for each of its pairs o[0..k) in st[]. */
-static void stat_class(const struct ok_pair *o, int k, double *tmp,
-		       struct class_stat *st)
-{
-	struct class_stat c = { .k = k };
-
-	for (int j = 0; j < k; j++)
-		tmp[j] = o[j].gbps;
-	c.med = median(tmp, k);
-	for (int j = 0; j < k; j++)
-		tmp[j] = fabs(o[j].gbps - c.med);
-	c.mad = median(tmp, k);
-	for (int j = 0; j < k; j++)
-		st[o[j].idx] = c;
-}
-
-/*
- * st[i]: the figures of m[i]'s link class, for every ok pair. Sorted once,
- * so judging stays O(M log M): a 256-port all-pairs run has 32640 pairs
- * per test, judged before each retest round and at the end.
- */
-static int class_stats(const struct burnin_measure *m, int n_m,
-		       struct class_stat *st)
-{
-	struct ok_pair *o = malloc((size_t)(n_m ? n_m : 1) * sizeof(*o));
-	double *tmp = malloc((size_t)(n_m ? n_m : 1) * sizeof(*tmp));
-	int n = 0;
-
-	if (!o || !tmp) {
-		free(o);
-		free(tmp);
-		return -ENOMEM;
+	memset(v, 0, (size_t)(n_ports > 0 ? n_ports : 0) * sizeof(*v));
+	if (!in)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		in[i] = judge_pair_of(&m[i]);
+	ret = judge_pairs(&jp->pairs, in, n, n_ports > 0 ? (size_t)n_ports : 0,
+			  &res);
+	free(in);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		m[i].low = res.out[i].bad & JUDGE_LOW;
+		m[i].dip = res.out[i].bad & JUDGE_DIP;
 	}
-	for (int j = 0; j < n_m; j++)
-		if (m[j].status == BURNIN_PAIR_OK)
-			o[n++] = (struct ok_pair){
-				m[j].expected_gbps, m[j].gbps,
-				(int)m[j].test,	    j,
-				m[j].round,	    m[j].bidir
-			};
-	qsort(o, (size_t)n, sizeof(*o), cmp_ok_pair);
-	for (int first = 0, end; first < n; first = end) {
-		for (end = first + 1; end < n && same_class(&o[first], &o[end]);
-		     end++)
-			;
-		stat_class(&o[first], end - first, tmp, st);
-	}
-	/* the round's own figures where it has enough pairs: traffic that
-	 * slows a whole round (another job) is not every pair's fault */
-	for (int first = 0, end; first < n; first = end) {
-		for (end = first + 1;
-		     end < n && same_round_class(&o[first], &o[end]); end++)
-			;
-		if (end - first >= MIN_ROUND_CLASS)
-			stat_class(&o[first], end - first, tmp, st);
-	}
-	free(o);
-	free(tmp);
+	for (int p = 0; p < n_ports; p++)
+		verdict_of(&res.ports[p], &v[p]);
+	judge_result_free(&res);
 	return 0;
 }
 
-static void mark_pair(const struct burnin_judge_params *jp,
-		      struct burnin_measure *p, const struct class_stat *c)
-{
-	double med = c->med,
-	       spread = fmax(jp->mad_k * c->mad, jp->min_spread * med);
-	double ref;
-
-	p->low = p->dip = false;
-	if (p->status != BURNIN_PAIR_OK)
-		return;
-	if (p->expected_gbps > 0 && p->gbps < jp->floor * p->expected_gbps)
-		p->low = true;
-	if (c->k >= 3 && p->gbps < med - spread)
-		p->low = true;
-	/* Noisy classes (TCG guests, shared links) widen the MAD until no
-	 * outlier stands out; half the class median still does. */
-	if (c->k >= 3 && p->gbps < jp->class_floor * med)
-		p->low = true;
-	ref = p->expected_gbps > 0 ? p->expected_gbps : med;
-	if (!p->low && ref > 0 && p->gbps_min < jp->dip_floor * ref)
-		p->dip = true;
-}
-
-static bool is_bad(const struct burnin_measure *p, enum bad_kind kind)
-{
-	switch (kind) {
-	case BAD_LOW:
-		return p->low;
-	case BAD_DIP:
-		return p->dip;
-	case BAD_ERR:
-		return p->status == BURNIN_PAIR_ERROR || p->error_completions;
-	case BAD_ANY:
-		return p->low || p->dip || is_bad(p, BAD_ERR);
-	default:
-		return false;
-	}
-}
+/* ---- retest partners ---- */
 
 static bool is_fine(const struct burnin_measure *p)
 {
@@ -264,199 +173,130 @@ static int partner_of(const struct burnin_measure *p, int port)
 	return p->a == port ? p->b : p->b == port ? p->a : -1;
 }
 
-/* Has port q a fine pair with someone other than p? */
-static bool fine_elsewhere(const struct burnin_measure *m, int n_m, int q,
-			   int p)
+static int cmp_u64(const void *x, const void *y)
 {
-	for (int j = 0; j < n_m; j++) {
-		int other = partner_of(&m[j], q);
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 
-		if (other >= 0 && other != p && is_fine(&m[j]))
-			return true;
-	}
-	return false;
+	return (a > b) - (a < b);
 }
 
 /*
- * Distinct partners of port p bad with it and fine elsewhere, and not
- * blamed for this kind themselves: that explains their pair with p.
+ * What choosing partners needs, each port's pairs as CSR arrays (all the
+ * measures, whatever their status) and, for the suspect choosing now,
+ * its acquaintances: how often it met each port, whether any of those
+ * pairs was bad, and the leaves of its bad partners (sorted).
  */
-static int count_partners(const struct burnin_measure *m, int n_m, int p,
-			  enum bad_kind kind, int *stamp,
-			  const struct burnin_port_verdict *v)
-{
-	int n = 0;
-
-	for (int j = 0; j < n_m; j++) {
-		int q = partner_of(&m[j], p);
-
-		if (q < 0 || !is_bad(&m[j], kind) || stamp[q] == p + 1 ||
-		    (v[q].blame & (1u << kind)))
-			continue;
-		if (fine_elsewhere(m, n_m, q, p)) {
-			stamp[q] = p + 1;
-			n++;
-		}
-	}
-	return n;
-}
-
-static void tally_port(const struct burnin_measure *m, int n_m, int p,
-		       struct burnin_port_verdict *v)
-{
-	memset(v, 0, sizeof(*v));
-	v->worst_gbps = -1;
-	for (int j = 0; j < n_m; j++) {
-		if (partner_of(&m[j], p) < 0)
-			continue;
-		if (m[j].status == BURNIN_PAIR_OK) {
-			v->tested = true;
-			v->n_ok++;
-			if (v->worst_gbps < 0 || m[j].gbps < v->worst_gbps)
-				v->worst_gbps = m[j].gbps;
-		}
-		v->n_pairs++;
-		v->n_bad += is_bad(&m[j], BAD_ANY);
-		v->n_low += is_bad(&m[j], BAD_LOW);
-		v->n_dip += is_bad(&m[j], BAD_DIP);
-		v->n_err += is_bad(&m[j], BAD_ERR);
-	}
-}
-
-/*
- * Low with one partner and erroring with another is bad with two: blame
- * the port for each way it was bad. Partners blamed themselves explain
- * their bad pairs and do not count (a second pass, after every port's
- * single-kind blame is known).
- */
-static void blame_mixed(const struct burnin_measure *m, int n_m, int p,
-			int min_partners, int *stamp,
-			struct burnin_port_verdict *v)
-{
-	int n = 0;
-
-	for (int j = 0; j < n_m && !v[p].blame; j++) {
-		int q = partner_of(&m[j], p);
-
-		if (q < 0 || v[q].blame || !is_bad(&m[j], BAD_ANY) ||
-		    stamp[q] == p + 1 || !fine_elsewhere(m, n_m, q, p))
-			continue;
-		stamp[q] = p + 1;
-		n++;
-	}
-	if (n < min_partners)
-		return;
-	v[p].blame |= v[p].n_low ? BURNIN_BLAME_LOW : 0;
-	v[p].blame |= v[p].n_dip ? BURNIN_BLAME_DIP : 0;
-	v[p].blame |= v[p].n_err ? BURNIN_BLAME_ERRORS : 0;
-}
-
-/* A suspect: bad with a partner that is not blamed itself. */
-static bool is_suspect(const struct burnin_measure *m, int n_m, int p,
-		       const struct burnin_port_verdict *v)
-{
-	if (v[p].blame)
-		return false;
-	for (int j = 0; j < n_m; j++) {
-		int q = partner_of(&m[j], p);
-
-		if (q >= 0 && !v[q].blame &&
-		    (m[j].low || m[j].dip || is_bad(&m[j], BAD_ERR)))
-			return true;
-	}
-	return false;
-}
-
-struct evidence {
-	double share; /* of the port's pairs, the bad ones */
-	int bad, port;
+struct retest_ctx {
+	const struct burnin_measure *m;
+	const struct burnin_port_verdict *v;
+	const struct burnin_port *ports;
+	int n_ports;
+	int *start, *idx; /* CSR */
+	int *fine; /* fine pairs per port */
+	int *met, *stamp, tick;
+	bool *bad;
+	uint64_t *leaves;
+	int n_leaves;
 };
 
-static int cmp_evidence(const void *x, const void *y)
+static int retest_index(struct retest_ctx *c, int n_m)
 {
-	const struct evidence *a = x, *b = y;
+	size_t np = (size_t)c->n_ports + 2;
 
-	if (a->share != b->share)
-		return a->share > b->share ? -1 : 1;
-	if (a->bad != b->bad)
-		return b->bad - a->bad;
-	return a->port - b->port;
+	c->start = calloc(np, sizeof(int));
+	c->idx = malloc((size_t)(2 * n_m + 1) * sizeof(int));
+	c->fine = calloc(np, sizeof(int));
+	c->met = calloc(np, sizeof(int));
+	c->stamp = calloc(np, sizeof(int));
+	c->bad = calloc(np, sizeof(bool));
+	c->leaves = malloc(np * sizeof(uint64_t));
+	if (!c->start || !c->idx || !c->fine || !c->met || !c->stamp ||
+	    !c->bad || !c->leaves)
+		return -ENOMEM;
+	for (int j = 0; j < n_m; j++) {
+		const struct burnin_measure *p = &c->m[j];
+
+		if (p->a < 0 || p->b < 0 || p->a >= c->n_ports ||
+		    p->b >= c->n_ports || p->a == p->b)
+			continue;
+		c->start[p->a + 2]++;
+		c->start[p->b + 2]++;
+		if (is_fine(p)) {
+			c->fine[p->a]++;
+			c->fine[p->b]++;
+		}
+	}
+	for (int p = 0; p < c->n_ports; p++)
+		c->start[p + 2] += c->start[p + 1];
+	for (int j = 0; j < n_m; j++) {
+		const struct burnin_measure *p = &c->m[j];
+
+		if (p->a < 0 || p->b < 0 || p->a >= c->n_ports ||
+		    p->b >= c->n_ports || p->a == p->b)
+			continue;
+		c->idx[c->start[p->a + 1]++] = j;
+		c->idx[c->start[p->b + 1]++] = j;
+	}
+	return 0;
+}
+
+static void retest_free(struct retest_ctx *c)
+{
+	free(c->start);
+	free(c->idx);
+	free(c->fine);
+	free(c->met);
+	free(c->stamp);
+	free(c->bad);
+	free(c->leaves);
+}
+
+/* p's acquaintances, in O(its pairs). */
+static void acquaint(struct retest_ctx *c, int p)
+{
+	c->tick++;
+	c->n_leaves = 0;
+	for (int k = c->start[p]; k < c->start[p + 1]; k++) {
+		const struct burnin_measure *pr = &c->m[c->idx[k]];
+		int q = partner_of(pr, p);
+
+		if (c->stamp[q] != c->tick) {
+			c->stamp[q] = c->tick;
+			c->met[q] = 0;
+			c->bad[q] = false;
+		}
+		c->met[q]++;
+		if (is_fine(pr))
+			continue;
+		c->bad[q] = true;
+		if (c->ports[q].leaf_guid)
+			c->leaves[c->n_leaves++] = c->ports[q].leaf_guid;
+	}
+	qsort(c->leaves, (size_t)c->n_leaves, sizeof(*c->leaves), cmp_u64);
+}
+
+static int times_met(const struct retest_ctx *c, int q)
+{
+	return c->stamp[q] == c->tick ? c->met[q] : 0;
+}
+
+static bool bad_with(const struct retest_ctx *c, int q)
+{
+	return c->stamp[q] == c->tick && c->bad[q];
 }
 
 /*
- * The order in which ports are judged: the strongest evidence first (the
- * largest share of bad pairs), so that a bad port is blamed before the
- * good ports it dragged down look at their partners.
+ * Is q on a leaf that none of p's bad partners is on? A second bad pair
+ * with a partner behind the same leaf as the first proves little about p
+ * (the leaf or its uplinks could be the cause). Unknown leaves (0) do not
+ * restrict.
  */
-static struct evidence *judging_order(const struct burnin_port_verdict *v,
-				      int n_ports)
+static bool new_leaf(const struct retest_ctx *c, int q)
 {
-	size_t n = n_ports > 0 ? (size_t)n_ports : 1;
-	struct evidence *e = calloc(n, sizeof(*e));
+	uint64_t leaf = c->ports[q].leaf_guid;
 
-	for (int p = 0; e && p < n_ports; p++) {
-		e[p].port = p;
-		e[p].bad = v[p].n_bad;
-		e[p].share =
-			v[p].n_pairs ? (double)v[p].n_bad / v[p].n_pairs : 0;
-	}
-	if (e)
-		qsort(e, n, sizeof(*e), cmp_evidence);
-	return e;
-}
-
-void burnin_judge(const struct burnin_judge_params *jp,
-		  struct burnin_measure *m, int n_m,
-		  struct burnin_port_verdict *v, int n_ports)
-{
-	struct class_stat *cls = calloc((size_t)(n_m ? n_m : 1), sizeof(*cls));
-	int *stamp = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*stamp));
-	struct evidence *order;
-	int *counts[N_BAD];
-
-	if (cls && class_stats(m, n_m, cls)) {
-		free(cls);
-		cls = NULL;
-	}
-	for (int i = 0; cls && i < n_m; i++)
-		mark_pair(jp, &m[i], &cls[i]);
-	for (int p = 0; p < n_ports; p++)
-		tally_port(m, n_m, p, &v[p]);
-	order = judging_order(v, n_ports);
-	for (int i = 0; order && i < n_ports; i++) {
-		int p = order[i].port;
-
-		counts[BAD_LOW] = &v[p].low_partners;
-		counts[BAD_DIP] = &v[p].dip_partners;
-		counts[BAD_ERR] = &v[p].err_partners;
-		for (int k = 0; stamp && k < N_BAD; k++) {
-			memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
-			*counts[k] = count_partners(m, n_m, p, k, stamp, v);
-			if (*counts[k] >= jp->min_partners)
-				v[p].blame |= 1u << k;
-		}
-	}
-	if (stamp && order) {
-		/* strongest evidence first here too: the port bad with most of
-		 * its partners explains their pairs before they are judged */
-		memset(stamp, 0, (size_t)n_ports * sizeof(*stamp));
-		for (int i = 0; i < n_ports; i++)
-			blame_mixed(m, n_m, order[i].port, jp->min_partners,
-				    stamp, v);
-	}
-	for (int p = 0; p < n_ports; p++)
-		v[p].suspect = is_suspect(m, n_m, p, v);
-	free(order);
-	free(cls);
-	free(stamp);
-}
-
-static bool have_met(const struct burnin_measure *m, int n_m, int p, int q)
-{
-	for (int j = 0; j < n_m; j++)
-		if (partner_of(&m[j], p) == q)
-			return true;
-	return false;
+	return !leaf || !bsearch(&leaf, c->leaves, (size_t)c->n_leaves,
+				 sizeof(leaf), cmp_u64);
 }
 
 /*
@@ -469,35 +309,6 @@ static bool is_good(const struct burnin_port_verdict *v)
 	return v->tested && !v->blame && !v->suspect;
 }
 
-static bool bad_with(const struct burnin_measure *m, int n_m, int p, int q)
-{
-	for (int j = 0; j < n_m; j++)
-		if (partner_of(&m[j], p) == q && !is_fine(&m[j]))
-			return true;
-	return false;
-}
-
-/*
- * Is q on a leaf that none of p's bad partners is on? A second bad pair
- * with a partner behind the same leaf as the first proves little about p
- * (the leaf or its uplinks could be the cause). Unknown leaves (0) do not
- * restrict.
- */
-static bool new_leaf(const struct burnin_measure *m, int n_m,
-		     const struct burnin_port *ports, int p, int q)
-{
-	if (!ports[q].leaf_guid)
-		return true;
-	for (int j = 0; j < n_m; j++) {
-		int r = partner_of(&m[j], p);
-
-		if (r >= 0 && !is_fine(&m[j]) &&
-		    ports[r].leaf_guid == ports[q].leaf_guid)
-			return false;
-	}
-	return true;
-}
-
 /*
  * Who may partner suspect p in a retest, best first: a port proven fine;
  * a port never scheduled (no evidence against it: node:HOST's unused
@@ -507,17 +318,16 @@ static bool new_leaf(const struct burnin_measure *m, int n_m,
  */
 enum partner_kind { PARTNER_GOOD, PARTNER_FRESH, PARTNER_SUSPECT, N_PARTNER };
 
-static bool may_partner(const struct burnin_measure *m, int n_m,
-			const struct burnin_port_verdict *v, int p, int q,
+static bool may_partner(const struct retest_ctx *c, int q,
 			enum partner_kind kind)
 {
 	switch (kind) {
 	case PARTNER_GOOD:
-		return is_good(&v[q]);
+		return is_good(&c->v[q]);
 	case PARTNER_FRESH:
-		return !v[q].n_pairs;
+		return !c->v[q].n_pairs;
 	case PARTNER_SUSPECT:
-		return v[q].suspect && !have_met(m, n_m, p, q);
+		return c->v[q].suspect && !times_met(c, q);
 	default:
 		return false;
 	}
@@ -529,44 +339,32 @@ static bool may_partner(const struct burnin_measure *m, int n_m,
  * stranger); in each case one on a leaf new to p's bad pairs first. Odd
  * passes allow other rails.
  */
-static int times_met(const struct burnin_measure *m, int n_m, int p, int q)
+static int partner_of_kind(const struct retest_ctx *c, int p, bool same_rail,
+			   const bool *used, enum partner_kind kind)
 {
-	int n = 0;
+	const struct burnin_port *ports = c->ports;
 
-	for (int j = 0; j < n_m; j++)
-		n += partner_of(&m[j], p) == q;
-	return n;
-}
-
-static int partner_of_kind(const struct burnin_measure *m, int n_m,
-			   const struct burnin_port_verdict *v,
-			   const struct burnin_port *ports, int n_ports, int p,
-			   bool same_rail, const bool *used,
-			   enum partner_kind kind)
-{
 	for (int pass = 0; pass < 8; pass += same_rail ? 2 : 1) {
 		int best = -1, best_met = 0;
 
-		for (int q = 0; q < n_ports; q++) {
+		for (int q = 0; q < c->n_ports; q++) {
 			int met;
 
-			if (q == p || used[q] ||
-			    !may_partner(m, n_m, v, p, q, kind))
+			if (q == p || used[q] || !may_partner(c, q, kind))
 				continue;
 			if (!(pass & 1) && ports[q].rail != ports[p].rail)
 				continue;
-			if (!(pass & 2) && !new_leaf(m, n_m, ports, p, q))
+			if (!(pass & 2) && !new_leaf(c, q))
 				continue;
+			met = times_met(c, q);
 			if (pass < 4) {
-				if (!have_met(m, n_m, p, q))
+				if (!met)
 					return q;
 				continue;
 			}
 			/* an acquaintance: the one met least, so that the next
 			 * retest is not the same fine pair again */
-			met = times_met(m, n_m, p, q);
-			if (!bad_with(m, n_m, p, q) &&
-			    (best < 0 || met < best_met)) {
+			if (!bad_with(c, q) && (best < 0 || met < best_met)) {
 				best = q;
 				best_met = met;
 			}
@@ -577,26 +375,29 @@ static int partner_of_kind(const struct burnin_measure *m, int n_m,
 	return -1;
 }
 
-static int retest_partner(const struct burnin_measure *m, int n_m,
-			  const struct burnin_port_verdict *v,
-			  const struct burnin_port *ports, int n_ports, int p,
-			  bool same_rail, const bool *used)
+static int retest_partner(struct retest_ctx *c, int p, bool same_rail,
+			  const bool *used)
 {
 	int q = -1;
 
+	acquaint(c, p);
 	for (int k = 0; q < 0 && k < N_PARTNER; k++)
-		q = partner_of_kind(m, n_m, v, ports, n_ports, p, same_rail,
-				    used, (enum partner_kind)k);
+		q = partner_of_kind(c, p, same_rail, used,
+				    (enum partner_kind)k);
 	return q;
 }
 
-static int fine_count(const struct burnin_measure *m, int n_m, int p)
-{
-	int n = 0;
+struct by_fine {
+	int fine, port;
+};
 
-	for (int j = 0; j < n_m; j++)
-		n += partner_of(&m[j], p) >= 0 && is_fine(&m[j]);
-	return n;
+static int cmp_by_fine(const void *x, const void *y)
+{
+	const struct by_fine *a = x, *b = y;
+
+	if (a->fine != b->fine)
+		return a->fine - b->fine;
+	return a->port - b->port;
 }
 
 /*
@@ -604,24 +405,14 @@ static int fine_count(const struct burnin_measure *m, int n_m, int p)
  * fine first, so that the port of a bad pair that is fine nowhere else is
  * not starved by its partner taking the last fine port.
  */
-static int suspect_order(const struct burnin_measure *m, int n_m,
-			 const struct burnin_port_verdict *v, int n_ports,
-			 int *order)
+static int suspect_order(const struct retest_ctx *c, struct by_fine *order)
 {
 	int k = 0;
 
-	for (int p = 0; p < n_ports; p++) {
-		int fine, i;
-
-		if (!v[p].suspect)
-			continue;
-		fine = fine_count(m, n_m, p);
-		for (i = k; i > 0 && fine_count(m, n_m, order[i - 1]) > fine;
-		     i--)
-			order[i] = order[i - 1];
-		order[i] = p;
-		k++;
-	}
+	for (int p = 0; p < c->n_ports; p++)
+		if (c->v[p].suspect)
+			order[k++] = (struct by_fine){ c->fine[p], p };
+	qsort(order, (size_t)k, sizeof(*order), cmp_by_fine);
 	return k;
 }
 
@@ -630,21 +421,25 @@ int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 			      const struct burnin_port *ports, int n_ports,
 			      bool same_rail, struct burnin_schedule *s)
 {
-	bool *used = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*used));
-	int *order = calloc((size_t)(n_ports ? n_ports : 1), sizeof(*order));
+	struct retest_ctx c = {
+		.m = m, .v = v, .ports = ports, .n_ports = n_ports
+	};
+	size_t np = (size_t)(n_ports > 0 ? n_ports : 1);
+	bool *used = calloc(np, sizeof(*used));
+	struct by_fine *order = calloc(np, sizeof(*order));
 	int added = -ENOMEM, n;
 
-	if (!used || !order || burnin_schedule_new_round(s))
+	if (!used || !order || retest_index(&c, n_m) ||
+	    burnin_schedule_new_round(s))
 		goto out;
 	added = 0;
-	n = suspect_order(m, n_m, v, n_ports, order);
+	n = suspect_order(&c, order);
 	for (int i = 0; i < n; i++) {
-		int p = order[i], q;
+		int p = order[i].port, q;
 
 		if (used[p])
 			continue;
-		q = retest_partner(m, n_m, v, ports, n_ports, p, same_rail,
-				   used);
+		q = retest_partner(&c, p, same_rail, used);
 		if (q < 0)
 			continue;
 		used[p] = used[q] = true;
@@ -657,6 +452,7 @@ int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 	if (!added)
 		s->n_rounds--;
 out:
+	retest_free(&c);
 	free(used);
 	free(order);
 	return added;

@@ -128,6 +128,7 @@ static int take_pair(struct burnin_coord *co, const json_t *rec, bool *seen,
 		json_number_value(json_object_get(rec, "expected_gbps"));
 	m.error_completions = (uint64_t)json_integer_value(
 		json_object_get(rec, "error_completions"));
+	m.retest = json_is_true(json_object_get(rec, "retest"));
 	for (t = 0; t < co->ctx->cfg->n_tests; t++)
 		if ((int)co->ctx->cfg->tests[t] == m.test)
 			break;

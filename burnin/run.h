@@ -116,6 +116,8 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 		       struct wire_result *out, struct burnin_endpoint **ep);
 void burnin_worker_teardown(struct burnin_ctx *ctx, struct burnin_endpoint *ep);
 int burnin_worker_loop(struct burnin_ctx *ctx);
+/* How long a worker waits for rank 0's next word before it gives up. */
+double burnin_worker_wait_s(const struct burnin_config *cfg);
 double burnin_step_seconds(const struct burnin_config *cfg);
 
 /* coord.c */

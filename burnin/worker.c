@@ -198,11 +198,18 @@ void burnin_worker_teardown(struct burnin_ctx *ctx, struct burnin_endpoint *ep)
  * rank 0's alone; Open MPI 4's mpirun with orte_enable_recovery was seen to
  * wait forever for a remote rank that exited non-zero) or goes silent
  * (exit 3, and the job is ended for everybody: see the bootstrap's close).
+ * While rank 0 judges it sends idle steps (a heartbeat) well inside the
+ * wait, so judging however long never ends the job.
  */
+double burnin_worker_wait_s(const struct burnin_config *cfg)
+{
+	return 2 * burnin_step_seconds(cfg) + cfg->timeout_s;
+}
+
 int burnin_worker_loop(struct burnin_ctx *ctx)
 {
 	struct burnin_bootstrap *bs = ctx->bs;
-	double wait = 2 * burnin_step_seconds(ctx->cfg) + ctx->cfg->timeout_s;
+	double wait = burnin_worker_wait_s(ctx->cfg);
 	struct wire_ctrl c;
 	struct wire_result r;
 	struct burnin_endpoint *ep;

@@ -53,7 +53,7 @@ struct fault {
 static struct {
 	bool configured;
 	int ports, rails;
-	double rate, efficiency, hang_s;
+	double rate, efficiency, hang_s, judge_s;
 	long fail_create, fail_connect;
 	struct fault faults[FAKE_MAX_FAULTS];
 	int n_faults;
@@ -84,6 +84,11 @@ struct burnin_endpoint {
 	struct fake_wire local, remote;
 	bool connected;
 };
+
+double burnin_fake_judge_delay(void)
+{
+	return cfg.judge_s;
+}
 
 void burnin_fake_reset(void)
 {
@@ -159,6 +164,9 @@ static int parse_item(const char *key, const char *val, char *err,
 				    err_len);
 	if (!strcmp(key, "hang-s"))
 		return parse_number(key, val, 0, 1e6, &cfg.hang_s, err,
+				    err_len);
+	if (!strcmp(key, "judge-s"))
+		return parse_number(key, val, 0, 1e6, &cfg.judge_s, err,
 				    err_len);
 	ret = parse_number(key, val, 0, FAKE_MAX_PORTS, &v, err, err_len);
 	if (ret)

@@ -30,9 +30,13 @@
  *                          (perfquery -R during a step)
  *                    seconds (a destroy call blocked in the kernel)
  *   hang-s=S         default 30
+ *   judge-s=S        rank 0's judging before a retest round takes S
+ *                    seconds longer (a cluster too big to judge quickly)
  * PORT is "fakeI:1" (any host) or "HOST:fakeI:1".
  */
 int burnin_fake_configure(const char *spec, char *err, size_t err_len);
+/* judge-s: seconds rank 0's judging is made slower by (0: not). */
+double burnin_fake_judge_delay(void);
 /* Back to no configuration (unit tests). */
 void burnin_fake_reset(void);
 

@@ -12,7 +12,7 @@
 
 #include "common/hashmap.h"
 #include "common/strtab.h"
-#include "reports/attribute.h"
+#include "judge/pairjudge.h"
 
 /*
  * The report's model: everything the record files said, aggregated while
@@ -60,32 +60,31 @@ struct report_link {
 	const char *width, *speed, *state, *phys_state;
 };
 
-/* The figures of one measured pair; attribution input lives beside it. */
+/* A pair as judging sees it: its two ports, and its verdict. */
+enum attr_verdict { ATTR_OK, ATTR_LOW, ATTR_UNTESTED };
+
+struct attr_pair {
+	uint32_t a, b; /* port indexes */
+	uint8_t verdict; /* enum attr_verdict: ATTR_LOW is bad in any way */
+};
+
+/* The figures of one measured pair; its ports live beside it. */
 struct report_meas {
 	float gbps, gbps_min, expected;
 	uint32_t round;
 	uint8_t test; /* 0 write, 1 read */
 	uint8_t dir; /* 0 uni, 1 bi */
 	uint8_t status; /* 0 ok, 1 error, 2 not-tested */
-	uint8_t why; /* enum report_low_why */
+	uint8_t why; /* enum judge_why */
+	uint8_t retest; /* measured in a retest round */
+	uint16_t run; /* the record file it came from: its link classes */
+	uint32_t error_completions;
 	const char *error; /* interned, when not ok */
 };
 
-enum report_low_why {
-	LOW_NONE,
-	LOW_ERROR,
-	LOW_FLOOR,
-	LOW_OUTLIER,
-	LOW_INTERMITTENT,
-};
-
 struct report_params {
-	double floor; /* fraction of expected: 0.9 */
-	double mad_k; /* outlier: below median - k * 1.4826 MAD */
-	double outlier_min; /* ... and at least this share below: 0.05 */
-	double min_frac; /* gbps_min below this share: intermittent */
+	struct judge_params judge; /* the pair judge's (docs/judging.md) */
 	unsigned int group_min; /* common cause from this many: 4 */
-	struct attr_params attr;
 	int threads; /* readers at once, 0 = online CPUs */
 	bool no_fast_path; /* every line through jansson (for tests) */
 	long split_min; /* files this big are read in parts (0: 32 MiB) */
@@ -136,7 +135,7 @@ struct report {
 	struct attr_pair *pairs;
 	struct report_meas *meas;
 	size_t n_pairs, cap_pairs;
-	struct attr_port *attr; /* per hport, after judging */
+	struct judge_port *attr; /* per hport, after judging */
 	struct report_finding *findings;
 	size_t n_findings, cap_findings;
 	json_t *finding_keys; /* dedup: key -> index */
@@ -191,7 +190,6 @@ void report_end_alias(struct report *r, struct report_end *e);
 
 /* Judging (report_judge.c): pair verdicts, attribution, own findings. */
 int report_judge(struct report *r);
-const char *report_low_why_name(uint8_t why);
 
 /* The disable list (report_blame.c). */
 int report_build_disable_list(struct report *r);

@@ -18,6 +18,10 @@ enum report_key {
 	KEY_JUNIT,
 	KEY_SCRIPT,
 	KEY_FLOOR,
+	KEY_MAD_K,
+	KEY_CLASS_FLOOR,
+	KEY_DIP_FLOOR,
+	KEY_MIN_WITNESSES,
 	KEY_GROUP_MIN,
 	KEY_THREADS,
 	KEY_JANSSON_ONLY,
@@ -35,7 +39,15 @@ static const struct cli_opt report_opts[] = {
 	{ "disable-script", KEY_SCRIPT, "FILE",
 	  "write ibportstate commands for the disable list (never run by ibproof)" },
 	{ "floor", KEY_FLOOR, "FRACTION",
-	  "a pair is low below this share of its expected rate (default 0.9)" },
+	  "a pair is low below this share of its expected rate (default 0.9; 0: off)" },
+	{ "mad-k", KEY_MAD_K, "K",
+	  "a pair under median - K x 1.4826 MAD of its link class is low (default 3)" },
+	{ "class-floor", KEY_CLASS_FLOOR, "F",
+	  "a pair under F x its link class median is low (default 0.5; 0: off)" },
+	{ "dip-floor", KEY_DIP_FLOOR, "F",
+	  "a 100 ms window under F x expected (or class median) is a dip (default 0.5; 0: off)" },
+	{ "min-witnesses", KEY_MIN_WITNESSES, "N",
+	  "blame a port bad with N partners that were fine elsewhere (default 2; docs/judging.md)" },
 	{ "group-min", KEY_GROUP_MIN, "N",
 	  "this many ports of one switch, or nodes at once, make a common cause (default 4)" },
 	{ "threads", KEY_THREADS, "N",
@@ -93,7 +105,22 @@ static int report_opt(void *ctx, int key, const char *arg)
 		return 0;
 	case KEY_FLOOR:
 		return cli_parse_double(&report_cmd, "--floor", arg, 0, 1,
-					&o->params.floor);
+					&o->params.judge.floor);
+	case KEY_MAD_K:
+		return cli_parse_double(&report_cmd, "--mad-k", arg, 0, 100,
+					&o->params.judge.mad_k);
+	case KEY_CLASS_FLOOR:
+		return cli_parse_double(&report_cmd, "--class-floor", arg, 0, 1,
+					&o->params.judge.class_floor);
+	case KEY_DIP_FLOOR:
+		return cli_parse_double(&report_cmd, "--dip-floor", arg, 0, 1,
+					&o->params.judge.dip_floor);
+	case KEY_MIN_WITNESSES:
+		if (cli_parse_long(&report_cmd, "--min-witnesses", arg, 1, 1000,
+				   &n))
+			return -EINVAL;
+		o->params.judge.min_witnesses = (unsigned int)n;
+		return 0;
 	case KEY_GROUP_MIN:
 		if (cli_parse_long(&report_cmd, "--group-min", arg, 2, 100000,
 				   &n))
@@ -114,13 +141,9 @@ static int report_opt(void *ctx, int key, const char *arg)
 
 static void default_params(struct report_params *p)
 {
-	p->floor = 0.9;
-	p->mad_k = 4;
-	p->outlier_min = 0.05;
-	p->min_frac = 0.5;
+	judge_defaults(&p->judge);
 	p->group_min = 4;
 	p->threads = 0;
-	attribute_default_params(&p->attr);
 }
 
 static int write_outputs(const struct report *r, const struct report_opts *o,

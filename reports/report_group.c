@@ -113,8 +113,8 @@ int report_group_rounds(struct report *r)
 	for (size_t i = 0; !ret && i < r->n_pairs; i++) {
 		const struct attr_pair *p = &r->pairs[i];
 
-		if (p->verdict == ATTR_LOW && !r->attr[p->a].blamed &&
-		    !r->attr[p->b].blamed)
+		if (p->verdict == ATTR_LOW && !(r->attr[p->a].blame != 0) &&
+		    !(r->attr[p->b].blame != 0))
 			ret = round_note(rounds, r, i);
 	}
 	json_object_foreach(rounds, key, g) if (!ret) ret =

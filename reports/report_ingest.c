@@ -189,7 +189,15 @@ static void pair_ref_in(struct pair_in *in, int i, const json_t *ref)
 	in->guid[i] = guid_field(ref, "guid");
 }
 
-static int ingest_pair(struct report *r, const json_t *rec)
+static uint32_t error_completions(const json_t *rec)
+{
+	json_int_t n =
+		json_integer_value(json_object_get(rec, "error_completions"));
+
+	return n < 0 ? 0 : n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+static int ingest_pair(struct report *r, const json_t *rec, uint16_t run)
 {
 	struct pair_in
 		in = { .m = {
@@ -203,6 +211,10 @@ static int ingest_pair(struct report *r, const json_t *rec)
 			       .test = !strcmp(str_field(rec, "test"), "read"),
 			       .dir = !strcmp(str_field(rec, "dir"), "bi"),
 			       .status = status_code(str_field(rec, "status")),
+			       .retest = json_is_true(
+				       json_object_get(rec, "retest")),
+			       .error_completions = error_completions(rec),
+			       .run = run,
 		       } };
 
 	pair_ref_in(&in, 0, json_object_get(rec, "a"));
@@ -237,10 +249,18 @@ static bool scan_ref_in(struct pair_in *in, int i, const struct scan_ref *ref,
 	return true;
 }
 
+/* Where a record comes from: the run is the file (burnin writes one run
+ * per record file; --resume appends to it). */
+struct ingest_src {
+	struct report *r;
+	uint16_t run;
+};
+
 /* record_fast_fn: takes plain pair lines without building JSON. */
 static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 {
-	struct report *r = ctx;
+	const struct ingest_src *src = ctx;
+	struct report *r = src->r;
 	char bufs[2][3][SCAN_STR_MAX], error[SCAN_STR_MAX];
 	struct scan_pair sp;
 	struct pair_in in = { 0 };
@@ -262,11 +282,34 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 		.status = scan_eq(&sp.str[SF_STATUS], "ok")	 ? 0
 			  : scan_eq(&sp.str[SF_STATUS], "error") ? 1
 								 : 2,
+		.retest = (uint8_t)sp.retest,
+		.error_completions = sp.error_completions > UINT32_MAX
+					     ? UINT32_MAX
+					     : (uint32_t)sp.error_completions,
+		.run = src->run,
 	};
 	ret = add_pair(r, &in);
 	if (ret)
 		r->fast_error = ret;
 	return ret ? 0 : 1;
+}
+
+/*
+ * burnin's findings about pairs (low-bandwidth, intermittent,
+ * completion-errors): the report judges the pair records themselves with
+ * the same judge (judge/pairjudge.h), so taking these too would count
+ * the same verdicts twice.
+ */
+static bool pair_finding(const json_t *rec)
+{
+	static const char *const cats[] = { "low-bandwidth", "intermittent",
+					    "completion-errors" };
+	const char *cat = str_field(rec, "category");
+
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (!strcmp(cat, cats[i]))
+			return true;
+	return false;
 }
 
 static int ingest_port(struct report *r, const json_t *rec)
@@ -350,20 +393,20 @@ static int ingest_counters(struct report *r, const json_t *rec)
 	return 0;
 }
 
-int report_ingest_record(struct report *r, json_t *rec)
+static int ingest_record(struct report *r, json_t *rec, uint16_t run)
 {
 	const char *kind = str_field(rec, "kind");
 	int ret = 0;
 
 	if (!strcmp(kind, "pair"))
-		return ingest_pair(r, rec);
+		return ingest_pair(r, rec, run);
 	pthread_mutex_lock(&r->lock);
 	r->n_records++;
 	if (!strcmp(kind, "port"))
 		ret = ingest_port(r, rec);
 	else if (!strcmp(kind, "link"))
 		ret = ingest_link(r, rec);
-	else if (!strcmp(kind, "finding"))
+	else if (!strcmp(kind, "finding") && !pair_finding(rec))
 		ret = report_finding_take(r, rec);
 	else if (!strcmp(kind, "counters"))
 		ret = ingest_counters(r, rec);
@@ -380,9 +423,15 @@ int report_ingest_record(struct report *r, json_t *rec)
 	return ret;
 }
 
+int report_ingest_record(struct report *r, json_t *rec)
+{
+	return ingest_record(r, rec, 0);
+}
+
 struct ingest_part {
 	const char *path;
 	off_t start, end;
+	uint16_t run; /* the file's index */
 };
 
 struct ingest_job {
@@ -421,6 +470,7 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 		record_reader_open_range(p->path, p->start, p->end);
 	off_t shown = p->start;
 	unsigned long n = 0;
+	struct ingest_src src = { j->r, p->run };
 	json_t *rec;
 	char msg[600];
 	int ret = 0;
@@ -433,8 +483,8 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 	}
 	while (!__atomic_load_n(&j->ret, __ATOMIC_RELAXED) &&
 	       (ret = record_reader_next_fast(rd, &rec, ingest_pair_fast,
-					      j->r)) > 0) {
-		ret = rec ? report_ingest_record(j->r, rec) : 0;
+					      &src)) > 0) {
+		ret = rec ? ingest_record(j->r, rec, p->run) : 0;
 		json_decref(rec);
 		if (++n % 4096 == 0)
 			shown = show_progress(j, rd, shown);
@@ -500,6 +550,7 @@ static int plan_parts(struct ingest_job *j, char **paths, int n, int threads)
 			struct ingest_part *part = &j->parts[j->n_parts++];
 
 			part->path = paths[i];
+			part->run = i < UINT16_MAX ? (uint16_t)i : UINT16_MAX;
 			part->start = k == 1 ? 0 : st.st_size * p / k;
 			part->end = k == 1 || p == k - 1
 					    ? -1

@@ -125,7 +125,7 @@ static json_t *hport_json(const struct report *r, size_t i)
 			  "pairs_not_tested", (int)h->n_untested, "avg_gbps",
 			  n ? h->sum_gbps / n : 0.0, "min_gbps",
 			  h->min_gbps < 0 ? 0.0 : (double)h->min_gbps, "blamed",
-			  r->attr ? r->attr[i].blamed : 0));
+			  r->attr ? (r->attr[i].blame != 0) : 0));
 	return o;
 }
 

@@ -1,151 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * Judging the pairs: each measurement against its link class (same expected
- * rate, test and direction) — an absolute floor, an outlier rule (median -
- * k * MAD), the lowest window, and errors — then attribution of the low ones
- * to ports (attribute.c) and the report's own findings about them.
+ * Judging the pairs: every pair record once through the one pair judge
+ * (judge/pairjudge.h, docs/judging.md; burnin's rank 0 uses the same),
+ * then the report's own findings about the ports it blames or suspects.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/array.h"
+#include "common/clock.h"
+#include "common/log.h"
 #include "common/record.h"
 #include "reports/report.h"
 
-#define MAX_CLASSES 256
 #define WORST_PAIRS 8
-
-struct link_class {
-	float expected;
-	uint8_t test, dir;
-	float *vals;
-	size_t n, cap;
-	double median, mad;
-};
-
-struct classes {
-	struct link_class c[MAX_CLASSES];
-	size_t n;
-};
-
-const char *report_low_why_name(uint8_t why)
-{
-	static const char *const names[] = {
-		[LOW_NONE] = "ok",
-		[LOW_ERROR] = "error",
-		[LOW_FLOOR] = "below-floor",
-		[LOW_OUTLIER] = "outlier",
-		[LOW_INTERMITTENT] = "intermittent",
-	};
-
-	return why < sizeof(names) / sizeof(names[0]) ? names[why] : "?";
-}
-
-static struct link_class *class_of(struct classes *cs,
-				   const struct report_meas *m)
-{
-	for (size_t i = 0; i < cs->n; i++)
-		if (cs->c[i].expected == m->expected &&
-		    cs->c[i].test == m->test && cs->c[i].dir == m->dir)
-			return &cs->c[i];
-	if (cs->n == MAX_CLASSES)
-		return NULL;
-	cs->c[cs->n] = (struct link_class){ .expected = m->expected,
-					    .test = m->test,
-					    .dir = m->dir };
-	return &cs->c[cs->n++];
-}
-
-static int class_add(struct link_class *c, float v)
-{
-	if (array_reserve(&c->vals, &c->cap, c->n, sizeof(*c->vals)))
-		return -ENOMEM;
-	c->vals[c->n++] = v;
-	return 0;
-}
-
-static void swapf(float *a, float *b)
-{
-	float t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* k-th smallest of v[0..n), reordering v (three-way quickselect). */
-static float select_kth(float *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n;
-
-	while (hi - lo > 1) {
-		float pivot = v[lo + (hi - lo) / 2];
-		size_t lt = lo, i = lo, gt = hi;
-
-		while (i < gt) {
-			if (v[i] < pivot)
-				swapf(&v[lt++], &v[i++]);
-			else if (v[i] > pivot)
-				swapf(&v[i], &v[--gt]);
-			else
-				i++;
-		}
-		if (k < lt)
-			hi = lt;
-		else if (k >= gt)
-			lo = gt;
-		else
-			return pivot;
-	}
-	return v[lo];
-}
-
-static void class_stats(struct link_class *c)
-{
-	if (!c->n)
-		return;
-	c->median = select_kth(c->vals, c->n, c->n / 2);
-	for (size_t i = 0; i < c->n; i++)
-		c->vals[i] = fabsf(c->vals[i] - (float)c->median);
-	c->mad = select_kth(c->vals, c->n, c->n / 2);
-	free(c->vals);
-	c->vals = NULL;
-}
-
-static int build_classes(struct report *r, struct classes *cs)
-{
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		struct link_class *c = class_of(cs, &r->meas[i]);
-
-		if (c && !r->meas[i].status && class_add(c, r->meas[i].gbps))
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < cs->n; i++)
-		class_stats(&cs->c[i]);
-	return 0;
-}
-
-static uint8_t judge_one(const struct report_params *pp,
-			 const struct link_class *c,
-			 const struct report_meas *m)
-{
-	double margin;
-
-	if (m->status == 1)
-		return LOW_ERROR;
-	if (m->expected > 0 && m->gbps < pp->floor * m->expected)
-		return LOW_FLOOR;
-	if (c && c->n >= 8) {
-		margin = fmax(pp->mad_k * 1.4826 * c->mad,
-			      pp->outlier_min * c->median);
-		if (m->gbps < c->median - margin)
-			return LOW_OUTLIER;
-	}
-	if (m->expected > 0 && m->gbps_min < pp->min_frac * m->expected)
-		return LOW_INTERMITTENT;
-	return LOW_NONE;
-}
 
 static void port_figures(struct report_hport *h, const struct report_meas *m,
 			 uint8_t verdict)
@@ -165,21 +36,59 @@ static void port_figures(struct report_hport *h, const struct report_meas *m,
 		h->min_gbps = m->gbps;
 }
 
-static void judge_pairs(struct report *r, struct classes *cs)
+static struct judge_pair judge_pair_of(const struct attr_pair *p,
+				       const struct report_meas *m)
 {
+	return (struct judge_pair){
+		.a = p->a,
+		.b = p->b,
+		.run = m->run,
+		.round = m->round,
+		.test = m->test,
+		.bidir = m->dir,
+		.status = m->status == 0   ? JUDGE_PAIR_OK
+			  : m->status == 1 ? JUDGE_PAIR_ERROR
+					   : JUDGE_PAIR_NOT_TESTED,
+		.retest = m->retest,
+		.expected = m->expected,
+		.gbps = m->gbps,
+		.gbps_min = m->gbps_min,
+		.error_completions = m->error_completions,
+	};
+}
+
+/* Every pair record through the one pair judge, once. */
+static int judge_records(struct report *r)
+{
+	struct judge_pair *in = calloc(r->n_pairs + 1, sizeof(*in));
+	struct judge_result res;
+	int ret;
+
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_pairs; i++)
+		in[i] = judge_pair_of(&r->pairs[i], &r->meas[i]);
+	ret = judge_pairs(&r->params.judge, in, r->n_pairs, r->n_hports, &res);
+	free(in);
+	if (ret)
+		return ret;
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		struct report_meas *m = &r->meas[i];
 		struct attr_pair *p = &r->pairs[i];
 
-		if (m->status == 2) {
-			p->verdict = ATTR_UNTESTED;
-		} else {
-			m->why = judge_one(&r->params, class_of(cs, m), m);
-			p->verdict = m->why ? ATTR_LOW : ATTR_OK;
-		}
+		m->why = res.out[i].why;
+		p->verdict = m->why == JUDGE_WHY_NOT_TESTED ? ATTR_UNTESTED
+			     : res.out[i].bad		    ? ATTR_LOW
+							    : ATTR_OK;
+		if (p->a >= r->n_hports || p->b >= r->n_hports)
+			continue;
 		port_figures(&r->hports[p->a], m, p->verdict);
 		port_figures(&r->hports[p->b], m, p->verdict);
 	}
+	r->attr = res.ports; /* kept: the verdicts, per hport */
+	res.ports = NULL;
+	judge_result_free(&res);
+	return 0;
 }
 
 struct worst {
@@ -219,9 +128,9 @@ static struct worst *collect_worst(const struct report *r)
 
 		if (p->verdict != ATTR_LOW)
 			continue;
-		if (r->attr[p->a].blamed)
+		if ((r->attr[p->a].blame != 0))
 			worst_add(&w[p->a], r->meas, i);
-		if (r->attr[p->b].blamed)
+		if ((r->attr[p->b].blame != 0))
 			worst_add(&w[p->b], r->meas, i);
 	}
 	return w;
@@ -242,7 +151,7 @@ static json_t *pair_evidence(const struct report *r, uint32_t self, size_t i)
 		"round", (int)m->round, "test", m->test ? "read" : "write",
 		"dir", m->dir ? "bi" : "uni", "gbps", (double)m->gbps,
 		"gbps_min", (double)m->gbps_min, "expected_gbps",
-		(double)m->expected, "judged", report_low_why_name(m->why));
+		(double)m->expected, "judged", judge_why_name(m->why));
 
 	if (e && m->error)
 		json_object_set_new(e, "error", json_string(m->error));
@@ -252,13 +161,13 @@ static json_t *pair_evidence(const struct report *r, uint32_t self, size_t i)
 /* The category that names what most of its low pairs showed. */
 static const char *blame_category(const struct report *r, const struct worst *w)
 {
-	unsigned int n[LOW_INTERMITTENT + 1] = { 0 };
+	unsigned int n[JUDGE_WHY_NOT_TESTED + 1] = { 0 };
 
 	for (size_t k = 0; k < w->n; k++)
 		n[r->meas[w->idx[k]].why]++;
-	if (n[LOW_ERROR] > w->n / 2)
+	if (n[JUDGE_WHY_ERROR] > w->n / 2)
 		return "completion-errors";
-	if (n[LOW_INTERMITTENT] > w->n / 2)
+	if (n[JUDGE_WHY_DIP] > w->n / 2)
 		return "intermittent";
 	return "low-bandwidth";
 }
@@ -266,7 +175,8 @@ static const char *blame_category(const struct report *r, const struct worst *w)
 static int blame_finding(struct report *r, uint32_t p, const struct worst *w)
 {
 	const struct report_hport *h = &r->hports[p];
-	const struct attr_port *a = &r->attr[p];
+	const struct judge_port *a = &r->attr[p];
+	unsigned int witnesses = a->witnesses[JUDGE_N_KINDS];
 	json_t *pairs = json_array(), *ev, *f;
 	double avg =
 		h->n_ok + h->n_low ? h->sum_gbps / (h->n_ok + h->n_low) : 0;
@@ -274,30 +184,29 @@ static int blame_finding(struct report *r, uint32_t p, const struct worst *w)
 	for (size_t k = 0; pairs && k < w->n; k++)
 		json_array_append_new(pairs, pair_evidence(r, p, w->idx[k]));
 	ev = json_pack("{s:i,s:i,s:i,s:i,s:f,s:f,s:o}", "low_pairs",
-		       (int)a->n_low, "measured_pairs", (int)a->n_meas,
-		       "low_partners", (int)a->n_low_partners, "witnesses",
-		       (int)a->witnesses, "confidence", (double)a->confidence,
+		       (int)a->n_bad, "measured_pairs", (int)a->n_meas,
+		       "low_partners", (int)a->bad_partners, "witnesses",
+		       (int)witnesses, "confidence", (double)a->confidence,
 		       "avg_gbps", avg, "pairs", pairs);
 	f = record_finding(
 		"fail", blame_category(r, w), hport_ref(h), ev, "disable-port",
 		"%s %s port %d: low with %u partners that were fine with others (%u of %u pairs low, average %.1f Gb/s); take the port out of service",
-		h->host, h->ca, h->port, a->witnesses, a->n_low, a->n_meas,
-		avg);
+		h->host, h->ca, h->port, witnesses, a->n_bad, a->n_meas, avg);
 	return report_add_finding(r, f);
 }
 
 static int suspect_finding(struct report *r, uint32_t p)
 {
 	const struct report_hport *h = &r->hports[p];
-	const struct attr_port *a = &r->attr[p];
+	const struct judge_port *a = &r->attr[p];
 	json_t *f = record_finding(
 		"warn", "unattributed-low-pairs", hport_ref(h),
-		json_pack("{s:i,s:i,s:i}", "low_pairs", (int)a->n_low,
+		json_pack("{s:i,s:i,s:i}", "low_pairs", (int)a->n_bad,
 			  "measured_pairs", (int)a->n_meas, "low_partners",
-			  (int)a->n_low_partners),
+			  (int)a->bad_partners),
 		"none",
 		"%s %s port %d: low with %u partners that were not fine elsewhere either; retest it against new partners (ibproof burnin --schedule node:%s)",
-		h->host, h->ca, h->port, a->n_low_partners, h->host);
+		h->host, h->ca, h->port, a->bad_partners, h->host);
 
 	return report_add_finding(r, f);
 }
@@ -326,9 +235,11 @@ static int port_findings(struct report *r)
 	for (uint32_t p = 0; !ret && p < r->n_hports; p++) {
 		const struct report_hport *h = &r->hports[p];
 
-		if (r->attr[p].blamed)
+		if (r->attr[p].blame)
 			ret = blame_finding(r, p, &w[p]);
-		else if (r->attr[p].suspect)
+		else if (r->attr[p].suspect &&
+			 r->attr[p].bad_partners >=
+				 r->params.judge.min_witnesses)
 			ret = suspect_finding(r, p);
 		else if (h->n_untested && !h->n_ok && !h->n_low)
 			ret = untested_finding(r, p);
@@ -339,25 +250,18 @@ static int port_findings(struct report *r)
 
 int report_judge(struct report *r)
 {
-	struct classes *cs = calloc(1, sizeof(*cs));
-	int ret = -ENOMEM;
+	double t0 = clock_mono_now();
+	clock_t c0 = clock();
+	int ret = judge_records(r);
 
-	r->attr = calloc(r->n_hports + 1, sizeof(*r->attr));
-	if (!cs || !r->attr)
-		goto out;
-	ret = build_classes(r, cs);
-	if (ret)
-		goto out;
-	judge_pairs(r, cs);
-	ret = attribute_ports(r->pairs, r->n_pairs, r->attr, r->n_hports,
-			      &r->params.attr);
+	if (!ret)
+		log_info(
+			"judged %zu pair records of %zu ports in %.3f s (CPU %.3f s)",
+			r->n_pairs, r->n_hports, clock_mono_now() - t0,
+			(double)(clock() - c0) / CLOCKS_PER_SEC);
 	if (!ret)
 		ret = port_findings(r);
 	if (!ret)
 		ret = report_group_rounds(r);
-out:
-	for (size_t i = 0; cs && i < cs->n; i++)
-		free(cs->c[i].vals);
-	free(cs);
 	return ret;
 }

@@ -45,7 +45,7 @@ static double port_value(const struct report *r, size_t i, size_t m)
 	case 2:
 		return h->n_low;
 	default:
-		return r->attr ? r->attr[i].blamed : 0;
+		return r->attr ? (r->attr[i].blame != 0) : 0;
 	}
 }
 

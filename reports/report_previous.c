@@ -29,7 +29,7 @@ static bool hport_passed(struct report *r, const json_t *port, json_t **why)
 	    !hashmap_get(&r->hport_by_guid, e.guid, &idx))
 		return false;
 	h = &r->hports[idx];
-	if (!h->n_ok || (r->attr && r->attr[idx].blamed))
+	if (!h->n_ok || (r->attr && (r->attr[idx].blame != 0)))
 		return false;
 	*why = json_pack("{s:i,s:i,s:f}", "pairs_ok", (int)h->n_ok, "pairs_low",
 			 (int)h->n_low, "avg_gbps",

@@ -264,7 +264,14 @@ static const char *const str_names[] = { "schema", "kind",    "time",
 static const char *const num_names[] = { "round", "gbps", "gbps_min",
 					 "expected_gbps" };
 
-enum { BIT_NUM = 9, BIT_A = 13, BIT_B = 14, BITS_ALL = (1 << 15) - 1 };
+enum {
+	BIT_NUM = 9,
+	BIT_A = 13,
+	BIT_B = 14,
+	BITS_ALL = (1 << 15) - 1, /* the required fields */
+	BIT_ERRC = 15, /* optional ones */
+	BIT_RETEST = 16,
+};
 
 static int num_field(struct scan_pair *p, unsigned int i, struct scanner *sc)
 {
@@ -299,6 +306,24 @@ static int pair_field(void *ctx, const struct scan_str *key, struct scanner *sc)
 	for (unsigned int i = 0; i < 4; i++)
 		if (scan_eq(key, num_names[i]))
 			return num_field(p, i, sc);
+	if (scan_eq(key, "error_completions")) {
+		if (!once(&p->seen, BIT_ERRC) || !scan_value(sc, &v, false) ||
+		    v.type != V_INT || v.i < 0)
+			return -1;
+		p->error_completions = v.i;
+		return 1;
+	}
+	if (scan_eq(key, "retest")) {
+		const char *at;
+
+		skip_ws(sc);
+		at = sc->p;
+		if (!once(&p->seen, BIT_RETEST) || !scan_value(sc, &v, false) ||
+		    v.type != V_LITERAL)
+			return -1;
+		p->retest = *at == 't';
+		return 1;
+	}
 	if (scan_eq(key, "a") || scan_eq(key, "b")) {
 		bool a = key->s[0] == 'a';
 

@@ -26,6 +26,8 @@ struct scan_pair {
 	struct scan_str str[9]; /* enum scan_str_field */
 	long long round;
 	double gbps, gbps_min, expected;
+	long long error_completions; /* 0 when absent */
+	int retest; /* "retest": true */
 	struct scan_ref a, b;
 	unsigned long seen;
 };

@@ -143,8 +143,8 @@ static char *canon_links(const struct fabric *f)
 			end_str(p->remote, b, sizeof(b));
 			if (strcmp(a, b) > 0)
 				continue; /* each link once */
-			v[n] = malloc(300);
-			snprintf(v[n], 300, "%s|%s|%d|%d\n", a, b, p->width,
+			v[n] = malloc(700);
+			snprintf(v[n], 700, "%s|%s|%d|%d\n", a, b, p->width,
 				 p->speed);
 			len += strlen(v[n++]);
 		}

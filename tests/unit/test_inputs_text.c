@@ -60,13 +60,9 @@ static void analyse(struct report *r, const char *file, const char *map)
 	char *files[] = { (char *)file };
 
 	assert_int_equal(0, report_init(r));
-	r->params.floor = 0.9;
-	r->params.mad_k = 4;
-	r->params.outlier_min = 0.05;
-	r->params.min_frac = 0.5;
+	judge_defaults(&r->params.judge);
 	r->params.group_min = 4;
 	r->params.threads = 1;
-	attribute_default_params(&r->params.attr);
 	if (map)
 		assert_int_equal(0, report_load_node_name_map(r, map));
 	assert_int_equal(0, report_analyse(r, files, 1, NULL));
@@ -136,10 +132,9 @@ static void test_d9_script_printf_escaped(void **state)
 
 	(void)state;
 	assert_int_equal(0, report_init(&r));
-	r.params.floor = 0.9;
+	judge_defaults(&r.params.judge);
 	r.params.group_min = 4;
 	r.params.threads = 1;
-	attribute_default_params(&r.params.attr);
 	assert_int_equal(0, report_analyse(&r, files, 2, NULL));
 	assert_int_equal(0, report_write_script(&r, path));
 	s = slurp(path);
@@ -345,7 +340,7 @@ static void test_d10_gbps_out_of_range_refused(void **state)
 	(void)state;
 	assert_int_equal(0, report_init(&r));
 	r.params.threads = 1;
-	attribute_default_params(&r.params.attr);
+	judge_defaults(&r.params.judge);
 	assert_int_equal(-EINVAL, report_analyse(&r, files, 1, NULL));
 	assert_non_null(strstr(r.error, "d10-gbps-1e39.jsonl:1: pair record: "
 					"field 'gbps' must be a finite"));

@@ -124,13 +124,9 @@ static void analyse(struct report *r, const char *path, const char *previous)
 	char *files[] = { (char *)path };
 
 	assert_int_equal(0, report_init(r));
-	r->params.floor = 0.9;
-	r->params.mad_k = 4;
-	r->params.outlier_min = 0.05;
-	r->params.min_frac = 0.5;
+	judge_defaults(&r->params.judge);
 	r->params.group_min = 4;
 	r->params.threads = 2;
-	attribute_default_params(&r->params.attr);
 	assert_int_equal(0, report_analyse(r, files, 1, previous));
 }
 

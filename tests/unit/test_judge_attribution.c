@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Attribution scenarios on plain arrays (reports/attribute.c): one bad HCA
- * port among 64; two bad ports sharing a partner; noise with no fault; a
- * single low pair; a port low with only one partner.
+ * Attribution scenarios on plain arrays through the one pair judge
+ * (judge/pairjudge.c; once reports/attribute.c's): one bad HCA port among
+ * 64; two bad ports sharing a partner; noise with no fault (the noise
+ * guard); a single low pair; a port low with only one partner.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +14,14 @@
 
 #include <cmocka.h>
 
-#include "reports/attribute.h"
+#include "judge/pairjudge.h"
+
+enum { ATTR_OK, ATTR_LOW, ATTR_UNTESTED };
+
+struct attr_pair {
+	uint32_t a, b;
+	uint8_t verdict;
+};
 
 struct scenario {
 	struct attr_pair *pairs;
@@ -50,23 +58,44 @@ static void all_pairs(struct scenario *s, uint32_t n, const int *bad,
 		}
 }
 
-static struct attr_port *run(struct scenario *s, size_t nports)
+/* A low pair at a tenth of its expected rate, a fine one at 95 %. */
+static struct judge_port *run(struct scenario *s, size_t nports)
 {
-	struct attr_port *ports = calloc(nports, sizeof(*ports));
-	struct attr_params p;
+	struct judge_pair *in = calloc(s->n + 1, sizeof(*in));
+	struct judge_port *ports = calloc(nports, sizeof(*ports));
+	struct judge_params p;
+	struct judge_result res;
 
+	assert_non_null(in);
 	assert_non_null(ports);
-	attribute_default_params(&p);
-	assert_int_equal(0, attribute_ports(s->pairs, s->n, ports, nports, &p));
+	for (size_t i = 0; i < s->n; i++) {
+		float g = s->pairs[i].verdict == ATTR_LOW ? 10 : 95;
+
+		in[i] = (struct judge_pair){
+			.a = s->pairs[i].a,
+			.b = s->pairs[i].b,
+			.status = s->pairs[i].verdict == ATTR_UNTESTED
+					  ? JUDGE_PAIR_NOT_TESTED
+					  : JUDGE_PAIR_OK,
+			.expected = 100,
+			.gbps = g,
+			.gbps_min = g,
+		};
+	}
+	judge_defaults(&p);
+	assert_int_equal(0, judge_pairs(&p, in, s->n, nports, &res));
+	memcpy(ports, res.ports, nports * sizeof(*ports));
+	judge_result_free(&res);
+	free(in);
 	return ports;
 }
 
-static size_t blamed_count(const struct attr_port *ports, size_t n)
+static size_t blamed_count(const struct judge_port *ports, size_t n)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		k += ports[i].blamed;
+		k += ports[i].blame != 0;
 	return k;
 }
 
@@ -74,16 +103,16 @@ static void test_one_bad_port_among_64(void **state)
 {
 	struct scenario s = { 0 };
 	int bad[64] = { 0 };
-	struct attr_port *ports;
+	struct judge_port *ports;
 
 	(void)state;
 	bad[17] = 1;
 	all_pairs(&s, 64, bad, 0);
 	ports = run(&s, 64);
 	assert_int_equal(1, blamed_count(ports, 64));
-	assert_true(ports[17].blamed);
-	assert_int_equal(63, ports[17].witnesses);
-	assert_int_equal(63, ports[17].n_low_partners);
+	assert_true(ports[17].blame);
+	assert_int_equal(63, ports[17].witnesses[JUDGE_N_KINDS]);
+	assert_int_equal(63, ports[17].bad_partners);
 	assert_true(ports[17].confidence > 0.99f);
 	for (int i = 0; i < 64; i++)
 		assert_false(ports[i].suspect);
@@ -96,7 +125,7 @@ static void test_two_bad_ports_sharing_a_partner(void **state)
 {
 	enum { X, Y, Z, A, B, C, D, N };
 	struct scenario s = { 0 };
-	struct attr_port *ports;
+	struct judge_port *ports;
 
 	(void)state;
 	add(&s, X, Z, ATTR_LOW);
@@ -112,12 +141,12 @@ static void test_two_bad_ports_sharing_a_partner(void **state)
 	add(&s, A, D, ATTR_OK);
 	add(&s, B, C, ATTR_OK);
 	ports = run(&s, N);
-	assert_true(ports[X].blamed);
-	assert_true(ports[Y].blamed);
+	assert_true(ports[X].blame);
+	assert_true(ports[Y].blame);
 	assert_int_equal(2, blamed_count(ports, N));
 	assert_false(ports[Z].suspect);
 	/* Z was low with Y too when X was judged: A and B vouch for it */
-	assert_int_equal(2, ports[X].witnesses);
+	assert_int_equal(2, ports[X].witnesses[JUDGE_N_KINDS]);
 	free(ports);
 	free(s.pairs);
 }
@@ -127,14 +156,14 @@ static void test_two_bad_ports_all_pairs(void **state)
 {
 	struct scenario s = { 0 };
 	int bad[32] = { 0 };
-	struct attr_port *ports;
+	struct judge_port *ports;
 
 	(void)state;
 	bad[3] = bad[9] = 1;
 	all_pairs(&s, 32, bad, 0);
 	ports = run(&s, 32);
 	assert_int_equal(2, blamed_count(ports, 32));
-	assert_true(ports[3].blamed && ports[9].blamed);
+	assert_true(ports[3].blame && ports[9].blame);
 	free(ports);
 	free(s.pairs);
 }
@@ -147,7 +176,7 @@ static void test_noise_blames_nobody(void **state)
 	(void)state;
 	for (int seed = 1; seed <= 20; seed++) {
 		struct scenario s = { 0 };
-		struct attr_port *ports;
+		struct judge_port *ports;
 
 		rng = (uint64_t)seed * 7919;
 		all_pairs(&s, 64, bad, 0.01);
@@ -165,7 +194,7 @@ static void test_one_pair_blames_no_one(void **state)
 {
 	struct scenario s = { 0 };
 	int bad[8] = { 0 };
-	struct attr_port *ports;
+	struct judge_port *ports;
 
 	(void)state;
 	all_pairs(&s, 8, bad, 0);
@@ -181,7 +210,7 @@ static void test_one_pair_blames_no_one(void **state)
 static void test_untested_pairs_ignored(void **state)
 {
 	struct scenario s = { 0 };
-	struct attr_port *ports;
+	struct judge_port *ports;
 
 	(void)state;
 	for (uint32_t b = 1; b < 10; b++)
