@@ -10,6 +10,7 @@
 
 #include "common/record.h"
 #include "reports/report.h"
+#include "reports/report_map.h"
 #include "reports/report_svg.h"
 
 static const char html_head[] =
@@ -23,7 +24,17 @@ static const char html_head[] =
 	".verdict{font-size:1.6em;font-weight:bold;padding:.3em .6em;display:inline-block}\n"
 	".pass{background:#c8e6c9}.fail{background:#ffcdd2}\n"
 	".sev-fail{color:#b71c1c;font-weight:bold}.sev-warn{color:#e65100}\n"
-	".hm-leaf{stroke:#000;stroke-width:.6}.hm-label{font-size:10px}\n"
+	".hm-leaf{stroke:#000;stroke-width:.6}.hm-label,.hm-host{font-size:10px}\n"
+	".hm-host{font-size:8px}.hm-axis{font-size:12px;font-weight:bold}\n"
+	"#fabric-map{max-width:100%;height:auto;border:1px solid #ddd}\n"
+	".cable{stroke:#b0bec5;stroke-width:1;fill:none}\n"
+	".cable.f-warn{stroke:#ef6c00;stroke-width:2.5}.cable.f-fail{stroke:#c62828;stroke-width:3}\n"
+	".cable.absent{stroke-dasharray:5 3}.cable:hover{stroke:#000;stroke-width:4}\n"
+	".switch{fill:#37474f}.switch.tier1{fill:#546e7a}.sw-label{font-size:11px;text-anchor:middle}\n"
+	".hca{fill:#90caf9}.hca.blamed{fill:#c62828}.hca.not-tested{fill:#9e9e9e}\n"
+	".bundle-line{stroke:#b0bec5;stroke-width:4;cursor:pointer}.bundle-line.f-warn{stroke:#ef6c00}\n"
+	".bundle-line.f-fail{stroke:#c62828}.hca-group{fill:#90caf9;cursor:pointer}\n"
+	"th{cursor:pointer}.filter{margin:.3em 0}\n"
 	".hist-bar{fill:#1565c0}.axis{font-size:10px}.note{font-size:12px;color:#555}\n"
 	"figure{display:inline-block;margin:.5em 1em}\n"
 	"</style></head><body>\n";
@@ -198,6 +209,9 @@ int report_write_html(const struct report *r, const char *path)
 	html_summary(&b, r);
 	html_findings(&b, r);
 	html_disable(&b, r);
+	report_buf_puts(&b, "<h2>Fabric map</h2>\n");
+	if (report_svg_map(&b, r))
+		b.oom = true;
 	report_buf_puts(&b, "<h2>Pair bandwidth heatmap</h2>\n");
 	if (report_svg_heatmap(&b, r))
 		b.oom = true;
