@@ -65,7 +65,17 @@ read -r -d '' js <<'EOF'
 (function () {
   var t = function (q) { return Array.prototype.map.call(
     document.querySelectorAll(q), function (e) { return e.textContent; }); };
+  var shown = function (id) { return Array.prototype.filter.call(
+    document.getElementById(id).rows, function (r, i) { return i && !r.hidden; })
+    .map(function (r) { return r.cells[1].textContent; }); };
+  var f = document.getElementById('disable-filter');
+  f.value = 'SWAP'; f.dispatchEvent(new Event('input'));
+  var filtered = shown('disable');
+  f.value = ''; f.dispatchEvent(new Event('input'));
+  var th = document.getElementById('findings').rows[0].cells[1];
+  th.click(); var up = shown('findings'); th.click(); var down = shown('findings');
   return {
+    filtered: filtered, sorted_up: up, sorted_down: down,
     cables: Array.prototype.map.call(
       document.querySelectorAll('#fabric-map [data-ends]'), function (e) {
         return { ends: e.getAttribute('data-ends'),
@@ -136,6 +146,11 @@ if "leaf01" not in v["labels"] or v["cells"] == 0 or v["legend"] < 2:
          (v["cells"], v["legend"], v["labels"][:5]))
 if not v["captions"] or not all(c.startswith("expected rate unknown") for c in v["captions"]):
     fail("histogram captions: %s" % v["captions"])
+if v["filtered"] != ["swap-cables"]:
+    fail("disable list filtered by 'SWAP' shows %s" % v["filtered"])
+if v["sorted_up"] != sorted(v["sorted_up"]) or v["sorted_down"] != sorted(v["sorted_up"])[::-1] \
+        or len(set(v["sorted_up"])) < 2:
+    fail("findings sorted by category: %s, then %s" % (v["sorted_up"], v["sorted_down"]))
 if page["requests"]:
     fail("network requests: %s" % page["requests"])
 if page["console"]:
