@@ -56,7 +56,7 @@ struct map {
 	size_t n_cables, cap_cables;
 	int max_tier;
 	bool aggregate; /* bundles per switch pair and per leaf */
-	double width, height, orphan_x;
+	double width, height, orphan_x, tier_h;
 	size_t n_hcas, n_orphans;
 };
 
@@ -428,7 +428,7 @@ static int node_order(const void *x, const void *y)
 static void place_tier(struct map *m, const int *order, size_t n, int tier)
 {
 	size_t k = 0, count = 0;
-	double slot, y = MAP_TOP + (m->max_tier - tier) * TIER_H;
+	double slot, y = MAP_TOP + (m->max_tier - tier) * m->tier_h;
 
 	for (size_t i = 0; i < n; i++)
 		count += m->nodes[order[i]].is_sw &&
@@ -461,7 +461,16 @@ static int map_layout(struct map *m)
 		order[i] = (int)i;
 	sort_map = m;
 	qsort(order, m->n_nodes, sizeof(*order), node_order);
-	leaf_y = MAP_TOP + (m->max_tier - 1) * TIER_H;
+	/* a wide map gets taller tiers, so that it stays readable scaled */
+	for (size_t i = 0; i < m->n_nodes; i++)
+		if (m->nodes[i].is_sw && m->nodes[i].tier == 1)
+			m->tier_h +=
+				(m->nodes[i].n_hosts > 6 ? m->nodes[i].n_hosts
+							 : 6) *
+					host_w +
+				LEAF_GAP;
+	m->tier_h = m->tier_h * 0.12 > TIER_H ? m->tier_h * 0.12 : TIER_H;
+	leaf_y = MAP_TOP + (m->max_tier - 1) * m->tier_h;
 	for (size_t i = 0; i < m->n_nodes; i++) {
 		struct map_node *n = &m->nodes[order[i]];
 
