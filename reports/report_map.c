@@ -853,6 +853,10 @@ int report_svg_map(struct report_buf *b, const struct report *r)
 	int ret;
 
 	ret = map_build(&m);
+	if (!ret && !m.n_nodes)
+		report_buf_puts(
+			b,
+			"<p class=\"note\">No link records, HCA ports or cables in the input: nothing to draw (ibproof fabric discover --records gives the cables).</p>\n");
 	if (ret || !m.n_nodes)
 		goto out;
 	for (size_t i = 0; i < m.n_nodes; i++)
