@@ -10,6 +10,7 @@
 
 #include "common/record.h"
 #include "reports/report.h"
+#include "reports/report_map.h"
 #include "reports/report_svg.h"
 
 static const char html_head[] =
@@ -23,7 +24,18 @@ static const char html_head[] =
 	".verdict{font-size:1.6em;font-weight:bold;padding:.3em .6em;display:inline-block}\n"
 	".pass{background:#c8e6c9}.fail{background:#ffcdd2}\n"
 	".sev-fail{color:#b71c1c;font-weight:bold}.sev-warn{color:#e65100}\n"
-	".hm-leaf{stroke:#000;stroke-width:.6}.hm-label{font-size:10px}\n"
+	".hm-leaf{stroke:#000;stroke-width:.6}.hm-label,.hm-host{font-size:10px}\n"
+	".hm-host{font-size:8px}.hm-axis{font-size:12px;font-weight:bold}\n"
+	"#fabric-map{max-width:100%;height:auto;border:1px solid #ddd}\n"
+	".cable{stroke:#b0bec5;stroke-width:1;fill:none}\n"
+	".cable.f-warn{stroke:#ef6c00;stroke-width:2.5}.cable.f-fail{stroke:#c62828;stroke-width:3}\n"
+	".cable.absent{stroke-dasharray:5 3}.cable:hover{stroke:#000;stroke-width:4}\n"
+	".switch{fill:#37474f}.switch.tier1{fill:#546e7a}.sw-label{font-size:11px;text-anchor:middle}\n"
+	".hca{fill:#90caf9}.hca.blamed{fill:#c62828}.hca.not-tested{fill:#9e9e9e}\n"
+	".bundle-line{stroke:#b0bec5;stroke-width:4;cursor:pointer}.bundle-line.f-warn{stroke:#ef6c00}\n"
+	".bundle-line.f-fail{stroke:#c62828}.hca-group{fill:#90caf9;cursor:pointer}\n"
+	"th{cursor:pointer}.filter{margin:.3em 0;display:block}\n"
+	"th[data-sort=up]::after{content:' \\25B2'}th[data-sort=down]::after{content:' \\25BC'}\n"
 	".hist-bar{fill:#1565c0}.axis{font-size:10px}.note{font-size:12px;color:#555}\n"
 	"figure{display:inline-block;margin:.5em 1em}\n"
 	"</style></head><body>\n";
@@ -172,6 +184,11 @@ static void html_disable(struct report_buf *b, const struct report *r)
 	report_buf_puts(b, "</ul>\n");
 }
 
+/*
+ * The page's one script (the CSP allows inline script, nothing else): the
+ * status line, a filter box and sortable columns for each table, and the
+ * map's bundles opening on a click. Without it the page reads the same.
+ */
 static const char html_script[] =
 	"<script>\n(function () {\n"
 	"  var data = JSON.parse(document.getElementById('ibproof-data').textContent);\n"
@@ -179,6 +196,32 @@ static const char html_script[] =
 	"  document.getElementById('script-status').textContent =\n"
 	"    cells + ' heatmap cells, ' + data.disable.length + ' in the disable list.';\n"
 	"  document.body.setAttribute('data-heatmap-cells', String(cells));\n"
+	"  function rows(t) { return Array.prototype.slice.call(t.rows, 1); }\n"
+	"  function key(r, i) { var s = r.cells[i] ? r.cells[i].textContent : '';\n"
+	"    var n = parseFloat(s); return isNaN(n) || String(n) !== s.trim() ? s : n; }\n"
+	"  ['findings', 'disable'].forEach(function (id) {\n"
+	"    var t = document.getElementById(id); if (!t) return;\n"
+	"    var f = document.createElement('input');\n"
+	"    f.className = 'filter'; f.placeholder = 'filter ' + id; f.id = id + '-filter';\n"
+	"    f.addEventListener('input', function () { var q = f.value.toLowerCase();\n"
+	"      rows(t).forEach(function (r) { r.hidden = q !== '' &&\n"
+	"        r.textContent.toLowerCase().indexOf(q) < 0; }); });\n"
+	"    t.parentNode.insertBefore(f, t);\n"
+	"    Array.prototype.forEach.call(t.rows[0].cells, function (th, i) {\n"
+	"      th.title = 'click to sort';\n"
+	"      th.addEventListener('click', function () {\n"
+	"        var up = th.getAttribute('data-sort') !== 'up';\n"
+	"        Array.prototype.forEach.call(t.rows[0].cells, function (h) {\n"
+	"          h.removeAttribute('data-sort'); });\n"
+	"        th.setAttribute('data-sort', up ? 'up' : 'down');\n"
+	"        rows(t).sort(function (a, b) { var x = key(a, i), y = key(b, i);\n"
+	"          return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1); })\n"
+	"          .forEach(function (r) { r.parentNode.appendChild(r); }); }); }); });\n"
+	"  Array.prototype.forEach.call(document.querySelectorAll('#fabric-map .bundle'),\n"
+	"    function (g) { g.firstChild.addEventListener('click', function () {\n"
+	"      var m = g.querySelector('.members');\n"
+	"      if (m.getAttribute('display') === 'none') m.removeAttribute('display');\n"
+	"      else m.setAttribute('display', 'none'); }); });\n"
 	"})();\n</script>\n";
 
 /* The disable list and findings as data, for the script and for tools. */
@@ -207,6 +250,9 @@ int report_write_html(const struct report *r, const char *path)
 	html_summary(&b, r);
 	html_findings(&b, r);
 	html_disable(&b, r);
+	report_buf_puts(&b, "<h2>Fabric map</h2>\n");
+	if (report_svg_map(&b, r))
+		b.oom = true;
 	report_buf_puts(&b, "<h2>Pair bandwidth heatmap</h2>\n");
 	if (report_svg_heatmap(&b, r))
 		b.oom = true;

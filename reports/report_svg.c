@@ -50,19 +50,27 @@ static int hport_order(const void *x, const void *y)
 	return c ? c : a->port - b->port;
 }
 
-/* pos[i]: place of HCA port i on the heatmap's axes; order[k]: port at k. */
-static int heatmap_order(const struct report *r, uint32_t **order,
-			 uint32_t **pos)
+/*
+ * One panel: the HCA ports of one rail (every port when rail < 0).
+ * order[k]: port at place k; pos[i]: place of port i, UINT32_MAX when port
+ * i is not on this panel; *n: ports on the panel.
+ */
+static int heatmap_order(const struct report *r, int rail, uint32_t **order,
+			 uint32_t **pos, size_t *n)
 {
 	*order = malloc((r->n_hports + 1) * sizeof(**order));
 	*pos = malloc((r->n_hports + 1) * sizeof(**pos));
+	*n = 0;
 	if (!*order || !*pos)
 		return -1;
-	for (uint32_t i = 0; i < r->n_hports; i++)
-		(*order)[i] = i;
+	for (uint32_t i = 0; i < r->n_hports; i++) {
+		(*pos)[i] = UINT32_MAX;
+		if (rail < 0 || r->hports[i].rail == rail)
+			(*order)[(*n)++] = i;
+	}
 	sort_ctx = r;
-	qsort(*order, r->n_hports, sizeof(**order), hport_order);
-	for (uint32_t k = 0; k < r->n_hports; k++)
+	qsort(*order, *n, sizeof(**order), hport_order);
+	for (uint32_t k = 0; k < *n; k++)
 		(*pos)[(*order)[k]] = k;
 	return 0;
 }
@@ -88,11 +96,12 @@ static float *heatmap_grid(const struct report *r, const uint32_t *pos,
 	for (size_t i = 0; i < cells * cells; i++)
 		grid[i] = -1;
 	for (size_t i = 0; i < r->n_pairs; i++) {
-		size_t a = pos[r->pairs[i].a] / block,
-		       b = pos[r->pairs[i].b] / block;
+		uint32_t pa = pos[r->pairs[i].a], pb = pos[r->pairs[i].b];
+		size_t a = pa / block, b = pb / block;
 		float v;
 
-		if (r->pairs[i].verdict == ATTR_UNTESTED)
+		if (r->pairs[i].verdict == ATTR_UNTESTED || pa == UINT32_MAX ||
+		    pb == UINT32_MAX)
 			continue;
 		v = meas_ratio(&r->meas[i]);
 		if (grid[a * cells + b] < 0 || v < grid[a * cells + b])
@@ -161,14 +170,57 @@ static void heatmap_cells(struct report_buf *b, const struct report *r,
 		}
 }
 
+#define HM_LEFT 150 /* room for the y axis: its title, leaf and host */
+#define HM_TOP 8
+#define HM_BOTTOM 110 /* room for the x axis: leaf names and its title */
+#define HM_LEGEND 240
+
+static void axis_text(struct report_buf *b, double x, double y, bool rotate,
+		      const char *cls, const char *text)
+{
+	if (rotate)
+		report_buf_printf(
+			b,
+			"<text class=\"%s\" text-anchor=\"end\" transform=\"translate(%.2f,%.2f) rotate(-60)\">",
+			cls, x, y);
+	else
+		report_buf_printf(
+			b,
+			"<text class=\"%s\" text-anchor=\"end\" x=\"%.2f\" y=\"%.2f\">",
+			cls, x, y);
+	report_html_escape(b, text);
+	report_buf_puts(b, "</text>");
+}
+
+/* A host's name on both axes, where one port is one cell and there is room. */
+static void heatmap_hosts(struct report_buf *b, const struct report *r,
+			  const uint32_t *order, size_t n, double px)
+{
+	struct report_buf t = { 0 };
+
+	if (px < 9)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		report_buf_free(&t);
+		port_label(&t, r, order[k]);
+		axis_text(b, -4, k * px + px * 0.75, false, "hm-host",
+			  t.s ? t.s : "");
+		axis_text(b, k * px + px * 0.75, HM_PIXELS + 4, true, "hm-host",
+			  t.s ? t.s : "");
+	}
+	report_buf_free(&t);
+}
+
 /* Lines and names where the leaf switch changes, where there is room. */
 static void heatmap_leaves(struct report_buf *b, const struct report *r,
-			   const uint32_t *order, size_t block, double px)
+			   const uint32_t *order, size_t n, size_t block,
+			   double px)
 {
 	const char *prev = NULL;
 	double last_line = -100, last_label = -100;
+	bool hosts = block == 1 && px >= 9;
 
-	for (size_t k = 0; k < r->n_hports; k++) {
+	for (size_t k = 0; k < n; k++) {
 		const char *leaf = leaf_of(r, &r->hports[order[k]]);
 		double at = (double)(k / block) * px;
 
@@ -183,48 +235,100 @@ static void heatmap_leaves(struct report_buf *b, const struct report *r,
 				at, HM_PIXELS, at, at, at, HM_PIXELS);
 			last_line = at;
 		}
-		if (*leaf && at - last_label >= 12) {
+		if (*leaf && !hosts && at - last_label >= 12) {
+			axis_text(b, -4, at + 10, false, "hm-label", leaf);
+			axis_text(b, at + 10, HM_PIXELS + 4, true, "hm-label",
+				  leaf);
+			last_label = at;
+		} else if (*leaf && hosts) {
 			report_buf_printf(
 				b,
-				"<text x=\"%d\" y=\"%.2f\" class=\"hm-label\">",
+				"<text class=\"hm-label\" x=\"%d\" y=\"%.2f\">",
 				HM_PIXELS + 4, at + 10);
 			report_html_escape(b, leaf);
 			report_buf_puts(b, "</text>");
-			last_label = at;
 		}
 	}
 }
 
-int report_svg_heatmap(struct report_buf *b, const struct report *r)
+static void heatmap_axes(struct report_buf *b, bool hosts)
+{
+	const char *what =
+		hosts ? "host, CA and port" : "leaf switch, then host";
+
+	report_buf_printf(
+		b,
+		"<text class=\"hm-axis\" text-anchor=\"middle\" transform=\"translate(%d,%d) rotate(-90)\">port (%s)</text>"
+		"<text class=\"hm-axis\" text-anchor=\"middle\" x=\"%d\" y=\"%d\">partner port (%s)</text>",
+		-HM_LEFT + 12, HM_PIXELS / 2, what, HM_PIXELS / 2,
+		HM_PIXELS + HM_BOTTOM - 6, what);
+}
+
+/* What the colours mean, right of the grid. */
+static void heatmap_legend(struct report_buf *b)
+{
+	static const float share[] = { 1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.5f };
+	char colour[48];
+	int x = HM_PIXELS + 70, y = 4;
+
+	report_buf_printf(
+		b,
+		"<g class=\"hm-legend\"><text class=\"hm-axis\" x=\"%d\" y=\"%d\">worst pair / expected</text>",
+		x, y + 10);
+	for (size_t i = 0; i < sizeof(share) / sizeof(share[0]); i++) {
+		ratio_colour(share[i], colour, sizeof(colour));
+		report_buf_printf(
+			b,
+			"<rect x=\"%d\" y=\"%zu\" width=\"14\" height=\"14\" fill=\"%s\"/>"
+			"<text class=\"hm-label\" x=\"%d\" y=\"%zu\">%s%.0f%%</text>",
+			x, y + 18 + i * 18, colour, x + 20, y + 29 + i * 18,
+			i + 1 == sizeof(share) / sizeof(share[0]) ? "&#8804; "
+								  : "",
+			share[i] * 100);
+	}
+	report_buf_printf(
+		b,
+		"<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"#e0e0e0\"/>"
+		"<text class=\"hm-label\" x=\"%d\" y=\"%d\">not measured</text></g>",
+		x, y + 18 + 6 * 18, x + 20, y + 29 + 6 * 18);
+}
+
+/* One panel: the ports of one rail (rail < 0: every port). */
+static int heatmap_panel(struct report_buf *b, const struct report *r, int rail)
 {
 	uint32_t *order = NULL, *pos = NULL;
-	size_t cells, block;
+	size_t n, cells, block;
 	float *grid = NULL;
 	double px;
 	int ret = -1;
 
-	if (!r->n_hports || !r->n_pairs)
-		return 0;
-	if (heatmap_order(r, &order, &pos))
+	if (heatmap_order(r, rail, &order, &pos, &n))
 		goto out;
-	block = (r->n_hports + HM_MAX_CELLS - 1) / HM_MAX_CELLS;
-	cells = (r->n_hports + block - 1) / block;
+	block = (n + HM_MAX_CELLS - 1) / HM_MAX_CELLS;
+	cells = (n + block - 1) / block;
 	px = (double)HM_PIXELS / (double)cells;
 	grid = heatmap_grid(r, pos, cells, block);
 	if (!grid)
 		goto out;
+	if (rail >= 0)
+		report_buf_printf(b, "<h3>Rail %d</h3>\n", rail);
 	report_buf_printf(
 		b,
-		"<svg id=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"pair bandwidth heatmap\">"
-		"<rect width=\"%d\" height=\"%d\" fill=\"#e0e0e0\"/>",
-		HM_PIXELS + 160, HM_PIXELS, HM_PIXELS, HM_PIXELS);
+		"<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"pair bandwidth heatmap\">"
+		"<g transform=\"translate(%d,%d)\"><rect width=\"%d\" height=\"%d\" fill=\"#e0e0e0\"/>",
+		HM_LEFT + HM_PIXELS + HM_LEGEND, HM_TOP + HM_PIXELS + HM_BOTTOM,
+		HM_LEFT, HM_TOP, HM_PIXELS, HM_PIXELS);
 	heatmap_cells(b, r, order, grid, cells, block, px);
-	heatmap_leaves(b, r, order, block, px);
-	report_buf_puts(b, "</svg>\n");
+	heatmap_leaves(b, r, order, n, block, px);
+	if (block == 1)
+		heatmap_hosts(b, r, order, n, px);
+	heatmap_axes(b, block == 1 && px >= 9);
+	heatmap_legend(b);
+	report_buf_puts(b, "</g></svg>\n");
 	report_buf_printf(
 		b,
-		"<p class=\"note\">%zu ports on each axis, ordered by leaf switch, rail and host; %s. Colour: worst pair bandwidth as a share of expected (green 100%%, red 50%% or less, grey not measured).</p>\n",
-		r->n_hports,
+		"<p class=\"note\">%zu ports on each axis, ordered by leaf switch, rail and host; %s.</p>\n",
+		n,
 		block == 1 ? "one cell per port pair"
 			   : "each cell is a block of ports");
 	ret = 0;
@@ -232,6 +336,31 @@ out:
 	free(order);
 	free(pos);
 	free(grid);
+	return ret;
+}
+
+/* One panel per rail when the port records say which rail a port is on. */
+int report_svg_heatmap(struct report_buf *b, const struct report *r)
+{
+	int max_rail = -1;
+	int ret = 0;
+
+	if (!r->n_hports || !r->n_pairs)
+		return 0;
+	for (size_t i = 0; i < r->n_hports; i++)
+		if (r->hports[i].rail > max_rail)
+			max_rail = r->hports[i].rail;
+	report_buf_puts(b, "<div id=\"heatmap\">\n");
+	if (max_rail <= 0) {
+		ret = heatmap_panel(b, r, -1);
+	} else {
+		report_buf_puts(
+			b,
+			"<p class=\"note\">One panel per rail; pairs across rails are in no panel.</p>\n");
+		for (int rail = 0; rail <= max_rail && !ret; rail++)
+			ret = heatmap_panel(b, r, rail);
+	}
+	report_buf_puts(b, "</div>\n");
 	return ret;
 }
 
@@ -264,11 +393,16 @@ static void hist_one(struct report_buf *b, const struct hist_class *c)
 
 	for (size_t k = 0; k < HIST_BINS; k++)
 		max = c->bins[k] > max ? c->bins[k] : max;
+	report_buf_puts(b, "<figure><figcaption>");
+	if (c->expected > 0)
+		report_buf_printf(b, "%.1f Gb/s expected", (double)c->expected);
+	else
+		report_buf_puts(b, "expected rate unknown");
 	report_buf_printf(
 		b,
-		"<figure><figcaption>%.1f Gb/s expected, %s %s: %u pairs, %u errors (log scale)</figcaption>"
+		", %s %s: %u pairs, %u errors (log scale)</figcaption>"
 		"<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
-		(double)c->expected, c->test ? "read" : "write",
+		c->test ? "read" : "write",
 		c->dir ? "bidirectional" : "unidirectional", c->n, c->errors,
 		HIST_BINS * w + 40, h + 20);
 	for (size_t k = 0; k < HIST_BINS; k++) {

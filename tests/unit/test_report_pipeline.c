@@ -4,7 +4,7 @@
  * written here: a bad switch-to-switch cable seen by two tools, one bad HCA
  * port among 64 measured all-pairs (then repaired: --previous re-enables
  * it), noise with no fault, many cables of one switch (a common cause),
- * and malformed input with its file:line.
+ * malformed input with its file:line, and the HTML report's fabric map.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,6 +20,7 @@
 
 #include "common/record.h"
 #include "reports/report.h"
+#include "reports/report_map.h"
 
 #define LEAF_GUID 0x0002c90310000001ULL
 #define SPINE_GUID 0x0002c90320000001ULL
@@ -482,6 +483,89 @@ static void test_malformed_input(void **state)
 	free(path);
 }
 
+static size_t count_of(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+/*
+ * The HTML report's fabric map: one element per cable and per HCA port,
+ * the cable of a finding classed by its categories, a blamed HCA port's
+ * cable `blamed`, a cable a finding names that was not discovered drawn
+ * `absent`, the spines a tier above the leaf.
+ */
+static void test_fabric_map(void **state)
+{
+	char *path = temp_path(".jsonl");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report_buf b = { 0 };
+	struct report r;
+
+	(void)state;
+	hca_fabric(w, 16, 5, 0.01);
+	bad_switch_cable_records(w);
+	emit(w, "finding",
+	     json_pack(
+		     "{s:s,s:s,s:{s:{s:s,s:i,s:s},s:o},s:{},s:s,s:s}",
+		     "severity", "fail", "category", "missing-link", "subject",
+		     "a", "node", "node99 mlx5_0", "port", 1, "type", "unknown",
+		     "b", sw_end("leaf01", LEAF_GUID, 30), "evidence", "action",
+		     "reseat", "message",
+		     "node99 mlx5_0 port 1 - leaf01 port 30 is not connected"));
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(0, report_svg_map(&b, &r));
+	assert_false(b.oom);
+	assert_int_equal(16 + 4 + 1, count_of(b.s, "class=\"cable"));
+	assert_int_equal(16 + 1, count_of(b.s, "data-port="));
+	assert_int_equal(4, count_of(b.s, "class=\"switch tier2\""));
+	assert_non_null(strstr(
+		b.s,
+		"class=\"cable degraded-width symbol-errors f-fail\" data-ends=\"leaf01:34|spine01:1\""));
+	assert_non_null(strstr(
+		b.s,
+		"class=\"cable missing-link f-fail absent\" data-ends=\"leaf01:30|node99 mlx5_0:1\""));
+	assert_non_null(strstr(
+		b.s,
+		" blamed f-fail\" data-ends=\"leaf01:6|node03 mlx5_1:1\""));
+	assert_null(strstr(b.s, "class=\"bundle"));
+	report_buf_free(&b);
+	report_fini(&r);
+	unlink(path);
+	free(path);
+}
+
+/* Above MAP_MAX_HCAS ports: one bundle for the leaf's HCA cables. */
+static void test_fabric_map_bundles(void **state)
+{
+	char *path = temp_path(".jsonl");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report_buf b = { 0 };
+	struct report r;
+
+	(void)state;
+	for (int p = 0; p < MAP_MAX_HCAS + 2; p++)
+		emit_hca_link(w, p + 1, p);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(0, report_svg_map(&b, &r));
+	assert_false(b.oom);
+	assert_int_equal(1, count_of(b.s, "class=\"bundle-line\""));
+	assert_int_equal(1, count_of(b.s, "class=\"hca-group\""));
+	assert_int_equal(MAP_MAX_HCAS + 2, count_of(b.s, "class=\"cable\""));
+	assert_int_equal(MAP_MAX_HCAS + 2, count_of(b.s, "data-port="));
+	assert_non_null(
+		strstr(b.s, "its HCA ports: 1026 cables, 0 with findings"));
+	report_buf_free(&b);
+	report_fini(&r);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +577,8 @@ int main(void)
 		cmocka_unit_test(test_switch_common_cause),
 		cmocka_unit_test(test_file_read_in_parts),
 		cmocka_unit_test(test_malformed_input),
+		cmocka_unit_test(test_fabric_map),
+		cmocka_unit_test(test_fabric_map_bundles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
