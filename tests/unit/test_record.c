@@ -242,6 +242,39 @@ static void test_rejects_wrong_type(void **state)
 			 "a record: field 'kind' must be a string");
 }
 
+#define PORT_REC(port)                                                     \
+	"{" ENVELOPE ",\"kind\":\"port\",\"ca\":\"mlx5_0\",\"port\":" port \
+	",\"guid\":\"0x1\",\"lid\":1,\"link_layer\":\"InfiniBand\","       \
+	"\"state\":\"ACTIVE\",\"rate_gbps\":100,\"rail\":0}"
+#define END(p) \
+	"{\"name\":\"s\",\"guid\":\"0x1\",\"port\":" p ",\"type\":\"switch\"}"
+#define LINK_REC(pa, pb)                                                        \
+	"{" ENVELOPE ",\"kind\":\"link\",\"a\":" END(pa) ",\"b\":" END(         \
+		pb) ",\"width\":\"4x\",\"speed\":\"EDR\",\"state\":\"ACTIVE\"," \
+		    "\"phys_state\":\"LinkUp\"}"
+
+/*
+ * D12: ports -1, 0, 256 (an inventory's port -3) and a link from a port to
+ * itself were taken; a cable's port is 1-254 (0 is a switch's management
+ * port, 255 reserved).
+ */
+static void test_d12_ports_range_checked(void **state)
+{
+	(void)state;
+	expect_rejection(PORT_REC("-3"), "port record: field 'port' must be "
+					 "a port number 1-254, got -3");
+	expect_rejection(PORT_REC("0"), "port record: field 'port' must be "
+					"a port number 1-254, got 0");
+	expect_rejection(LINK_REC("1", "256"),
+			 "link record: field 'b.port' must be a port number "
+			 "1-254, got 256");
+	expect_rejection(LINK_REC("-1", "2"),
+			 "link record: field 'a.port' must be a port number "
+			 "1-254, got -1");
+	expect_rejection(LINK_REC("7", "7"),
+			 "link record: a and b are the same port");
+}
+
 static void test_rejects_unknown_values(void **state)
 {
 	(void)state;
@@ -425,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_finding_rejects_bad_enums),
 		cmocka_unit_test(test_guid_parse),
 		cmocka_unit_test(test_reader_missing_file),
+		cmocka_unit_test(test_d12_ports_range_checked),
 		cmocka_unit_test(test_d13_nul_line_is_error),
 		cmocka_unit_test(test_d19_line_over_limit_is_error),
 		cmocka_unit_test(test_d20_fifo_refused_pipe_times_out),
