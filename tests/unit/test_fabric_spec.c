@@ -161,6 +161,26 @@ static void test_d8_nul_in_spec_is_error(void **state)
 	unlink(path);
 }
 
+/*
+ * D15: ends were keyed on their first 159 bytes, so two long names sharing
+ * that prefix were "already in the cable at line N".
+ */
+static void test_d15_long_names_not_cut(void **state)
+{
+	char name[201], text[1024];
+	struct fabric_spec *s;
+
+	(void)state;
+	memset(name, 'n', 200);
+	name[200] = '\0';
+	snprintf(text, sizeof(text),
+		 "a_node,a_port,z_node,z_port\n%sA,1,y,1\n%sB,1,y,2\n", name,
+		 name);
+	s = parse_ok(text);
+	assert_int_equal(2, s->ncables);
+	fabric_spec_free(s);
+}
+
 static void test_topology(void **state)
 {
 	char err[FABRIC_ERR_LEN] = "";
@@ -285,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fixture_errors),
 		cmocka_unit_test(test_d8_nul_in_spec_is_error),
+		cmocka_unit_test(test_d15_long_names_not_cut),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_topology_errors),
 		cmocka_unit_test(test_topology_as_spec),
