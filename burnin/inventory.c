@@ -171,6 +171,11 @@ static void port_from_record(const json_t *rec, struct burnin_port *p)
 	p->gid_index = -1;
 }
 
+static bool name_too_long(const json_t *rec, const char *key, size_t size)
+{
+	return json_string_length(json_object_get(rec, key)) >= size;
+}
+
 int burnin_inventory_load(const char *path, struct burnin_port **ports, int *n)
 {
 	struct record_reader *r = record_reader_open(path);
@@ -193,6 +198,17 @@ int burnin_inventory_load(const char *path, struct burnin_port **ports, int *n)
 				break;
 			}
 			p = grown;
+			if (name_too_long(rec, "host", sizeof(p->host)) ||
+			    name_too_long(rec, "ca", sizeof(p->ca))) {
+				/* cut, two ports would merge (D16) */
+				log_error("%s:%lu: port record: host or ca "
+					  "name longer than %zu bytes",
+					  path, record_reader_line(r),
+					  sizeof(p->host) - 1);
+				json_decref(rec);
+				ret = -EINVAL;
+				goto out;
+			}
 			port_from_record(rec, &p[k]);
 			burnin_port_name(&p[k], name, sizeof(name));
 			if (burnin_inventory_find(p, k, name) < 0)
@@ -202,6 +218,7 @@ int burnin_inventory_load(const char *path, struct burnin_port **ports, int *n)
 	}
 	if (ret == -EINVAL)
 		log_error("%s", record_reader_error(r));
+out:
 	record_reader_close(r);
 	if (ret) {
 		free(p);

@@ -39,100 +39,93 @@ void lines_open_text(struct lines *in, const char *path, const char *text,
 	in->text = text;
 }
 
-/* The next raw line of text into in->buf: its length, or -1 at the end. */
-static ssize_t text_getline(struct lines *in)
+static int grow(struct lines *in, size_t need)
 {
-	const char *nl;
-	size_t len;
 	char *p;
 
+	if (need <= in->cap)
+		return 0;
+	p = realloc(in->buf, need);
+	if (!p)
+		return -ENOMEM;
+	in->buf = p;
+	in->cap = need;
+	return 0;
+}
+
+static int too_long(struct lines *in)
+{
+	return lines_error(in, "line longer than %d bytes", LINES_MAX);
+}
+
+/* The next raw line of text into in->buf: 1, 0 at the end, or -errno. */
+static int text_getline(struct lines *in, size_t *len)
+{
+	const char *nl;
+	size_t n;
+
 	if (!in->text || !*in->text)
-		return -1;
+		return 0;
 	nl = strchr(in->text, '\n');
-	len = nl ? (size_t)(nl - in->text) + 1 : strlen(in->text);
-	if (len + 1 > in->cap) {
-		p = realloc(in->buf, len + 1);
-		if (!p)
-			return -1;
-		in->buf = p;
-		in->cap = len + 1;
-	}
-	memcpy(in->buf, in->text, len);
-	in->buf[len] = '\0';
-	in->text += len;
-	return (ssize_t)len;
+	n = nl ? (size_t)(nl - in->text) + 1 : strlen(in->text);
+	in->line++;
+	if (n > LINES_MAX + 2)
+		return too_long(in);
+	if (grow(in, n + 1))
+		return -ENOMEM;
+	memcpy(in->buf, in->text, n);
+	in->buf[n] = '\0';
+	in->text += n;
+	*len = n;
+	return 1;
 }
 
 /*
- * getline() kept to in->max_len bytes: a longer line is read to its end
- * and dropped. Its length; -1 at the end (errno set on error), -2 too long.
+ * The next raw line of the file into in->buf, at most LINES_MAX bytes and
+ * its line end, never a NUL: 1, 0 at the end, or -errno. Memory stays
+ * bounded however long the line is.
  */
-static ssize_t bounded_getline(struct lines *in)
+static int file_getline(struct lines *in, size_t *len)
 {
-	size_t len = 0;
-	bool dropped = false;
+	size_t n = 0;
 	int c;
 
-	if (!in->buf || in->cap < in->max_len + 2) {
-		char *p = realloc(in->buf, in->max_len + 2);
-
-		if (!p)
-			return -1;
-		in->buf = p;
-		in->cap = in->max_len + 2;
-	}
+	if (grow(in, LINES_MAX + 3))
+		return -ENOMEM;
 	while ((c = getc(in->f)) != EOF) {
-		if (len < in->max_len + 1)
-			in->buf[len++] = (char)c;
-		else
-			dropped = true;
+		if (!n)
+			in->line++;
+		if (c == '\0')
+			return lines_error(
+				in, "NUL byte at byte %zu of the line", n + 1);
+		if (n == LINES_MAX + 2)
+			return too_long(in);
+		in->buf[n++] = (char)c;
 		if (c == '\n')
 			break;
 	}
-	in->buf[len] = '\0';
-	if (c == EOF && !len)
-		return -1;
-	if (dropped || (len > in->max_len && in->buf[len - 1] != '\n'))
-		return -2;
-	return (ssize_t)len;
+	if (ferror(in->f)) {
+		c = errno ? errno : EIO;
+		if (!n)
+			in->line++;
+		lines_error(in, "read error: %s", strerror(c));
+		return -c;
+	}
+	in->buf[n] = '\0';
+	*len = n;
+	return n > 0;
 }
 
 /* One raw line: 1, 0 at the end, or -errno with in->err set. */
 static int read_raw(struct lines *in, size_t *len)
 {
-	ssize_t n;
-	int e;
+	int rc;
 
 	errno = 0;
-	if (in->f && in->max_len)
-		n = bounded_getline(in);
-	else if (in->f)
-		n = getline(&in->buf, &in->cap, in->f);
-	else
-		n = text_getline(in);
-	if (n >= 0 && in->max_len && (size_t)n > in->max_len + 1)
-		n = -2; /* text: the whole line is in memory already */
-	if (n == -2) {
-		in->line++;
-		lines_error(in, "line longer than %zu bytes", in->max_len);
-		return -E2BIG;
-	}
-	if (n >= 0) {
-		*len = (size_t)n;
-		in->line++;
-		return 1;
-	}
-	if (errno == ENOMEM) {
+	rc = in->f ? file_getline(in, len) : text_getline(in, len);
+	if (rc == -ENOMEM)
 		snprintf(in->err, in->errlen, "%s: out of memory", in->path);
-		return -ENOMEM;
-	}
-	if (in->f && ferror(in->f)) {
-		e = errno ? errno : EIO;
-		in->line++;
-		lines_error(in, "read error: %s", strerror(e));
-		return -e;
-	}
-	return 0;
+	return rc;
 }
 
 int lines_next(struct lines *in, char **line)
@@ -146,6 +139,8 @@ int lines_next(struct lines *in, char **line)
 			in->buf[--len] = '\0';
 		if (len && in->buf[len - 1] == '\r')
 			in->buf[--len] = '\0';
+		if (len > LINES_MAX)
+			return too_long(in);
 		p = in->buf;
 		while (isspace((unsigned char)*p))
 			p++;
@@ -191,4 +186,29 @@ int lines_error(const struct lines *in, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -EINVAL;
+}
+
+int lines_check_text(const char *path, const char *text, size_t len, char *err,
+		     size_t errlen)
+{
+	const char *p = text, *end = text + len, *nl, *nul;
+	struct lines in;
+	size_t n;
+
+	lines_init(&in, path, err, errlen);
+	for (; p < end; p = nl ? nl + 1 : end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		in.line++;
+		nul = memchr(p, '\0', n);
+		if (nul)
+			return lines_error(&in,
+					   "NUL byte at byte %zu of the line",
+					   (size_t)(nul - p) + 1);
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n > LINES_MAX)
+			return too_long(&in);
+	}
+	return 0;
 }

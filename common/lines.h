@@ -13,15 +13,19 @@
  *
  * or lines_each(&in, parse_line, arg) for a parser called once per line.
  *
- * Lines may be of any length, unless the caller sets in->max_len after
- * opening: a longer line is then an error ("path:line: line longer than N
- * bytes", -E2BIG), read past without being kept. Comment lines (first non-blank '#') and blank
- * lines are skipped; they are still counted.
+ * A line holds at most LINES_MAX bytes (its "\n" or "\r\n" not counted) and
+ * no NUL byte: a longer line, or a NUL, is "path:line: ..." and -EINVAL, so
+ * a reader never works on a silently cut line and its memory stays bounded.
+ * Comment lines (first non-blank '#') and blank lines are skipped; they are
+ * still counted.
  */
 #ifndef IBPROOF_COMMON_LINES_H
 #define IBPROOF_COMMON_LINES_H
 
 #include <stdio.h>
+
+/* The longest line of any text input, in bytes (docs/design.md). */
+#define LINES_MAX 65536
 
 struct lines {
 	const char *path; /* names the input in errors */
@@ -29,7 +33,6 @@ struct lines {
 				 * parser may set it to blame an earlier line */
 	char *err; /* lines_error() and the open functions */
 	size_t errlen; /* write "path:line: ..." here */
-	size_t max_len; /* longest line taken, 0 = any; set after open */
 	/* private */
 	FILE *f; /* NULL when reading text */
 	const char *text; /* the rest of the text */
@@ -51,9 +54,18 @@ void lines_open_text(struct lines *in, const char *path, const char *text,
  * The next line that is neither blank nor a '#' comment, on a writable
  * buffer valid until the next call: leading blanks and the line end ("\n"
  * or "\r\n") removed. 1 with *line set, 0 at the end, or -errno (with err
- * set to "path:line: read error: why" or "path: out of memory").
+ * set to "path:line: read error: why", "path:line: NUL byte ...",
+ * "path:line: line longer than 65536 bytes" or "path: out of memory").
  */
 int lines_next(struct lines *in, char **line);
+
+/*
+ * Checks text of len bytes (a whole file read at once) as lines_next()
+ * would: 0, or -EINVAL with "path:line: NUL byte ..." or "line longer than
+ * LINES_MAX bytes" in err.
+ */
+int lines_check_text(const char *path, const char *text, size_t len, char *err,
+		     size_t errlen);
 
 typedef int (*lines_fn)(void *arg, char *line);
 /*

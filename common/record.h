@@ -67,8 +67,25 @@ int record_validate(const json_t *rec, char *why, size_t why_len);
 
 struct record_reader;
 
-/* path "-" is stdin. NULL + errno. */
+/*
+ * The longest record line, in bytes (its line end not counted): a longer
+ * line is "FILE:LINE: line longer than ..." (docs/records.md).
+ */
+#define RECORD_LINE_MAX (1 << 20)
+
+/*
+ * path "-" is stdin (a file or a pipe); any other path must be a regular
+ * file (EINVAL for a FIFO, a device or a socket: never opened blocking).
+ * NULL + errno.
+ */
 struct record_reader *record_reader_open(const char *path);
+/*
+ * Gives up at deadline (clock_mono_now() seconds; 0: never), checked before
+ * each line and while waiting on a pipe: record_reader_next() then returns
+ * -ETIMEDOUT with "FILE:LINE: --timeout of timeout_s s reached ...".
+ */
+void record_reader_set_deadline(struct record_reader *r, double deadline,
+				double timeout_s);
 /*
  * Reads only the lines of a regular file that start in [start, end) (end
  * -1: to the end), so that readers can share one big file. Line numbers in

@@ -19,7 +19,8 @@ enum field_type {
 	FT_NUMBER,
 	FT_OBJECT,
 	FT_ARRAY,
-	FT_BOOL
+	FT_BOOL,
+	FT_PORT
 };
 
 struct field_rule {
@@ -51,7 +52,7 @@ static const struct field_rule common_fields[] = {
 
 static const struct field_rule port_fields[] = {
 	{ "ca", FT_STRING },
-	{ "port", FT_INTEGER },
+	{ "port", FT_PORT },
 	{ "guid", FT_STRING },
 	{ "lid", FT_INTEGER },
 	{ "link_layer", FT_STRING, link_layers },
@@ -63,7 +64,7 @@ static const struct field_rule port_fields[] = {
 
 #define PORT_REF(x)                                                         \
 	{ x, FT_OBJECT }, { x ".host", FT_STRING }, { x ".ca", FT_STRING }, \
-		{ x ".port", FT_INTEGER },                                  \
+		{ x ".port", FT_PORT },                                     \
 	{                                                                   \
 		x ".guid", FT_STRING                                        \
 	}
@@ -83,7 +84,7 @@ static const struct field_rule pair_fields[] = {
 
 #define LINK_END(x)                                                           \
 	{ x, FT_OBJECT }, { x ".name", FT_STRING }, { x ".guid", FT_STRING }, \
-		{ x ".port", FT_INTEGER },                                    \
+		{ x ".port", FT_PORT },                                       \
 	{                                                                     \
 		x ".type", FT_STRING, node_types                              \
 	}
@@ -175,6 +176,7 @@ static const char *const type_names[] = {
 	[FT_STRING] = "a string", [FT_INTEGER] = "an integer",
 	[FT_NUMBER] = "a number", [FT_OBJECT] = "an object",
 	[FT_ARRAY] = "an array",  [FT_BOOL] = "true or false",
+	[FT_PORT] = "an integer",
 };
 
 static bool type_matches(const json_t *v, enum field_type t)
@@ -183,6 +185,8 @@ static bool type_matches(const json_t *v, enum field_type t)
 	case FT_STRING:
 		return json_is_string(v);
 	case FT_INTEGER:
+		return json_is_integer(v);
+	case FT_PORT: /* the range is checked apart */
 		return json_is_integer(v);
 	case FT_NUMBER:
 		return json_is_number(v);
@@ -258,6 +262,14 @@ static int check_fields(const json_t *rec, const char *kind,
 				    "%s record: field '%s' must be a finite "
 				    "number of at most %g",
 				    kind, r->path, (double)FLT_MAX);
+		/* a cable's port: 0 is a switch's management port, 255
+		 * is reserved */
+		if (r->type == FT_PORT &&
+		    (json_integer_value(v) < 1 || json_integer_value(v) > 254))
+			return fail(why, len,
+				    "%s record: field '%s' must be a port "
+				    "number 1-254, got %" JSON_INTEGER_FORMAT,
+				    kind, r->path, json_integer_value(v));
 		if (r->type == FT_STRING && !allowed_value(v, r->allowed))
 			return fail(
 				why, len,
@@ -267,11 +279,27 @@ static int check_fields(const json_t *rec, const char *kind,
 	return 0;
 }
 
+/* Whether the ends a and b of a pair or link are one port. */
+static bool same_port(const json_t *rec)
+{
+	const json_t *a = json_object_get(rec, "a"),
+		     *b = json_object_get(rec, "b");
+
+	return json_equal(json_object_get(a, "guid"),
+			  json_object_get(b, "guid")) &&
+	       json_equal(json_object_get(a, "port"),
+			  json_object_get(b, "port"));
+}
+
 /* Rules that tie two fields together. */
 static int check_cross_fields(const json_t *rec, const char *kind, char *why,
 			      size_t len)
 {
 	const char *status = json_string_value(json_object_get(rec, "status"));
+
+	if ((!strcmp(kind, "pair") || !strcmp(kind, "link")) && same_port(rec))
+		return fail(why, len, "%s record: a and b are the same port",
+			    kind);
 
 	if (!strcmp(kind, "pair") && strcmp(status, "ok") &&
 	    !json_is_string(json_object_get(rec, "error")))

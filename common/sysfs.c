@@ -137,19 +137,36 @@ int sysfs_resolve(const char *root, const char *rel, char *out, size_t len)
 	return 0;
 }
 
-/* The one open() of sysfs: rel resolved inside root, no link left. */
+/*
+ * The one open() of sysfs: rel resolved inside root, no link left. Opened
+ * O_NONBLOCK and then checked, so a FIFO or a device node in a captured
+ * tree is refused (-EINVAL; a directory -EISDIR) instead of blocking open() or read() forever:
+ * every sysfs attribute is a regular file.
+ */
 static int open_in_root(const char *root, const char *rel, int flags)
 {
 	char canon[PATH_MAX], full[PATH_MAX];
 	int fd, ret = sysfs_resolve(root, rel, canon, sizeof(canon));
+	struct stat st;
 
 	if (ret)
 		return ret;
 	if (snprintf(full, sizeof(full), "%s/%s", root, canon) >=
 	    (int)sizeof(full))
 		return -ENAMETOOLONG;
-	fd = open(full, flags | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	return fd < 0 ? -errno : fd;
+	fd = open(full, flags | O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	if (!(flags & O_DIRECTORY) && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	return fd;
 }
 
 long sysfs_read_bin(const char *root, const char *rel, void *buf, size_t len)

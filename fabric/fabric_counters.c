@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/lines.h"
 #include "fabric_counters.h"
@@ -67,11 +68,16 @@ static int threshold_line(struct fabric_thresholds *t, char *p)
 	id = ib_pc_index(name);
 	if (id < 0 || id >= FABRIC_PC_ERRORS_END)
 		return -ENOENT;
-	errno = 0;
-	v = strtoull(eq + 1, &end, 0);
+	p = eq + 1;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!isdigit((unsigned char)*p)) /* strtoull() takes "-1" as 2^64-1 */
+		return -EINVAL;
+	errno = 0; /* decimal, or hex with 0x; "010" is ten, not octal 8 */
+	v = strtoull(p, &end, strncasecmp(p, "0x", 2) ? 10 : 16);
 	while (isspace((unsigned char)*end))
 		end++;
-	if (errno || end == eq + 1 || *end)
+	if (errno || end == p || *end)
 		return -EINVAL;
 	t->v[id] = v;
 	return 0;
@@ -93,7 +99,9 @@ static int thresholds_parse_line(void *arg, char *line)
 				   "(expected e.g. SymbolErrorCounter=10)",
 				   line);
 	if (rc)
-		return lines_error(&tp->in, "expected CounterName=number");
+		return lines_error(
+			&tp->in, "expected CounterName=number (decimal, or hex "
+				 "with 0x; 0 to 2^64-1)");
 	return 0;
 }
 

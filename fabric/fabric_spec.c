@@ -144,13 +144,18 @@ static int parse_rate(struct csv_ctx *c, char **f, struct fabric_cable *cb)
 	return 0;
 }
 
+/* The key is the whole name (a fixed buffer cut long names: D15). */
 static int claim_end(struct csv_ctx *c, const struct fabric_spec_end *e)
 {
-	char key[160];
+	size_t len = strlen(e->node) + 16;
+	char *key = malloc(len);
 	int prev;
 
-	snprintf(key, sizeof(key), "%s\n%d", e->node, e->port);
+	if (!key)
+		return -ENOMEM;
+	snprintf(key, len, "%s\n%d", e->node, e->port);
 	prev = strtab_put(&c->ends, key, c->in.line);
+	free(key);
 	if (prev == -ENOMEM)
 		return prev;
 	if (prev > 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lines.h"
 #include "fabric_util.h"
 
 char *fabric_read_file(const char *path, size_t *len)
@@ -43,11 +44,21 @@ fail:
 
 int fabric_read_text(const char *path, char **text, char *err, size_t errlen)
 {
-	*text = fabric_read_file(path, NULL);
-	if (*text)
-		return 0;
-	snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-	return errno ? -errno : -EIO;
+	size_t len;
+	int rc;
+
+	*text = fabric_read_file(path, &len);
+	if (!*text) {
+		snprintf(err, errlen, "%s: cannot read: %s", path,
+			 strerror(errno));
+		return errno ? -errno : -EIO;
+	}
+	rc = lines_check_text(path, *text, len, err, errlen);
+	if (rc) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
 }
 
 static char *trim_left(char *s)

@@ -7,7 +7,10 @@
 
 /* Whole file into a NUL-terminated buffer; NULL + errno. */
 char *fabric_read_file(const char *path, size_t *len);
-/* Same, with "path: cannot read: why" in err; 0 or -errno. */
+/*
+ * Same, with "path: cannot read: why" in err, refusing a NUL byte or a line
+ * over LINES_MAX as "path:line: ..." (-EINVAL); 0 or -errno.
+ */
 int fabric_read_text(const char *path, char **text, char *err, size_t errlen);
 
 /*

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/lines.h"
+
 #define XCVR_LANES 8
 #define XCVR_PAGES 0x12 /* upper pages 00h..11h are kept */
 #define XCVR_WHY_LEN 160
@@ -98,10 +100,11 @@ int xcvr_read_image(xcvr_read_fn read, void *ctx, struct xcvr_image *img);
 int xcvr_decode(const struct xcvr_image *img, struct xcvr_info *info);
 
 /*
- * The files operators have (xcvr_files.c). Lines are read up to
- * XCVR_LINE_MAX bytes: a longer one is an error naming FILE:LINE.
+ * The files operators have (xcvr_files.c). Lines are read through
+ * common/lines.c, up to LINES_MAX bytes: a longer one is an error naming
+ * FILE:LINE.
  */
-#define XCVR_LINE_MAX (64 * 1024)
+#define XCVR_LINE_MAX LINES_MAX
 #define XCVR_JSON_MAX (8L << 20) /* mlxlink --json: the whole file */
 
 /* One module of an ibdiagnet2.db_csv CABLE_INFO section. */

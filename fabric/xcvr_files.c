@@ -398,7 +398,6 @@ int xcvr_load_ibdiagnet(const char *path, xcvr_row_fn fn, void *ctx, char *err,
 
 	if (rc)
 		return rc;
-	d.in.max_len = XCVR_LINE_MAX;
 	rc = lines_each(&d.in, dbcsv_line, &d);
 	if (!rc && !d.found) {
 		snprintf(err, errlen,
@@ -707,7 +706,6 @@ int xcvr_load_mlxlink(const char *path, struct xcvr_info *x, int *link_up,
 		rc = lines_open(&in, path, err, errlen);
 		if (rc)
 			return rc;
-		in.max_len = XCVR_LINE_MAX;
 		rc = lines_each(&in, mlx_line, &m);
 		lines_close(&in);
 	}

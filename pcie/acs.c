@@ -75,7 +75,9 @@ static void check_path(struct pcie_topo *t, int dev, int top, int gpu, int hca,
 		       const struct pcie_config_ops *ops, struct acs_tally *tl,
 		       struct pcie_audit *a, bool *seen)
 {
-	for (int p = t->devs[dev].parent; p >= 0 && p != top;
+	int hops = 0;
+
+	for (int p = t->devs[dev].parent; p >= 0 && p != top && hops++ < t->n;
 	     p = t->devs[p].parent) {
 		struct pcie_dev *d = &t->devs[p];
 

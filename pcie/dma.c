@@ -41,8 +41,9 @@ bool pcie_path_capability(const struct pcie_topo *t, int i, double *gts,
 	double best = 0;
 	bool any = false;
 	struct pcie_hop h;
+	int hops = 0;
 
-	for (int d = i; d >= 0; d = t->devs[d].parent) {
+	for (int d = i; d >= 0 && hops++ <= t->n; d = t->devs[d].parent) {
 		double g, bw;
 		int w;
 

@@ -128,6 +128,8 @@ static int run_scan(const struct pcie_options *o, struct pcie_topo *t)
 			o->sysfs_root);
 		return IBP_EXIT_USAGE;
 	}
+	if (ret == -ELOOP) /* a malformed captured tree, logged */
+		return IBP_EXIT_USAGE;
 	return ret ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
 }
 

@@ -280,7 +280,35 @@ static int parent_of(const struct pcie_topo *t, const struct pcie_dev *d)
 	return pcie_topo_find(t, slash ? slash + 1 : up);
 }
 
-static void link_parents(struct pcie_topo *t)
+/* Logs the loop that device i's chain of parents runs into. */
+static void log_parent_loop(const struct pcie_topo *t, int i)
+{
+	char path[2048];
+	size_t used = 0;
+	int c = i, p, hops = 0;
+
+	for (int k = 0; k < t->n; k++) /* n steps up: surely in the loop */
+		c = t->devs[c].parent;
+	p = c;
+	do {
+		used += (size_t)snprintf(path + used, sizeof(path) - used,
+					 "%s -> ", t->devs[p].path);
+		p = t->devs[p].parent;
+	} while (p != c && used < sizeof(path) && ++hops < t->n);
+	if (used < sizeof(path))
+		snprintf(path + used, sizeof(path) - used, "%s",
+			 t->devs[c].path);
+	log_error("%s: PCI devices form a parent loop (each folder lies "
+		  "below the next): %s",
+		  t->root, path);
+}
+
+/*
+ * Parents and depths; a chain of parents longer than the number of devices
+ * is a loop (a captured tree whose folders carry their own BDF above them),
+ * refused with -ELOOP so that no walk up the tree runs forever.
+ */
+static int link_parents(struct pcie_topo *t)
 {
 	for (int i = 0; i < t->n; i++)
 		t->devs[i].parent = parent_of(t, &t->devs[i]);
@@ -290,8 +318,13 @@ static void link_parents(struct pcie_topo *t)
 		for (int p = t->devs[i].parent; p >= 0 && depth <= t->n;
 		     p = t->devs[p].parent)
 			depth++;
+		if (depth > t->n) {
+			log_parent_loop(t, i);
+			return -ELOOP;
+		}
 		t->devs[i].depth = depth;
 	}
+	return 0;
 }
 
 static void mark_relevant(struct pcie_topo *t)
@@ -342,11 +375,12 @@ int pcie_topo_scan(const char *root, struct pcie_topo *t)
 	    (int)sizeof(t->root))
 		return -ENAMETOOLONG;
 	ret = scan_devices(t);
+	if (!ret)
+		ret = link_parents(t);
 	if (ret) {
 		pcie_topo_free(t);
 		return ret;
 	}
-	link_parents(t);
 	mark_relevant(t);
 	map_ibdevs(t);
 	return 0;
@@ -361,12 +395,19 @@ void pcie_topo_free(struct pcie_topo *t)
 	t->n = 0;
 }
 
+/* Walks up at most t->n hops (pcie_topo_scan() refuses parent loops). */
 int pcie_topo_common_ancestor(const struct pcie_topo *t, int a, int b)
 {
-	for (int p = t->devs[a].parent; p >= 0; p = t->devs[p].parent)
-		for (int q = t->devs[b].parent; q >= 0; q = t->devs[q].parent)
+	int i = 0, j;
+
+	for (int p = t->devs[a].parent; p >= 0 && i++ < t->n;
+	     p = t->devs[p].parent) {
+		j = 0;
+		for (int q = t->devs[b].parent; q >= 0 && j++ < t->n;
+		     q = t->devs[q].parent)
 			if (p == q)
 				return p;
+	}
 	return -1;
 }
 
@@ -386,11 +427,11 @@ static void below(const struct pcie_topo *t, int i, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int k = 0; k < t->n; k++) {
 		const struct pcie_dev *d = &t->devs[k];
-		int p = d->parent;
+		int p = d->parent, hops = 0;
 
 		if (d->role < PCIE_ROLE_HCA)
 			continue;
-		while (p >= 0 && p != i)
+		while (p >= 0 && p != i && hops++ < t->n)
 			p = t->devs[p].parent;
 		if (p != i)
 			continue;

@@ -88,6 +88,7 @@ struct report_params {
 	int threads; /* readers at once, 0 = online CPUs */
 	bool no_fast_path; /* every line through jansson (for tests) */
 	long split_min; /* files this big are read in parts (0: 32 MiB) */
+	double timeout_s; /* --timeout: give up reading after this, 0 = none */
 };
 
 /* A finding taken in from a record file, or made by the report. */

@@ -71,7 +71,8 @@ static const struct cli_cmd report_cmd = {
 		"Exit 0 when acceptance passes, 1 when it does not, 2 on bad input\n"
 		"(with FILE:LINE).\n",
 	.opts = report_opts,
-	.common = CLI_COMMON_JSON | CLI_COMMON_NODE_NAME_MAP,
+	.common =
+		CLI_COMMON_JSON | CLI_COMMON_NODE_NAME_MAP | CLI_COMMON_TIMEOUT,
 };
 
 struct report_opts {
@@ -212,7 +213,8 @@ static bool takes_arg(const char *arg)
 	for (const struct cli_opt *o = report_opts; o->name; o++)
 		if (strlen(o->name) == len && !strncmp(o->name, arg + 2, len))
 			return o->arg != NULL;
-	return !strcmp(arg, "--json") || !strcmp(arg, "--node-name-map");
+	return !strcmp(arg, "--json") || !strcmp(arg, "--node-name-map") ||
+	       !strcmp(arg, "--timeout");
 }
 
 /*
@@ -285,6 +287,7 @@ int report_main(int argc, char **argv)
 		return IBP_EXIT_RUNTIME;
 	}
 	r.params = o.params;
+	r.params.timeout_s = c.timeout_s;
 	ret = run_report(&r, &o, &c, args + first, argc - first);
 	report_fini(&r);
 	free(args);

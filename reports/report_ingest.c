@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/array.h"
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/progress.h"
 #include "common/record.h"
@@ -438,6 +439,7 @@ struct ingest_job {
 	struct report *r;
 	struct ingest_part *parts;
 	size_t n_parts, next;
+	double deadline; /* clock_mono_now() seconds, 0: none */
 	int ret; /* first error */
 	uint64_t bytes; /* of the regular files */
 	struct progress prog; /* bytes read, on a terminal */
@@ -477,10 +479,14 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 
 	if (!rd) {
 		ret = -errno;
-		snprintf(msg, sizeof(msg), "%s: %s", p->path, strerror(errno));
+		snprintf(msg, sizeof(msg), "%s: %s", p->path,
+			 ret == -EINVAL ? "not a regular file (give - to read "
+					  "a pipe on stdin)"
+					: strerror(errno));
 		job_fail(j, ret, msg);
 		return ret;
 	}
+	record_reader_set_deadline(rd, j->deadline, j->r->params.timeout_s);
 	while (!__atomic_load_n(&j->ret, __ATOMIC_RELAXED) &&
 	       (ret = record_reader_next_fast(rd, &rec, ingest_pair_fast,
 					      &src)) > 0) {
@@ -565,6 +571,9 @@ int report_ingest_files(struct report *r, char **paths, int n)
 	struct ingest_job j = { .r = r };
 	pthread_t tids[MAX_THREADS];
 	int threads = thread_count(r), started = 0, ret;
+
+	if (r->params.timeout_s > 0)
+		j.deadline = clock_mono_now() + r->params.timeout_s;
 
 	ret = plan_parts(&j, paths, n, threads);
 	if (ret)

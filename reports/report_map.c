@@ -302,7 +302,7 @@ static int map_build(struct report_map *m)
 		char key[128], ek[48];
 		long *v;
 
-		if (!r->attr || !r->attr[i].blamed)
+		if (!r->attr || !r->attr[i].blame)
 			continue;
 		snprintf(key, sizeof(key), "h:%s %s:%d", h->host, h->ca,
 			 h->port);

@@ -291,7 +291,7 @@ static void node_draw(struct report_buf *b, const struct report_map *m,
 		return;
 	}
 	report_buf_printf(b, "<rect class=\"hca");
-	if (n->hport >= 0 && r->attr && r->attr[n->hport].blamed)
+	if (n->hport >= 0 && r->attr && r->attr[n->hport].blame)
 		report_buf_puts(b, " blamed");
 	if (n->hport >= 0 && r->hports[n->hport].n_untested &&
 	    !r->hports[n->hport].n_ok && !r->hports[n->hport].n_low)

@@ -342,6 +342,15 @@ static bool one_of(const struct scan_str *v, const char *a, const char *b,
 }
 
 /* The contract of a pair record (common/record_schema.c), on the scan. */
+/* The reader's rules for the ends (common/record_schema.c). */
+static bool ends_valid(const struct scan_ref *a, const struct scan_ref *b)
+{
+	if (a->port < 1 || a->port > 254 || b->port < 1 || b->port > 254)
+		return false;
+	return a->port != b->port || a->guid.len != b->guid.len ||
+	       memcmp(a->guid.s, b->guid.s, a->guid.len);
+}
+
 static bool pair_valid(const struct scan_pair *p)
 {
 	unsigned long need = BITS_ALL & ~(1UL << SF_ERROR);
@@ -352,7 +361,8 @@ static bool pair_valid(const struct scan_pair *p)
 	    !scan_eq(&p->str[SF_KIND], "pair") ||
 	    !one_of(&p->str[SF_TEST], "write", "read", NULL) ||
 	    !one_of(&p->str[SF_DIR], "uni", "bi", NULL) ||
-	    !one_of(&p->str[SF_STATUS], "ok", "error", "not-tested"))
+	    !one_of(&p->str[SF_STATUS], "ok", "error", "not-tested") ||
+	    !ends_valid(&p->a, &p->b))
 		return false;
 	return scan_eq(&p->str[SF_STATUS], "ok") ||
 	       (p->seen & (1UL << SF_ERROR));

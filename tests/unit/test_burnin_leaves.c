@@ -169,6 +169,38 @@ static void test_port_record_leaf_round_trip(void **state)
 	free(path);
 }
 
+/*
+ * D16: host names longer than the inventory's field were cut, and two
+ * distinct ports merged into one; such an inventory is refused.
+ */
+static void test_d16_long_host_not_cut(void **state)
+{
+	char path[] = "/tmp/ibproof-test-inv-XXXXXX", host[101];
+	struct burnin_port *inv = NULL;
+	FILE *f;
+	int n = 0, fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	memset(host, 'h', 100);
+	host[100] = '\0';
+	for (int i = 0; i < 2; i++)
+		fprintf(f,
+			"{\"schema\":\"ibproof/1\",\"kind\":\"port\","
+			"\"time\":\"2026-12-02T15:04:05.123Z\",\"host\":"
+			"\"%s%d\",\"version\":\"0.1.0\",\"ca\":\"mlx5_0\","
+			"\"port\":1,\"guid\":\"0x000000000000000%d\",\"lid\":%d,"
+			"\"link_layer\":\"InfiniBand\",\"state\":\"ACTIVE\","
+			"\"rate_gbps\":100.0,\"rail\":0}\n",
+			host, i, i + 1, i + 1);
+	fclose(f);
+	assert_int_equal(-EINVAL, burnin_inventory_load(path, &inv, &n));
+	assert_null(inv);
+	unlink(path);
+}
+
 /* Rank 0 of a run that never started: its ctx and its state. */
 struct rank0 {
 	struct burnin_ctx ctx;
@@ -321,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_port_record_leaf_round_trip),
 		cmocka_unit_test(test_resume_needs_same_leaves),
 		cmocka_unit_test(test_resume_round_out_of_range),
+		cmocka_unit_test(test_d16_long_host_not_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,7 +72,37 @@ static void test_thresholds_file(void **state)
 						      "LinkDownedCounter="
 						      "x\n",
 						      &t, err, sizeof(err)));
-	assert_string_equal("th:1: expected CounterName=number", err);
+	assert_string_equal("th:1: expected CounterName=number (decimal, or "
+			    "hex with 0x; 0 to 2^64-1)",
+			    err);
+}
+
+/* D14: "-1" wrapped to 2^64-1 (the check off) and "010" was octal 8. */
+static void test_d14_thresholds_negative_and_octal(void **state)
+{
+	struct fabric_thresholds t;
+	char err[FABRIC_ERR_LEN] = "";
+
+	(void)state;
+	fabric_thresholds_default(&t);
+	assert_int_equal(-22, fabric_thresholds_parse("th",
+						      "SymbolErrorCounter=-1\n",
+						      &t, err, sizeof(err)));
+	assert_string_equal("th:1: expected CounterName=number (decimal, or "
+			    "hex with 0x; 0 to 2^64-1)",
+			    err);
+	assert_int_equal(10, t.v[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(
+		-22, fabric_thresholds_parse("th", "SymbolErrorCounter= +5\n",
+					     &t, err, sizeof(err)));
+	assert_int_equal(0, fabric_thresholds_parse("th",
+						    "SymbolErrorCounter=010\n",
+						    &t, err, sizeof(err)));
+	assert_int_equal(10, t.v[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(
+		-22, fabric_thresholds_parse(
+			     "th", "SymbolErrorCounter=18446744073709551616\n",
+			     &t, err, sizeof(err)));
 }
 
 static struct fabric *small_model(void)
@@ -262,6 +292,7 @@ static void test_counters_run_with_fakes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_d14_thresholds_negative_and_octal),
 		cmocka_unit_test(test_saturation_and_reset),
 		cmocka_unit_test(test_thresholds_file),
 		cmocka_unit_test(test_one_finding_per_cable),

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -134,6 +135,52 @@ static void test_fixture_errors(void **state)
 	assert_non_null(strstr(err, "cannot read"));
 }
 
+/*
+ * D8: one NUL byte in a spec used to cut it short there, so a degraded
+ * link after it was never checked and `fabric check` passed.
+ */
+static void test_d8_nul_in_spec_is_error(void **state)
+{
+	static const char spec[] = "a_node,a_port,z_node,z_port\n"
+				   "x,1,y,1\n\0z,1,y,2\n";
+	char path[] = "/tmp/ibproof-test-spec-XXXXXX";
+	char err[FABRIC_ERR_LEN] = "", want[FABRIC_ERR_LEN + 64];
+	struct fabric_spec *s = NULL;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal((ssize_t)sizeof(spec) - 1,
+			 write(fd, spec, sizeof(spec) - 1));
+	close(fd);
+	assert_int_equal(-22, fabric_spec_load(path, &s, err, sizeof(err)));
+	assert_null(s);
+	snprintf(want, sizeof(want), "%s:3: NUL byte at byte 1 of the line",
+		 path);
+	assert_string_equal(want, err);
+	unlink(path);
+}
+
+/*
+ * D15: ends were keyed on their first 159 bytes, so two long names sharing
+ * that prefix were "already in the cable at line N".
+ */
+static void test_d15_long_names_not_cut(void **state)
+{
+	char name[201], text[1024];
+	struct fabric_spec *s;
+
+	(void)state;
+	memset(name, 'n', 200);
+	name[200] = '\0';
+	snprintf(text, sizeof(text),
+		 "a_node,a_port,z_node,z_port\n%sA,1,y,1\n%sB,1,y,2\n", name,
+		 name);
+	s = parse_ok(text);
+	assert_int_equal(2, s->ncables);
+	fabric_spec_free(s);
+}
+
 static void test_topology(void **state)
 {
 	char err[FABRIC_ERR_LEN] = "";
@@ -257,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_columns_any_order),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fixture_errors),
+		cmocka_unit_test(test_d8_nul_in_spec_is_error),
+		cmocka_unit_test(test_d15_long_names_not_cut),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_topology_errors),
 		cmocka_unit_test(test_topology_as_spec),

@@ -173,7 +173,7 @@ static void test_files(void **state)
 /* Lines longer than any fixed buffer, and errors naming the line. */
 static void test_lines(void **state)
 {
-	size_t n = 100000;
+	size_t n = LINES_MAX; /* the longest line taken (D8: the limit) */
 	char *text = malloc(n + 32), *line, err[256];
 	struct lines in;
 
@@ -202,6 +202,82 @@ static void test_lines(void **state)
 	assert_int_equal(-EISDIR, lines_next(&in, &line));
 	assert_string_equal(FX ":1: read error: Is a directory", err);
 	lines_close(&in);
+}
+
+static char *write_temp_bytes(const char *bytes, size_t len)
+{
+	char *path = strdup("/tmp/ibproof-test-lines-XXXXXX");
+	int fd;
+
+	assert_non_null(path);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal((ssize_t)len, write(fd, bytes, len));
+	close(fd);
+	return path;
+}
+
+/*
+ * D8: a NUL byte used to end the text silently (a spec cut short passed
+ * `fabric check`); it is "FILE:LINE: NUL byte", from a file or a buffer.
+ */
+static void test_d8_nul_in_text_input_is_error(void **state)
+{
+	static const char bytes[] = "a\n  b\0c\nd\n";
+	char *path = write_temp_bytes(bytes, sizeof(bytes) - 1), *line;
+	char err[256], want[512];
+	struct lines in;
+
+	(void)state;
+	assert_int_equal(0, lines_open(&in, path, err, sizeof(err)));
+	assert_int_equal(1, lines_next(&in, &line));
+	assert_string_equal("a", line);
+	assert_int_equal(-EINVAL, lines_next(&in, &line));
+	snprintf(want, sizeof(want), "%s:2: NUL byte at byte 4 of the line",
+		 path);
+	assert_string_equal(want, err);
+	lines_close(&in);
+	assert_int_equal(-EINVAL,
+			 lines_check_text("t", bytes, sizeof(bytes) - 1, err,
+					  sizeof(err)));
+	assert_string_equal("t:2: NUL byte at byte 4 of the line", err);
+	assert_int_equal(0, lines_check_text("t", bytes, 5, err, sizeof(err)));
+	unlink(path);
+	free(path);
+}
+
+/* D8: a line over LINES_MAX is refused, not read into unbounded memory. */
+static void test_d8_line_over_limit_is_error(void **state)
+{
+	size_t n = LINES_MAX + 1;
+	char *text = malloc(n + 8), *path, *line, err[256], want[512];
+	struct lines in;
+
+	(void)state;
+	assert_non_null(text);
+	memcpy(text, "ok\r\n", 4);
+	memset(text + 4, 'a', n);
+	memcpy(text + 4 + n, "\n", 2);
+	lines_open_text(&in, "x", text, err, sizeof(err));
+	assert_int_equal(1, lines_next(&in, &line));
+	assert_int_equal(-EINVAL, lines_next(&in, &line));
+	assert_string_equal("x:2: line longer than 65536 bytes", err);
+	lines_close(&in);
+	assert_int_equal(-EINVAL,
+			 lines_check_text("x", text, n + 5, err, sizeof(err)));
+	assert_string_equal("x:2: line longer than 65536 bytes", err);
+	path = write_temp_bytes(text, n + 5);
+	assert_int_equal(0, lines_open(&in, path, err, sizeof(err)));
+	assert_int_equal(1, lines_next(&in, &line));
+	assert_int_equal(-EINVAL, lines_next(&in, &line));
+	snprintf(want, sizeof(want), "%s:2: line longer than 65536 bytes",
+		 path);
+	assert_string_equal(want, err);
+	assert_true(in.cap < 2 * (size_t)LINES_MAX);
+	lines_close(&in);
+	unlink(path);
+	free(path);
+	free(text);
 }
 
 static const char *report_name(const char *map)
@@ -275,6 +351,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_d8_nul_in_text_input_is_error),
+		cmocka_unit_test(test_d8_line_over_limit_is_error),
 		cmocka_unit_test(test_fabric_and_report_agree),
 	};
 

@@ -109,6 +109,69 @@ static void test_stats(void **state)
 	assert_true(s.median == 2.5 && s.min == 1 && s.max == 4);
 }
 
+/* A captured tree of PCI devices at the given paths (like mk.sh). */
+static void make_tree(const char *root, const char *const *bdf_path, int n)
+{
+	char cmd[4096];
+	int used;
+
+	used = snprintf(cmd, sizeof(cmd),
+			"rm -rf '%s' && mkdir -p '%s/bus/pci/devices'", root,
+			root);
+	for (int i = 0; i < n; i++) {
+		const char *bdf = bdf_path[2 * i], *rel = bdf_path[2 * i + 1];
+
+		used += snprintf(
+			cmd + used, sizeof(cmd) - (size_t)used,
+			" && d='%s/%s' && mkdir -p \"$d\""
+			" && echo 0x15b3 > \"$d/vendor\""
+			" && echo 0x060400 > \"$d/class\""
+			" && ln -s '../../../%s' '%s/bus/pci/devices/%s'",
+			root, rel, rel, root, bdf);
+	}
+	assert_true(used < (int)sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * D2: a bridge whose folder above carries its own BDF (or two that lie
+ * below each other) made every walk up the tree loop forever; the scan
+ * refuses such a tree with -ELOOP (exit 2).
+ */
+static void test_d2_parent_cycle_is_refused(void **state)
+{
+	static const char *const self[] = {
+		"0000:00:01.0", "devices/pci0000:00/0000:00:01.0/0000:00:01.0"
+	};
+	static const char *const cycle[] = {
+		"0000:00:01.0", "devices/pci0000:00/0000:00:02.0/0000:00:01.0",
+		"0000:00:02.0", "devices/pci0000:00/0000:00:01.0/0000:00:02.0"
+	};
+	static const char *const ok[] = {
+		"0000:00:01.0", "devices/pci0000:00/0000:00:01.0",
+		"0000:01:00.0", "devices/pci0000:00/0000:00:01.0/0000:01:00.0"
+	};
+	char root[] = "/tmp/ibproof-test-pcie-loop-XXXXXX", cmd[128];
+	struct pcie_topo t;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	alarm(20); /* a hang fails the test instead of stalling ctest */
+	make_tree(root, self, 1);
+	assert_int_equal(pcie_topo_scan(root, &t), -ELOOP);
+	make_tree(root, cycle, 2);
+	assert_int_equal(pcie_topo_scan(root, &t), -ELOOP);
+	make_tree(root, ok, 2);
+	assert_int_equal(pcie_topo_scan(root, &t), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.devs[1].parent, 0);
+	assert_int_equal(pcie_topo_common_ancestor(&t, 1, 1), 0);
+	pcie_topo_free(&t);
+	alarm(0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_kmsg_lines),
 		cmocka_unit_test(test_floors),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_d2_parent_cycle_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

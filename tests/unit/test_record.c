@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "common/clock.h"
 #include "common/record.h"
 
 static char *temp_path(void)
@@ -240,6 +242,39 @@ static void test_rejects_wrong_type(void **state)
 			 "a record: field 'kind' must be a string");
 }
 
+#define PORT_REC(port)                                                     \
+	"{" ENVELOPE ",\"kind\":\"port\",\"ca\":\"mlx5_0\",\"port\":" port \
+	",\"guid\":\"0x1\",\"lid\":1,\"link_layer\":\"InfiniBand\","       \
+	"\"state\":\"ACTIVE\",\"rate_gbps\":100,\"rail\":0}"
+#define END(p) \
+	"{\"name\":\"s\",\"guid\":\"0x1\",\"port\":" p ",\"type\":\"switch\"}"
+#define LINK_REC(pa, pb)                                                        \
+	"{" ENVELOPE ",\"kind\":\"link\",\"a\":" END(pa) ",\"b\":" END(         \
+		pb) ",\"width\":\"4x\",\"speed\":\"EDR\",\"state\":\"ACTIVE\"," \
+		    "\"phys_state\":\"LinkUp\"}"
+
+/*
+ * D12: ports -1, 0, 256 (an inventory's port -3) and a link from a port to
+ * itself were taken; a cable's port is 1-254 (0 is a switch's management
+ * port, 255 reserved).
+ */
+static void test_d12_ports_range_checked(void **state)
+{
+	(void)state;
+	expect_rejection(PORT_REC("-3"), "port record: field 'port' must be "
+					 "a port number 1-254, got -3");
+	expect_rejection(PORT_REC("0"), "port record: field 'port' must be "
+					"a port number 1-254, got 0");
+	expect_rejection(LINK_REC("1", "256"),
+			 "link record: field 'b.port' must be a port number "
+			 "1-254, got 256");
+	expect_rejection(LINK_REC("-1", "2"),
+			 "link record: field 'a.port' must be a port number "
+			 "1-254, got -1");
+	expect_rejection(LINK_REC("7", "7"),
+			 "link record: a and b are the same port");
+}
+
 static void test_rejects_unknown_values(void **state)
 {
 	(void)state;
@@ -297,6 +332,117 @@ static void test_reader_missing_file(void **state)
 	assert_int_equal(ENOENT, errno);
 }
 
+/* Writes len bytes to a new temporary file. */
+static char *write_bytes(const char *bytes, size_t len)
+{
+	char *path = temp_path();
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(len, fwrite(bytes, 1, len, f));
+	fclose(f);
+	return path;
+}
+
+/* The error of reading path's records: the first failure's message. */
+static void expect_read_error(const char *path, int err, const char *what)
+{
+	struct record_reader *r = record_reader_open(path);
+	char message[1200];
+	json_t *rec;
+	int ret;
+
+	assert_non_null(r);
+	while ((ret = record_reader_next(r, &rec)) > 0)
+		json_decref(rec);
+	assert_int_equal(err, ret);
+	snprintf(message, sizeof(message), "%s:%s", path, what);
+	assert_string_equal(message, record_reader_error(r));
+	record_reader_close(r);
+}
+
+/* D13: a line blank up to a NUL was skipped without a word. */
+static void test_d13_nul_line_is_error(void **state)
+{
+	static const char text[] = "\n  \0{\"schema\":1}\n";
+	char *path = write_bytes(text, sizeof(text) - 1);
+
+	(void)state;
+	expect_read_error(path, -EINVAL, "2: NUL byte at column 3");
+	unlink(path);
+	free(path);
+}
+
+/*
+ * D19: getline() grew to the size of the longest line (6 GiB RSS for a
+ * 2 GiB line) and the error's column overflowed int; a line over
+ * RECORD_LINE_MAX is refused, read in a bounded buffer.
+ */
+static void test_d19_line_over_limit_is_error(void **state)
+{
+	size_t n = RECORD_LINE_MAX + 1;
+	char *text = malloc(n + 2), *path;
+
+	(void)state;
+	assert_non_null(text);
+	text[0] = '\n';
+	memset(text + 1, ' ', n);
+	text[n] = 'x';
+	text[n + 1] = '\n';
+	path = write_bytes(text, n + 2);
+	expect_read_error(path, -EINVAL, "2: line longer than 1048576 bytes");
+	unlink(path);
+	free(path);
+	free(text);
+}
+
+/*
+ * D20: a FIFO with no writer blocked open() forever: a named file must be
+ * regular; a pipe on stdin ("-") is read against the deadline.
+ */
+static void test_d20_fifo_refused_pipe_times_out(void **state)
+{
+	char *path = temp_path(), message[600];
+	json_t *rec = sample("run");
+	char *good = json_dumps(rec, JSON_COMPACT);
+	struct record_reader *r;
+	int fds[2], saved;
+
+	(void)state;
+	json_decref(rec);
+	unlink(path);
+	assert_int_equal(0, mkfifo(path, 0600));
+	alarm(10); /* a hang fails the test instead of stalling ctest */
+	assert_null(record_reader_open(path));
+	assert_int_equal(EINVAL, errno);
+	unlink(path);
+	assert_null(record_reader_open("/tmp"));
+	assert_int_equal(EISDIR, errno);
+
+	assert_int_equal(0, pipe(fds)); /* a writer that never ends */
+	assert_true(write(fds[1], good, strlen(good)) > 0);
+	assert_int_equal(1, write(fds[1], "\n", 1));
+	saved = dup(STDIN_FILENO);
+	assert_int_equal(STDIN_FILENO, dup2(fds[0], STDIN_FILENO));
+	r = record_reader_open("-");
+	assert_non_null(r);
+	record_reader_set_deadline(r, clock_mono_now() + 0.3, 0.3);
+	assert_int_equal(1, record_reader_next(r, &rec));
+	json_decref(rec);
+	assert_int_equal(-ETIMEDOUT, record_reader_next(r, &rec));
+	snprintf(message, sizeof(message),
+		 "-:2: --timeout of 0.3 s reached before the end of the input");
+	assert_string_equal(message, record_reader_error(r));
+	record_reader_close(r);
+	alarm(0);
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	close(fds[0]);
+	close(fds[1]);
+	free(good);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +458,10 @@ int main(void)
 		cmocka_unit_test(test_finding_rejects_bad_enums),
 		cmocka_unit_test(test_guid_parse),
 		cmocka_unit_test(test_reader_missing_file),
+		cmocka_unit_test(test_d12_ports_range_checked),
+		cmocka_unit_test(test_d13_nul_line_is_error),
+		cmocka_unit_test(test_d19_line_over_limit_is_error),
+		cmocka_unit_test(test_d20_fifo_refused_pipe_times_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -326,6 +326,32 @@ static void test_parse_long(void **state)
 	assert_int_equal(v, 0x1a); /* left as it was */
 }
 
+/*
+ * D3: a FIFO in place of an attribute blocked open() forever; every sysfs
+ * attribute is a regular file, and anything else is refused at once.
+ */
+static void test_d3_fifo_attribute_is_refused(void **state)
+{
+	char p[256], buf[64];
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/devices/pci0000:00/0000:00:01.0/speed",
+		 root);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	alarm(10); /* a hang fails the test instead of stalling ctest */
+	assert_int_equal(sysfs_read(root,
+				    "devices/pci0000:00/0000:00:01.0/"
+				    "speed",
+				    buf, sizeof(buf)),
+			 -EINVAL);
+	assert_int_equal(
+		sysfs_read_bin(root, "bus/dev/speed", buf, sizeof(buf)),
+		-EINVAL);
+	alarm(0);
+	assert_int_equal(sysfs_read(root, "bus/dev/vendor", buf, sizeof(buf)),
+			 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +361,9 @@ int main(void)
 						teardown_root),
 		cmocka_unit_test_setup_teardown(test_list, setup_root,
 						teardown_root),
+		cmocka_unit_test_setup_teardown(
+			test_d3_fifo_attribute_is_refused, setup_root,
+			teardown_root),
 		cmocka_unit_test(test_port_attr),
 		cmocka_unit_test(test_ib_ports),
 		cmocka_unit_test(test_parse_long),
