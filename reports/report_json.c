@@ -92,6 +92,12 @@ json_t *report_entry_json(const struct report_entry *e)
 				      e->peer.type || e->peer.guid
 					      ? xcvr_json(&e->peer, "peer")
 					      : NULL));
+	if (e->swap_port.type || e->swap_port.guid) { /* the second cable's */
+		json_t *x = json_object_get(o, "transceivers");
+
+		json_array_append_new(x, xcvr_json(&e->swap_port, "swap_port"));
+		json_array_append_new(x, xcvr_json(&e->swap_peer, "swap_peer"));
+	}
 	return o;
 }
 

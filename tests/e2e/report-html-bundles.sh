@@ -34,10 +34,12 @@ for l in range(128):
                              "guid": "0x%016x" % g, "host": host, "ca": "mlx5_0",
                              "port_guid": "0x%016x" % (g + 1), "name": host + " mlx5_0"},
                   b=sw(leaf, 0x10000 + l, h + 1), **link))
-    for u in range(32):  # two cables to each of 16 spines
-        s = u % 16
+    # two cables to each of 16 spines; each half of the leaves has its own
+    # 16 spines, so a spine has 128 cabled ports (a node has at most 254)
+    for u in range(32):
+        s = (l // 64) * 16 + u % 16
         print(rec("link", a=sw(leaf, 0x10000 + l, 33 + u),
-                  b=sw("spine%02d" % (s + 1), 0x20000 + s, l * 2 + u // 16 + 1), **link))
+                  b=sw("spine%02d" % (s + 1), 0x20000 + s, l % 64 * 2 + u // 16 + 1), **link))
 print(rec("finding", severity="fail", category="degraded-width",
           subject={"a": sw("leaf005", 0x10004, 40), "b": sw("spine08", 0x20007, 9)},
           evidence={}, action="reseat", message="leaf005 port 40 - spine08 port 9 runs at 1x"))
