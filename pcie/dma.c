@@ -118,11 +118,14 @@ static void judge_dma(const struct pcie_topo *t, const struct pcie_dma_port *p,
 		      const struct pcie_dma_sample_stats *s,
 		      struct pcie_audit *a)
 {
-	const struct pcie_dev *d = &t->devs[p->dev];
+	const struct pcie_dev *d;
 	char what[PCIE_NOTE_LEN];
 
-	if (p->floor_GBps <= 0 || s->median >= p->floor_GBps)
+	/* a port with no PCI device (p->dev < 0) has no floor to judge by,
+	 * and no t->devs[] entry to point at (D25) */
+	if (p->dev < 0 || p->floor_GBps <= 0 || s->median >= p->floor_GBps)
 		return;
+	d = &t->devs[p->dev];
 	pcie_dev_what(t, p->dev, what, sizeof(what));
 	pcie_audit_add(
 		a,

@@ -163,6 +163,39 @@ static void test_measure_fails(void **state)
 	fake_GBps = 45.0;
 }
 
+/*
+ * D25: a port with no PCI device (software RDMA: dev -1) made judge_dma()
+ * compute &t->devs[-1], an offset from NULL when the tree has no devices
+ * (UBSan); with a floor set it was read as well. Such a port is not judged.
+ */
+static void test_d25_port_without_pci_device_not_judged(void **state)
+{
+	struct pcie_topo t = { 0 }; /* no devices: t.devs is NULL */
+	struct pcie_dma_port p[2] = { { .ca = "rxe0",
+					.ca_text = "rxe0",
+					.port = 1,
+					.dev = -1,
+					.floor_why = "not judged" },
+				      { .ca = "rxe1",
+					.ca_text = "rxe1",
+					.port = 1,
+					.dev = -1,
+					.floor_GBps = 40.0 } };
+	struct pcie_audit a;
+
+	(void)state;
+	fake_GBps = 20.0; /* under the second port's floor */
+	slow_ca = NULL;
+	calls = 0;
+	assert_int_equal(pcie_audit_init(&a), 0);
+	pcie_dma_run(&t, &fake_ops, p, 2, 3, &a, NULL);
+	assert_int_equal(calls, 4); /* measured all the same */
+	assert_int_equal(json_array_size(a.findings), 0);
+	assert_int_equal(json_array_size(a.skipped), 0);
+	pcie_audit_free(&a);
+	fake_GBps = 45.0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_all_ports_fast),
 		cmocka_unit_test(test_one_port_slow),
 		cmocka_unit_test(test_measure_fails),
+		cmocka_unit_test(test_d25_port_without_pci_device_not_judged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
