@@ -12,6 +12,7 @@
 #include "burnin/burnin.h"
 #include "common/array.h"
 #include "common/lines.h"
+#include "common/sysfs.h"
 
 #define NODE_PARTNERS 3
 #define NODE_MAX_ROUNDS 256
@@ -240,13 +241,15 @@ static int parse_pair_line(struct lines *in, char *line,
 			   const struct burnin_port *ports, int n,
 			   struct file_pair *fp)
 {
-	char a[256], b[256], extra[2];
+	char round[32], a[256], b[256], extra[2];
 	int k;
 
 	line[strcspn(line, "#")] = '\0';
-	k = sscanf(line, "%ld %255s %255s %1s", &fp->round, a, b, extra);
+	/* the round as text first: sscanf's %ld has no defined result for a
+	 * number past LONG_MAX (D23) */
+	k = sscanf(line, "%31s %255s %255s %1s", round, a, b, extra);
 	fp->line = in->line;
-	if (k != 3 || fp->round < 0)
+	if (k != 3 || sysfs_parse_long(round, 10, &fp->round) || fp->round < 0)
 		return lines_error(
 			in, "expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'");
 	fp->a = burnin_inventory_find(ports, n, a);
@@ -276,8 +279,12 @@ static int read_pairs(const char *path, const struct burnin_port *ports, int n,
 		if (!ret)
 			k++;
 	}
-	if (!ret && !k)
+	if (!ret && !k && !in.line) { /* an empty file: no line to name */
+		snprintf(err, err_len, "%s: no pairs in the file", path);
+		ret = -EINVAL;
+	} else if (!ret && !k) {
 		ret = lines_error(&in, "no pairs in the file");
+	}
 	lines_close(&in);
 	if (ret)
 		free(fp);

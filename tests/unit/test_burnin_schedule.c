@@ -464,6 +464,37 @@ static void test_pairs_file(void **state)
 	expect_file_error("# nothing\n", 1, "no pairs in the file");
 }
 
+/* D23: a round past LONG_MAX was read by sscanf's %ld (no defined result)
+ * and accepted; it is refused as a bad line. */
+static void test_d23_pairs_round_overflow_refused(void **state)
+{
+	(void)state;
+	make_ports(2, 2);
+	expect_file_error("99999999999999999999 h00:mlx5_0:1 h01:mlx5_0:1\n", 1,
+			  "expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'");
+	expect_file_error("1 h00:mlx5_0:1 h01:mlx5_0:1\n"
+			  "9223372036854775808 h00:mlx5_1:1 h01:mlx5_1:1\n",
+			  2, "expected 'ROUND A_HOST:CA:PORT B_HOST:CA:PORT'");
+}
+
+/* D23: an empty pairs file was reported at line 0 ("FILE:0: ..."); it is
+ * "FILE: no pairs in the file", and a schedule error (exit 2). */
+static void test_d23_pairs_empty_file_no_line_0(void **state)
+{
+	char *path = write_file(""), spec[600], want[600], err[512] = "";
+	struct burnin_schedule s;
+
+	(void)state;
+	make_ports(2, 2);
+	snprintf(spec, sizeof(spec), "pairs:%s", path);
+	assert_int_equal(-EINVAL, burnin_schedule_build(spec, ports, 4, 0, &s,
+							err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s: no pairs in the file", path);
+	assert_string_equal(want, err);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +511,8 @@ int main(void)
 		cmocka_unit_test(test_node_leaves_property),
 		cmocka_unit_test(test_bad_specs),
 		cmocka_unit_test(test_pairs_file),
+		cmocka_unit_test(test_d23_pairs_round_overflow_refused),
+		cmocka_unit_test(test_d23_pairs_empty_file_no_line_0),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
