@@ -294,7 +294,8 @@ static ssize_t next_line(struct record_reader *r)
 		return timed_out(r);
 	for (;;) {
 		n = r->len - r->off;
-		nl = memchr(r->buf + r->off, '\n', n);
+		/* r->buf is NULL before the first read: no memchr(NULL, 0) */
+		nl = n ? memchr(r->buf + r->off, '\n', n) : NULL;
 		if (nl) {
 			n = (size_t)(nl - (r->buf + r->off)) + 1;
 			break;
