@@ -409,6 +409,13 @@ static int dry_run_inventory(const struct burnin_config *cfg)
 
 	if (ret)
 		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
+	if (n < 2) { /* a plan of no pairs is no plan (D23), as in a run */
+		log_error("%s: %d port record(s): burnin needs at least 2 "
+			  "ports",
+			  cfg->inventory, n);
+		free(inv);
+		return IBP_EXIT_USAGE;
+	}
 	code = burnin_plan(cfg, inv, n, &s);
 	if (code == IBP_EXIT_PASS)
 		burnin_print_plan(cfg, inv, n, &s);

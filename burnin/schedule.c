@@ -24,7 +24,8 @@ static int port_cmp(const void *x, const void *y)
 
 void burnin_inventory_sort(struct burnin_port *ports, int n)
 {
-	qsort(ports, (size_t)n, sizeof(*ports), port_cmp);
+	if (n > 1) /* an empty inventory may be NULL: no qsort(NULL, 0) */
+		qsort(ports, (size_t)n, sizeof(*ports), port_cmp);
 }
 
 void burnin_port_name(const struct burnin_port *p, char *buf, size_t len)

@@ -22,6 +22,7 @@
 #include "rdma/fake_transport.h"
 #include "burnin/run.h"
 #include "common/cli.h"
+#include "common/subcommands.h"
 #include "fabric/fabric_spec.h"
 #include "fabric/fabric_topo.h"
 
@@ -344,6 +345,34 @@ static void test_resume_round_out_of_range(void **state)
 	free(run);
 }
 
+/*
+ * D23: `burnin --dry-run --inventory EMPTY` planned 0 ports and exited 0;
+ * an inventory of fewer than 2 ports is refused, exit 2, as a run is.
+ */
+static void test_d23_dry_run_empty_inventory_refused(void **state)
+{
+	char path[] = "/tmp/ibproof-test-inv-XXXXXX";
+	char *argv[] = { "burnin", "--dry-run", "--inventory", path, NULL };
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(IBP_EXIT_USAGE, burnin_main(4, argv));
+	f = fopen(path, "w"); /* one port: still no pair to plan */
+	assert_non_null(f);
+	fprintf(f, "{\"schema\":\"ibproof/1\",\"kind\":\"port\","
+		   "\"time\":\"2026-12-02T15:04:05.123Z\",\"host\":\"h0\","
+		   "\"version\":\"0.1.0\",\"ca\":\"mlx5_0\",\"port\":1,"
+		   "\"guid\":\"0x0000000000000001\",\"lid\":1,"
+		   "\"link_layer\":\"InfiniBand\",\"state\":\"ACTIVE\","
+		   "\"rate_gbps\":100.0,\"rail\":0}\n");
+	fclose(f);
+	assert_int_equal(IBP_EXIT_USAGE, burnin_main(4, argv));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_resume_needs_same_leaves),
 		cmocka_unit_test(test_resume_round_out_of_range),
 		cmocka_unit_test(test_d16_long_host_not_cut),
+		cmocka_unit_test(test_d23_dry_run_empty_inventory_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
