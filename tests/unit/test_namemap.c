@@ -342,6 +342,35 @@ static void test_fabric_and_report_agree(void **state)
 	}
 }
 
+/*
+ * D22: a map with no entries (an empty file, or only comments) reached
+ * qsort(NULL, 0, ...), undefined behaviour that UBSan reports in the ASan
+ * build; an empty map loads, and every lookup misses.
+ */
+static void test_d22_empty_map_no_qsort_of_null(void **state)
+{
+	const char *texts[] = { "", "# only a comment\n\n" };
+	struct namemap *m;
+	char err[256] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+		char *path = write_temp(texts[i]);
+
+		m = NULL;
+		assert_int_equal(0, namemap_load(path, &m, err, sizeof(err)));
+		assert_string_equal("", err);
+		assert_non_null(m);
+		assert_null(namemap_lookup(m, LEAF02));
+		namemap_free(m);
+		m = parse_ok(texts[i]);
+		assert_null(namemap_lookup(m, 0));
+		namemap_free(m);
+		unlink(path);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_d8_nul_in_text_input_is_error),
 		cmocka_unit_test(test_d8_line_over_limit_is_error),
 		cmocka_unit_test(test_fabric_and_report_agree),
+		cmocka_unit_test(test_d22_empty_map_no_qsort_of_null),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
