@@ -185,8 +185,10 @@ static void mark_ok(const struct judge_params *jp, const struct judge_pair *p,
 	o->why = JUDGE_WHY_FINE;
 	if (p->expected > 0 && p->gbps < jp->floor * p->expected)
 		o->why = JUDGE_WHY_FLOOR;
-	else if (c->k >= MIN_CLASS && p->gbps < c->med - spread)
-		o->why = JUDGE_WHY_OUTLIER;
+	else if (jp->mad_k > 0 && c->k >= MIN_CLASS &&
+		 p->gbps < c->med - spread)
+		o->why =
+			JUDGE_WHY_OUTLIER; /* mad_k 0: the outlier rule is off */
 	else if (c->k >= MIN_CLASS && p->gbps < jp->class_floor * c->med)
 		o->why = JUDGE_WHY_CLASS_FLOOR;
 	if (o->why)

@@ -177,7 +177,8 @@ static void test_fixtures(void **state)
 }
 
 /* scripts/demo's Soft-RoCE rails, with the options its burnin ran with
- * (scripts/demo-cluster: --floor 0 --dip-floor 0); and the defaults. */
+ * (scripts/demo-cluster: --floor 0 --dip-floor 0 --mad-k 0 --class-floor
+ * 0.25, and before that without the last two); and the defaults. */
 static void test_demo_records(void **state)
 {
 	struct judge_params jp;
@@ -190,6 +191,9 @@ static void test_demo_records(void **state)
 			 rail);
 		judge_defaults(&jp);
 		jp.floor = jp.dip_floor = 0;
+		same_verdicts(path, &jp);
+		jp.mad_k = 0;
+		jp.class_floor = 0.25;
 		same_verdicts(path, &jp);
 		judge_defaults(&jp);
 		same_verdicts(path, &jp);
