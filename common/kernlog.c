@@ -40,8 +40,8 @@ const char *kernlog_format_name(enum kernlog_format f)
 		[KERNLOG_KMSG] = "/dev/kmsg records",
 		[KERNLOG_MONO] = "dmesg (seconds since boot)",
 		[KERNLOG_CTIME] = "dmesg -T (local time)",
-		[KERNLOG_ISO] = "ISO 8601 stamps (dmesg --time-format iso, "
-				"journalctl -o short-iso)",
+		[KERNLOG_ISO] = ("ISO 8601 stamps (dmesg --time-format iso, "
+				 "journalctl -o short-iso)"),
 		[KERNLOG_SYSLOG] = "journalctl -k / syslog (local time)",
 	};
 
