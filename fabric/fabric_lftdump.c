@@ -156,7 +156,14 @@ int fabric_lft_load(struct fabric_routes *r, const char *path, char *err,
 		rc = lines_each(&in, dump_line, c);
 	if (!rc)
 		rc = commit(c);
-	if (!rc && !c->nswitches)
+	if (!rc && !c->nswitches && !in.line) /* no line to name */
+		rc = snprintf(err, errlen,
+			      "%s: empty file: expected a switch "
+			      "table dump",
+			      path) < 0
+			     ? -EINVAL
+			     : 1;
+	else if (!rc && !c->nswitches)
 		rc = lines_error(&in, "expected a \"Unicast lids [LO-HI] of "
 				      "switch ... guid 0x...\" header");
 	lines_close(&in);

@@ -202,6 +202,7 @@ static void test_dump_errors(void **state)
 {
 	struct ctx *c = *state;
 
+	bad_dump(c, "", ": empty file: expected a switch table dump");
 	bad_dump(c, "# only a comment\n",
 		 ":1: expected a \"Unicast lids [LO-HI] of switch ... guid");
 	bad_dump(c, "0x0001 001\n",
