@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define FUZZ_PATH "fuzz.in"
 
@@ -52,6 +54,54 @@ bad:
 	fprintf(stderr, "oracle: rc %d, error without FILE:LINE: \"%.200s\"\n",
 		rc, err);
 	abort();
+}
+
+/*
+ * The input as a file, for parsers that open a path: one in-memory file
+ * per process (/proc/self/fd/N), rewritten for each input.
+ */
+static inline const char *fuzz_file(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64];
+
+	if (fd < 0) {
+		fd = memfd_create("fuzz.in", 0);
+		if (fd < 0)
+			abort();
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	return path;
+}
+
+/* An error about the file at path names it and a line: "PATH:LINE: ...". */
+static inline void fuzz_check_path_err(const char *path, const char *err)
+{
+	size_t n = strlen(path);
+	const char *p = err + n + 1;
+
+	if (!strncmp(err, path, n) && err[n] == ':' &&
+	    isdigit((unsigned char)*p) && *p != '0') {
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (!strncmp(p, ": ", 2))
+			return;
+	}
+	fprintf(stderr, "oracle: error without FILE:LINE: \"%.200s\"\n", err);
+	abort();
+}
+
+/* An empty file's error names the file: "PATH: empty file...". */
+static inline void fuzz_check_empty_err(const char *path, const char *err)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(err, path, n) || strncmp(err + n, ": empty file", 12)) {
+		fprintf(stderr, "oracle: empty file error: \"%.200s\"\n", err);
+		abort();
+	}
 }
 
 #endif
