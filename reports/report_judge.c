@@ -188,10 +188,16 @@ static int blame_finding(struct report *r, uint32_t p, const struct worst *w)
 		       "low_partners", (int)a->bad_partners, "witnesses",
 		       (int)witnesses, "confidence", (double)a->confidence,
 		       "avg_gbps", avg, "pairs", pairs);
+	const char *cat = blame_category(r, w);
+	const char *what = !strcmp(cat, "completion-errors") ? "errors"
+			   : !strcmp(cat, "intermittent")    ? "dips"
+							     : "low bandwidth";
+
 	f = record_finding(
-		"fail", blame_category(r, w), hport_ref(h), ev, "disable-port",
-		"%s %s port %d: low with %u partners that were fine with others (%u of %u pairs low, average %.1f Gb/s); take the port out of service",
-		h->host, h->ca, h->port, witnesses, a->n_bad, a->n_meas, avg);
+		"fail", cat, hport_ref(h), ev, "disable-port",
+		"%s %s port %d: %s with %u partners that were fine with others (%u of %u pairs bad, average %.1f Gb/s); take the port out of service",
+		h->host, h->ca, h->port, what, witnesses, a->n_bad, a->n_meas,
+		avg);
 	return report_add_finding(r, f);
 }
 
