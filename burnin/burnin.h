@@ -32,6 +32,14 @@ struct burnin_schedule {
 	int n_pairs;
 	size_t cap_rounds, cap_pairs;
 	bool rail_bound; /* pairs stay within a rail (separate fabrics) */
+	/*
+	 * Full-duplex rounds (mpiGraph's shifts): in a round a port is at
+	 * most once an initiator (a) and at most once a target (b), so a rank
+	 * may send to one partner and receive from another in the same step.
+	 * Without it a port is in at most one pair of a round. Duplex rounds
+	 * run unidirectional tests only (--bidir is refused with them).
+	 */
+	bool duplex;
 };
 
 /*
