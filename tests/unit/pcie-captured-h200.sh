@@ -8,9 +8,12 @@
 #   pcie-captured-h200.sh IBPROOF TREE
 set -eu
 ibproof=$1
-tree=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# git keeps no empty folder: the capture had class/infiniband, empty.
+cp -a "$2" "$tmp/tree"
+mkdir -p "$tmp/tree/class/infiniband"
+tree=$tmp/tree
 
 fail() {
 	echo "FAIL: $*" >&2
