@@ -19,7 +19,7 @@
 
 #define XCVR_LANES 8
 #define XCVR_PAGES 0x12 /* upper pages 00h..11h are kept */
-#define XCVR_WHY_LEN 160
+#define XCVR_WHY_LEN 256
 
 /* Flag bits, the same for every quantity whatever the map's own order. */
 #define XCVR_HALARM 0x1
