@@ -232,8 +232,11 @@ static int kernel_read_page(struct xcvr_ethtool *h, int page, int bank, int i2c,
 	struct nlattr *nest;
 	int rc;
 
-	if (!h->nl)
-		return h->nl_rc;
+	if (!h->nl) { /* say why, and let the caller fall back */
+		snprintf(kmsg, kmsg_len, "no ethtool netlink: %s",
+			 strerror(-h->nl_rc));
+		return -EPROTONOSUPPORT;
+	}
 	nlh = genl_put(msg, h->family, ETHTOOL_MSG_MODULE_EEPROM_GET,
 		       ETHTOOL_GENL_VERSION);
 	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_MODULE_EEPROM_HEADER);

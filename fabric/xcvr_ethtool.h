@@ -42,7 +42,7 @@ struct xcvr_ethtool_ops {
 	 * Netlink: len (1-128) bytes at offset (0-255; 128-255 for a page
 	 * other than 0) of page/bank at I2C address i2c. 0 or -errno; kmsg
 	 * gets the kernel's own words when it gave some. -EPROTONOSUPPORT:
-	 * the kernel has no ethtool netlink family.
+	 * no ethtool netlink here (no family, or no netlink socket).
 	 */
 	int (*read_page)(struct xcvr_ethtool *h, int page, int bank, int i2c,
 			 int offset, int len, uint8_t *buf, char *kmsg,
