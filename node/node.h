@@ -59,12 +59,15 @@ json_t *node_port_record(const struct node_port *p);
 /*
  * node_xcvr.c: the `transceiver` record of p's module. An Ethernet/RoCE
  * port's module is read through ops (the kernel's module EEPROM API),
- * bounded by timeout_s; ops NULL: the ports are not this host's (a
- * --sysfs-root fixture), said in the record. An InfiniBand port's module
- * is not readable from the host: the record says where to read it.
+ * bounded by timeout_s, and its fail and warn findings (transceiver-alarm,
+ * -warning, -rx-power-low) appended to findings (NULL: not judged); ops
+ * NULL: the ports are not this host's (a --sysfs-root fixture), said in
+ * the record. An InfiniBand port's module is not readable from the host:
+ * the record says where to read it.
  */
 json_t *node_xcvr_record(const struct node_port *p,
-			 const struct xcvr_ethtool_ops *ops, double timeout_s);
+			 const struct xcvr_ethtool_ops *ops, double timeout_s,
+			 json_t *findings);
 /* A port reference of p on this host. */
 json_t *node_port_ref(const char *host, const struct node_port *p);
 /*

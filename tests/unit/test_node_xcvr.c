@@ -47,7 +47,7 @@ static void test_roce_module_read(void **state)
 	(void)state;
 	fm_sff8636(&m);
 	fake = (struct fake_eth){ .m = &m };
-	rec = node_xcvr_record(&p, &fake_ops, 5);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
 	assert_non_null(rec);
 	assert_string_equal("transceiver", str_at(rec, "kind"));
 	assert_string_equal("ethtool-netlink", str_at(rec, "source"));
@@ -77,11 +77,48 @@ static void test_roce_module_unreadable(void **state)
 	(void)state;
 	fake = (struct fake_eth){ .nl_rc = -EOPNOTSUPP,
 				  .info_rc = -EOPNOTSUPP };
-	rec = node_xcvr_record(&p, &fake_ops, 5);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
 	assert_false(json_is_true(json_object_get(rec, "present")));
 	assert_non_null(strstr(str_at(rec, "unreadable"),
 			       "eth2: the driver has no module EEPROM ops"));
 	json_decref(rec);
+}
+
+/* A lane under its low alarm on a RoCE port fails the node. */
+static void test_roce_module_judged(void **state)
+{
+	struct node_port p = roce_port("eth2");
+	json_t *findings = json_array(), *rec, *f;
+	struct fake_module m;
+	char buf[128];
+
+	(void)state;
+	fm_sff8636(&m);
+	fake = (struct fake_eth){ .m = &m };
+	rec = node_xcvr_record(&p, &fake_ops, 5, findings);
+	assert_int_equal(0, json_array_size(findings)); /* clean */
+	json_decref(rec);
+
+	fm_put16(&m, 0, 36, 500); /* lane 2: 0.05 mW, low alarm 0.1 mW */
+	fake = (struct fake_eth){ .m = &m };
+	rec = node_xcvr_record(&p, &fake_ops, 5, findings);
+	json_decref(rec);
+	assert_int_equal(1, json_array_size(findings));
+	f = json_array_get(findings, 0);
+	assert_string_equal("transceiver-rx-power-low", str_at(f, "category"));
+	assert_string_equal("fail", str_at(f, "severity"));
+	assert_string_equal("replace-optic", str_at(f, "action"));
+	assert_string_equal("mlx5_2",
+			    str_at(json_object_get(f, "subject"), "ca"));
+	assert_string_equal("mlx5_2 port 1 transceiver-rx-power-low",
+			    node_finding_short(f, buf, sizeof(buf)));
+
+	/* a module that cannot be read: its record says so, no finding */
+	fake = (struct fake_eth){ .nl_rc = -EIO };
+	rec = node_xcvr_record(&p, &fake_ops, 5, findings);
+	json_decref(rec);
+	assert_int_equal(1, json_array_size(findings));
+	json_decref(findings);
 }
 
 static void test_not_read_said_why(void **state)
@@ -92,14 +129,14 @@ static void test_not_read_said_why(void **state)
 	(void)state;
 	/* a --sysfs-root tree: its netdevs are not this host's */
 	fake = (struct fake_eth){ 0 };
-	rec = node_xcvr_record(&p, NULL, 5);
+	rec = node_xcvr_record(&p, NULL, 5, NULL);
 	assert_string_equal("eth2: not read (the ports come from "
 			    "--sysfs-root, not from this host)",
 			    str_at(rec, "unreadable"));
 	json_decref(rec);
 	/* no netdev */
 	p = roce_port("");
-	rec = node_xcvr_record(&p, &fake_ops, 5);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
 	assert_string_equal("mlx5_2 port 1: no netdev, so no module EEPROM "
 			    "API to ask",
 			    str_at(rec, "unreadable"));
@@ -107,7 +144,7 @@ static void test_not_read_said_why(void **state)
 	/* InfiniBand: never asked (IPoIB netdevs have no module ops) */
 	p = roce_port("ib0");
 	snprintf(p.link_layer, sizeof(p.link_layer), "InfiniBand");
-	rec = node_xcvr_record(&p, &fake_ops, 5);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
 	assert_string_equal("node", str_at(rec, "source"));
 	assert_non_null(strstr(str_at(rec, "unreadable"),
 			       "not readable from the host (IPoIB netdevs "
@@ -123,7 +160,7 @@ static void test_kernel_loopback(void **state)
 	json_t *rec;
 
 	(void)state;
-	rec = node_xcvr_record(&p, &xcvr_ethtool_kernel_ops, 5);
+	rec = node_xcvr_record(&p, &xcvr_ethtool_kernel_ops, 5, NULL);
 	assert_non_null(rec);
 	assert_false(json_is_true(json_object_get(rec, "present")));
 	assert_non_null(strstr(str_at(rec, "unreadable"),
@@ -136,6 +173,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roce_module_read),
 		cmocka_unit_test(test_roce_module_unreadable),
+		cmocka_unit_test(test_roce_module_judged),
 		cmocka_unit_test(test_not_read_said_why),
 		cmocka_unit_test(test_kernel_loopback),
 	};
