@@ -136,8 +136,9 @@ static const struct cli_cmd cables_cmd = {
 		"The module (transceiver) at both ends of every cable: vendor,\n"
 		"part number, serial, temperature, per-lane Rx/Tx power and Tx\n"
 		"bias against the module's own flags and thresholds. From an\n"
-		"ibdiagnet2.db_csv, from mlxlink -m / --json output (PORT:\n"
-		"NODE:N or 0xGUID:N, the port the file is of), or with\n"
+		"ibdiagnet2.db_csv or ibdiagnet2.cables, from mlxlink -m /\n"
+		"--json output (PORT: NODE:N or 0xGUID:N, the port the file\n"
+		"is of), or with\n"
 		"neither from the walked fabric by the CableInfo SMP (each\n"
 		"module's read ends within --timeout). One `transceiver` record\n"
 		"per module; findings transceiver-alarm, transceiver-warning,\n"
@@ -147,7 +148,8 @@ static const struct cli_cmd cables_cmd = {
 	.opts =
 		(const struct cli_opt[]){
 			{ "from-ibdiagnet", KEY_FROM_IBDIAGNET, "FILE",
-			  "read modules from ibdiagnet2.db_csv (CABLE_INFO)" },
+			  "read modules from ibdiagnet2.db_csv (CABLE_INFO) or "
+			  "ibdiagnet2.cables" },
 			{ "from-mlxlink", KEY_FROM_MLXLINK, "[PORT=]FILE",
 			  "read a module from mlxlink -m output (repeatable)" },
 			{ "approved-vendors", KEY_APPROVED_VENDORS, "LIST",

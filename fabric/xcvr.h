@@ -4,7 +4,8 @@
  * memory maps, SFF-8636 (QSFP, QSFP28, QSFP56) and CMIS (QSFP-DD, OSFP),
  * into plain figures; the image reader over any page-read function (the
  * CableInfo SMP of mad_ops.c, a test's module image); the parsers of
- * ibdiagnet2.db_csv and mlxlink output (xcvr_files.c); and the judge that
+ * ibdiagnet2.db_csv and mlxlink output (xcvr_files.c) and of
+ * ibdiagnet2.cables (xcvr_cables.c); and the judge that
  * turns figures and flags into findings (xcvr_judge.c). Nothing here
  * touches a device.
  */
@@ -19,7 +20,7 @@
 
 #define XCVR_LANES 8
 #define XCVR_PAGES 0x12 /* upper pages 00h..11h are kept */
-#define XCVR_WHY_LEN 160
+#define XCVR_WHY_LEN 256
 
 /* Flag bits, the same for every quantity whatever the map's own order. */
 #define XCVR_HALARM 0x1
@@ -112,6 +113,7 @@ struct xcvr_row {
 	uint64_t node_guid, port_guid; /* port_guid 0 when not given */
 	int port;
 	int line; /* of the row in the file */
+	const char *port_name; /* ibdiagnet2.cables "Port Name=", or NULL */
 	struct xcvr_info info;
 };
 
@@ -124,6 +126,18 @@ typedef int (*xcvr_row_fn)(void *ctx, const struct xcvr_row *row);
  */
 int xcvr_load_ibdiagnet(const char *path, xcvr_row_fn fn, void *ctx, char *err,
 			size_t errlen);
+
+/*
+ * Calls fn for each port block of an ibdiagnet2.cables (ibdiagnet
+ * --get_cable_info): keys found by name, in any order. The block's GUID=
+ * is the port's GUID: row->port_guid, with node_guid 0 (the caller places
+ * it); row->port_name its "Port Name=". 0, fn's non-zero result, or -errno
+ * with "FILE:LINE: what was expected" in err (-ENOENT: no block at all).
+ */
+int xcvr_load_cables(const char *path, xcvr_row_fn fn, void *ctx, char *err,
+		     size_t errlen);
+/* Does the file look like an ibdiagnet2.cables (not a db_csv)? */
+bool xcvr_is_cables_file(const char *path);
 
 /*
  * The module of one port from `mlxlink -m` text or `mlxlink -m --json`

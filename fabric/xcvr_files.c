@@ -22,6 +22,7 @@
 #include "common/record.h"
 #include "fabric_util.h"
 #include "xcvr.h"
+#include "xcvr_text.h"
 
 #define MAX_COLS 512
 #define LANE_QTYS 3 /* rx power, tx bias, tx power */
@@ -145,80 +146,6 @@ static int parse_header(struct dbcsv *d, char *line)
 	return 0;
 }
 
-static bool is_na(const char *s)
-{
-	return !*s || !strcasecmp(s, "N/A") || !strcasecmp(s, "NA");
-}
-
-/* Printable ASCII of at most size - 1 bytes; N/A is "". */
-static void text_field(char *dst, size_t size, const char *s)
-{
-	size_t len = 0;
-
-	if (!s || is_na(s)) {
-		dst[0] = '\0';
-		return;
-	}
-	for (; *s && len + 1 < size; s++)
-		dst[len++] =
-			(unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f
-				? *s
-				: '?';
-	while (len && dst[len - 1] == ' ')
-		len--;
-	dst[len] = '\0';
-}
-
-/* A number with an optional unit after it ("42C", "-3.1 dBm"). */
-static bool num_unit(const char *s, double *v, const char **unit)
-{
-	char *end;
-
-	if (!s || is_na(s))
-		return false;
-	*v = strtod(s, &end);
-	if (end == s || !isfinite(*v))
-		return false;
-	while (*end == ' ')
-		end++;
-	*unit = end;
-	return true;
-}
-
-/* Power in mW: "dBm", "mW", "uW", or bare (the module's 0.1 uW units). */
-static bool power_mw(const char *s, double *mw)
-{
-	const char *u;
-	double v;
-
-	if (!num_unit(s, &v, &u))
-		return false;
-	if (!strncasecmp(u, "dBm", 3))
-		*mw = pow(10.0, v / 10.0);
-	else if (!strncasecmp(u, "mW", 2))
-		*mw = v;
-	else if (!strncasecmp(u, "uW", 2))
-		*mw = v / 1000.0;
-	else
-		*mw = v / 10000.0;
-	return true;
-}
-
-/* Value of a quantity from its text: degC, V, mA or mW. */
-static bool qty_value(enum xcvr_qty q, const char *s, double *out)
-{
-	const char *u;
-
-	if (q == XCVR_RX_POWER || q == XCVR_TX_POWER)
-		return power_mw(s, out);
-	if (!num_unit(s, out, &u))
-		return false;
-	if ((q == XCVR_VCC && !strncasecmp(u, "mV", 2)) ||
-	    (q == XCVR_TX_BIAS && !strncasecmp(u, "uA", 2)))
-		*out /= 1000.0;
-	return true;
-}
-
 static const char *cell(char **f, int col)
 {
 	return col >= 0 ? f[col] : NULL;
@@ -246,17 +173,18 @@ static void row_module(const struct dbcsv *d, char **f, struct xcvr_info *x)
 	static const enum xcvr_qty mq[2] = { XCVR_TEMP, XCVR_VCC };
 
 	x->has[XCVR_TEMP] =
-		qty_value(XCVR_TEMP, cell(f, d->c.temp), &x->temp_c);
+		xcvr_qty_value(XCVR_TEMP, cell(f, d->c.temp), &x->temp_c);
 	for (int m = 0; m < 2; m++) {
 		struct xcvr_thresh *t = &x->thresh[mq[m]];
 		const int *c = d->c.mod_th[m];
 
 		x->flags[mq[m]][0] = flags_of(f, d->c.mod_flag[m]);
-		t->valid = qty_value(mq[m], cell(f, c[0]), &t->high_alarm) &&
-			   qty_value(mq[m], cell(f, c[1]), &t->low_alarm);
+		t->valid =
+			xcvr_qty_value(mq[m], cell(f, c[0]), &t->high_alarm) &&
+			xcvr_qty_value(mq[m], cell(f, c[1]), &t->low_alarm);
 		if (t->valid &&
-		    (!qty_value(mq[m], cell(f, c[2]), &t->high_warn) ||
-		     !qty_value(mq[m], cell(f, c[3]), &t->low_warn))) {
+		    (!xcvr_qty_value(mq[m], cell(f, c[2]), &t->high_warn) ||
+		     !xcvr_qty_value(mq[m], cell(f, c[3]), &t->low_warn))) {
 			t->high_warn = t->high_alarm;
 			t->low_warn = t->low_alarm;
 		}
@@ -277,7 +205,8 @@ static void row_lanes(const struct dbcsv *d, char **f, struct xcvr_info *x)
 			double v;
 
 			x->flags[lq[q]][l] = flags_of(f, d->c.lane_flag[q][l]);
-			if (!qty_value(lq[q], cell(f, d->c.lane_val[q][l]), &v))
+			if (!xcvr_qty_value(lq[q], cell(f, d->c.lane_val[q][l]),
+					    &v))
 				continue;
 			x->has[lq[q]] = true;
 			x->lane[lq[q]][l] = v;
@@ -285,30 +214,13 @@ static void row_lanes(const struct dbcsv *d, char **f, struct xcvr_info *x)
 				x->lanes = XCVR_LANES;
 		}
 		/* one threshold pair: the alarms, and the warnings too */
-		t->valid = qty_value(lq[q], cell(f, d->c.lane_th[q][0]),
-				     &t->high_alarm) &&
-			   qty_value(lq[q], cell(f, d->c.lane_th[q][1]),
-				     &t->low_alarm);
+		t->valid = xcvr_qty_value(lq[q], cell(f, d->c.lane_th[q][0]),
+					  &t->high_alarm) &&
+			   xcvr_qty_value(lq[q], cell(f, d->c.lane_th[q][1]),
+					  &t->low_alarm);
 		t->high_warn = t->high_alarm;
 		t->low_warn = t->low_alarm;
 	}
-}
-
-static uint8_t identifier_of(const char *name)
-{
-	static const uint8_t ids[] = { 0x19, 0x18, 0x11, 0x0d, 0x0c, 0x03 };
-
-	for (size_t i = 0; name && i < sizeof(ids); i++)
-		if (!strcasecmp(name, xcvr_identifier_name(ids[i])))
-			return ids[i];
-	return 0;
-}
-
-/* A DAC or an AOC, from a type text ("Passive copper cable"). */
-static bool one_part_text(const char *s)
-{
-	return s && (strcasestr(s, "copper") ||
-		     strcasestr(s, "active optical") || strcasestr(s, "AOC"));
 }
 
 static int parse_row(struct dbcsv *d, char *line)
@@ -332,7 +244,7 @@ static int parse_row(struct dbcsv *d, char *line)
 				   "0x0002c90300a1b2c3, got \"%.40s\"",
 				   guid);
 	pg = cell(f, d->c.port_guid);
-	if (pg && !is_na(pg) && record_guid_parse(pg, &row.port_guid))
+	if (pg && !xcvr_is_na(pg) && record_guid_parse(pg, &row.port_guid))
 		return lines_error(
 			&d->in, "PortGuid: expected a GUID, got \"%.40s\"", pg);
 	if (cli_str_to_long(f[d->c.port], 1, 255, &port))
@@ -343,15 +255,15 @@ static int parse_row(struct dbcsv *d, char *line)
 	row.port = (int)port;
 	x->present = true;
 	x->source = "ibdiagnet";
-	text_field(x->vendor, sizeof(x->vendor), f[d->c.vendor]);
-	text_field(x->oui, sizeof(x->oui), cell(f, d->c.oui));
-	text_field(x->part_number, sizeof(x->part_number), f[d->c.pn]);
-	text_field(x->serial, sizeof(x->serial), f[d->c.sn]);
-	text_field(x->revision, sizeof(x->revision), cell(f, d->c.rev));
-	text_field(x->type, sizeof(x->type), cell(f, d->c.type));
-	x->identifier = identifier_of(cell(f, d->c.ident));
-	x->one_part = one_part_text(x->type);
-	num_unit(cell(f, d->c.length), &x->length_m, &guid);
+	xcvr_text_field(x->vendor, sizeof(x->vendor), f[d->c.vendor]);
+	xcvr_text_field(x->oui, sizeof(x->oui), cell(f, d->c.oui));
+	xcvr_text_field(x->part_number, sizeof(x->part_number), f[d->c.pn]);
+	xcvr_text_field(x->serial, sizeof(x->serial), f[d->c.sn]);
+	xcvr_text_field(x->revision, sizeof(x->revision), cell(f, d->c.rev));
+	xcvr_text_field(x->type, sizeof(x->type), cell(f, d->c.type));
+	x->identifier = xcvr_identifier_of(cell(f, d->c.ident));
+	x->one_part = xcvr_one_part_text(x->type);
+	xcvr_num_unit(cell(f, d->c.length), &x->length_m, &guid);
 	row_module(d, f, x);
 	row_lanes(d, f, x);
 	return d->fn(d->ctx, &row);
@@ -559,25 +471,25 @@ static void mlx_field(struct mlx *m, const char *key, const char *v)
 	if (!strcmp(key, "State"))
 		*m->link_up = !strcasecmp(v, "Active");
 	else if (!strcmp(key, "Vendor Name"))
-		text_field(x->vendor, sizeof(x->vendor), v);
+		xcvr_text_field(x->vendor, sizeof(x->vendor), v);
 	else if (!strcmp(key, "Vendor Part Number"))
-		text_field(x->part_number, sizeof(x->part_number), v);
+		xcvr_text_field(x->part_number, sizeof(x->part_number), v);
 	else if (!strcmp(key, "Vendor Serial Number"))
-		text_field(x->serial, sizeof(x->serial), v);
+		xcvr_text_field(x->serial, sizeof(x->serial), v);
 	else if (!strcmp(key, "Rev"))
-		text_field(x->revision, sizeof(x->revision), v);
+		xcvr_text_field(x->revision, sizeof(x->revision), v);
 	else if (!strcmp(key, "OUI"))
-		text_field(x->oui, sizeof(x->oui), v);
+		xcvr_text_field(x->oui, sizeof(x->oui), v);
 	else if (!strcmp(key, "Manufacturing Date"))
-		text_field(x->date_code, sizeof(x->date_code), v);
+		xcvr_text_field(x->date_code, sizeof(x->date_code), v);
 	else if (!strcmp(key, "Cable Technology"))
-		text_field(x->type, sizeof(x->type), v);
+		xcvr_text_field(x->type, sizeof(x->type), v);
 	else if (!strcmp(key, "Cable Type"))
-		x->one_part = one_part_text(v);
+		x->one_part = xcvr_one_part_text(v);
 	else if (!strcmp(key, "Identifier"))
-		x->identifier = identifier_of(v);
+		x->identifier = xcvr_identifier_of(v);
 	else if (!strcmp(key, "Transfer Distance [m]"))
-		num_unit(v, &x->length_m, &u);
+		xcvr_num_unit(v, &x->length_m, &u);
 	else if (!strcmp(key, "Rx LOS [per lane]"))
 		mlx_rx_los(x, v);
 	else

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * xcvr_run.c: `ibproof fabric cables`: one `transceiver` record per module
- * and its findings. The modules come from ibdiagnet2.db_csv, mlxlink
+ * and its findings. The modules come from ibdiagnet2.db_csv or
+ * ibdiagnet2.cables (--from-ibdiagnet takes either), mlxlink
  * files, or (with neither) the live fabric through the CableInfo SMP seam;
  * a loaded or walked model names the ports and says which links are up.
  */
@@ -69,12 +70,58 @@ static int emit_module(struct cables *c, const struct xcvr_port *p)
 	return rc;
 }
 
+/* The node whose port (or, for a switch, itself) has this GUID. */
+static struct fabric_node *port_guid_owner(const struct fabric *m,
+					   uint64_t guid, int port)
+{
+	struct fabric_node *n = fabric_find_guid(m, guid);
+
+	if (n)
+		return n;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		struct fabric_port *fp = fabric_port(m->nodes[i], port);
+
+		if (fp && fp->guid == guid)
+			return m->nodes[i];
+	}
+	return NULL;
+}
+
+/*
+ * An ibdiagnet2.cables block names the port by its GUID alone: placed
+ * through the model when it has the port, else by the GUID and the
+ * block's port name.
+ */
+static void cables_port_ref(struct cables *c, const struct xcvr_row *row,
+			    struct xcvr_port *p)
+{
+	struct fabric_node *n =
+		port_guid_owner(c->m, row->port_guid, row->port);
+
+	if (n) {
+		port_ref(c, n->guid, row->port_guid, row->port, p);
+		return;
+	}
+	p->link_up = -1;
+	memset(&p->ref, 0, sizeof(p->ref));
+	snprintf(p->ref.name, sizeof(p->ref.name), "%s",
+		 row->port_name && row->port_name[0]
+			 ? row->port_name
+			 : record_guid_str(row->port_guid, (char[19]){ 0 }));
+	p->ref.guid = row->port_guid;
+	p->ref.port = row->port;
+	p->ref.type = FABRIC_NODE_UNKNOWN;
+}
+
 static int dbcsv_row(void *ctx, const struct xcvr_row *row)
 {
 	struct cables *c = ctx;
 	struct xcvr_port p = { .info = row->info };
 
-	port_ref(c, row->node_guid, row->port_guid, row->port, &p);
+	if (!row->node_guid) /* ibdiagnet2.cables */
+		cables_port_ref(c, row, &p);
+	else
+		port_ref(c, row->node_guid, row->port_guid, row->port, &p);
 	return emit_module(c, &p);
 }
 
@@ -200,13 +247,18 @@ static int gather(struct cables *c)
 	int rc = 0;
 
 	if (a->from_ibdiagnet) {
-		rc = xcvr_load_ibdiagnet(a->from_ibdiagnet, dbcsv_row, c, err,
-					 sizeof(err));
+		bool blocks = xcvr_is_cables_file(a->from_ibdiagnet);
+
+		rc = (blocks ? xcvr_load_cables : xcvr_load_ibdiagnet)(
+			a->from_ibdiagnet, dbcsv_row, c, err, sizeof(err));
 		if (rc == -EINVAL || rc == -E2BIG || rc == -ENOENT)
 			log_error("%s", err);
 		if (!rc)
-			rc = unread_ports(c, "no CABLE_INFO row in the "
-					     "ibdiagnet2.db_csv");
+			rc = unread_ports(c,
+					  blocks ? "no block for the port in "
+						   "the ibdiagnet2.cables"
+						 : "no CABLE_INFO row in the "
+						   "ibdiagnet2.db_csv");
 	}
 	for (int i = 0; !rc && i < a->n_mlxlink; i++)
 		rc = mlxlink_file(c, a->from_mlxlink[i]);

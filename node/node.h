@@ -17,6 +17,9 @@
 #include "common/ibrate.h"
 
 #define NODE_NAME_LEN 64
+#define NODE_XCVR_TIMEOUT_S 5.0 /* one module read, unless --timeout */
+
+struct xcvr_ethtool_ops;
 #define NODE_TEXT_LEN 64
 
 struct node_port {
@@ -53,8 +56,18 @@ int node_ports_scan(const char *root, const char *ca_filter,
 void node_parse_rate(const char *text, struct node_port *p);
 /* The `port` record of p (contract in docs/records.md). */
 json_t *node_port_record(const struct node_port *p);
-/* The `transceiver` record of p's module (not read from the host yet). */
-json_t *node_xcvr_record(const struct node_port *p);
+/*
+ * node_xcvr.c: the `transceiver` record of p's module. An Ethernet/RoCE
+ * port's module is read through ops (the kernel's module EEPROM API),
+ * bounded by timeout_s, and its fail and warn findings (transceiver-alarm,
+ * -warning, -rx-power-low) appended to findings (NULL: not judged); ops
+ * NULL: the ports are not this host's (a --sysfs-root fixture), said in
+ * the record. An InfiniBand port's module is not readable from the host:
+ * the record says where to read it.
+ */
+json_t *node_xcvr_record(const struct node_port *p,
+			 const struct xcvr_ethtool_ops *ops, double timeout_s,
+			 json_t *findings);
 /* A port reference of p on this host. */
 json_t *node_port_ref(const char *host, const struct node_port *p);
 /*

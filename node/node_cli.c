@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/cli.h"
 #include "common/kernlog.h"
 #include "common/record.h"
 #include "common/subcommands.h"
+#include "fabric/xcvr_ethtool.h"
 #include "node/node_run.h"
 
 enum node_key {
@@ -232,5 +234,8 @@ int node_main(int argc, char **argv)
 	o.timeout_s = c.timeout_s;
 	o.ca = c.ca;
 	o.port = c.port;
+	/* a --sysfs-root tree's netdevs are not this host's: not read */
+	o.ethtool =
+		strcmp(o.sysfs_root, "/sys") ? NULL : &xcvr_ethtool_kernel_ops;
 	return node_run(&o);
 }

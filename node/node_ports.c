@@ -151,40 +151,6 @@ json_t *node_port_ref(const char *host, const struct node_port *p)
 	return record_port_ref(host, p->ca, p->port, p->guid);
 }
 
-/*
- * The module of a port, as far as this host can tell: not read yet. An
- * InfiniBand port's module is read in-band (`fabric cables`) or by
- * ibdiagnet/mlxlink; mlx5's IPoIB netdevs have no module EEPROM ops, so
- * `ethtool -m ib0` fails by design. The ethtool netlink path for
- * Ethernet/RoCE ports is not built yet: the record says so.
- */
-json_t *node_xcvr_record(const struct node_port *p)
-{
-	json_t *rec = record_new("transceiver");
-	char why[256];
-
-	if (!strcmp(p->link_layer, "InfiniBand"))
-		snprintf(why, sizeof(why),
-			 "an InfiniBand port's module is not readable from "
-			 "the host (IPoIB netdevs have no module EEPROM ops); "
-			 "read it with ibproof fabric cables, ibdiagnet or "
-			 "mlxlink");
-	else
-		snprintf(why, sizeof(why),
-			 "%s: reading the module EEPROM over ethtool netlink "
-			 "is not implemented yet",
-			 p->netdev[0] ? p->netdev : "no netdev");
-	if (rec && (json_object_set_new(rec, "port",
-					node_port_ref(record_hostname(), p)) ||
-		    json_object_set_new(rec, "source", json_string("node")) ||
-		    json_object_set_new(rec, "present", json_false()) ||
-		    json_object_set_new(rec, "unreadable", json_string(why)))) {
-		json_decref(rec);
-		return NULL;
-	}
-	return rec;
-}
-
 json_t *node_port_record(const struct node_port *p)
 {
 	json_t *rec = record_new("port"), *f;

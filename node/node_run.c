@@ -176,7 +176,10 @@ static int scan_ports(struct node_ctx *c)
 
 		node_emit(c, rec);
 		json_decref(rec);
-		rec = node_xcvr_record(&c->ports[i]);
+		rec = node_xcvr_record(&c->ports[i], o->ethtool,
+				       o->timeout_s > 0 ? o->timeout_s
+							: NODE_XCVR_TIMEOUT_S,
+				       c->findings);
 		if (rec)
 			node_emit(c, rec);
 		json_decref(rec);

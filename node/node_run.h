@@ -31,9 +31,12 @@ struct node_run_opts {
 	double window_h; /* --window: flaps counted within (24) */
 	double boot_time; /* --boot-time: UTC seconds, 0 unknown */
 	const char *lnet_peers; /* --lnet-peers NID[,NID...] */
+	/* the ports' modules: NULL when the ports are not this host's */
+	const struct xcvr_ethtool_ops *ethtool;
 };
 
 struct node_port;
+struct xcvr_ethtool_ops;
 
 /* The state of one run, shared by node_run.c and node_report.c. */
 struct node_ctx {

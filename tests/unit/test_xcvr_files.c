@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "fabric/xcvr.h"
+#include "xcvr_scratch.h"
 
 #define FX FIXTURES_DIR "/xcvr/"
 
@@ -52,19 +53,8 @@ static void test_dbcsv_sample(void **state)
 	assert_int_equal(0x0002c90300001000ULL, r.v[0].port_guid);
 	assert_int_equal(1, r.v[0].port);
 	assert_int_equal(8, r.v[0].line);
-	assert_true(x->present);
-	assert_string_equal("ibdiagnet", x->source);
-	assert_string_equal("Mellanox", x->vendor);
-	assert_string_equal("0x2c9", x->oui);
-	assert_string_equal("MMA1B00-E100", x->part_number);
-	assert_string_equal("MT2231FT0042", x->serial);
-	assert_string_equal("A0", x->revision);
-	assert_string_equal("850 nm VCSEL", x->type);
+	assert_fixture_sr4(x);
 	assert_int_equal(0x11, x->identifier);
-	assert_false(x->one_part);
-	assert_float_equal(30.0, x->length_m, 1e-9);
-	assert_float_equal(35.0, x->temp_c, 1e-9);
-	assert_int_equal(4, x->lanes);
 	assert_float_equal(0.5, x->lane[XCVR_RX_POWER][0], 1e-9);
 	assert_float_equal(6.0, x->lane[XCVR_TX_BIAS][3], 1e-9);
 	assert_float_equal(0.6, x->lane[XCVR_TX_POWER][2], 1e-9);
@@ -90,21 +80,6 @@ static void test_dbcsv_sample(void **state)
 	assert_false(x->thresh[XCVR_RX_POWER].valid);
 }
 
-/* Writes text to a scratch file; returns its path (static buffer). */
-static const char *scratch(const char *name, const char *text)
-{
-	static char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/tmp/ibp-xcvr-%d-%s", (int)getpid(),
-		 name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 static int load_err(const char *path, char *err, size_t len)
 {
 	struct rows r = { .n = 0 };
@@ -116,7 +91,7 @@ static int load_err(const char *path, char *err, size_t len)
 
 static void test_dbcsv_errors(void **state)
 {
-	char err[256], want[320];
+	char err[256], want[400];
 	const char *p;
 
 	(void)state;
@@ -166,29 +141,11 @@ static void test_dbcsv_errors(void **state)
 /* A 10 MB line is an error with FILE:LINE, read past, never kept. */
 static void test_dbcsv_huge_line(void **state)
 {
-	char err[256], want[320], path[256];
-	size_t big = 10u << 20;
-	char *line = malloc(big + 1);
-	FILE *f;
-
 	(void)state;
-	assert_non_null(line);
-	memset(line, 'A', big);
-	line[big] = '\0';
-	snprintf(path, sizeof(path), "/tmp/ibp-xcvr-%d-huge.db_csv",
-		 (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("START_CABLE_INFO\nNodeGuid,PortNum,Vendor,PN,SN\n", f);
-	fputs("0x1,1,Mellanox,", f);
-	fputs(line, f);
-	fputs(",MT1\nEND_CABLE_INFO\n", f);
-	fclose(f);
-	free(line);
-	assert_int_equal(-EINVAL, load_err(path, err, sizeof(err)));
-	snprintf(want, sizeof(want), "%s:3: line longer than %d bytes", path,
-		 XCVR_LINE_MAX);
-	assert_string_equal(want, err);
+	expect_huge_line(xcvr_load_ibdiagnet, "huge.db_csv",
+			 "START_CABLE_INFO\nNodeGuid,PortNum,Vendor,PN,SN\n"
+			 "0x1,1,Mellanox,",
+			 ",MT1\nEND_CABLE_INFO\n");
 }
 
 static void test_mlxlink_text(void **state)
