@@ -119,6 +119,13 @@ int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 		log_error("schedule: %s", err);
 		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
 	}
+	if (s->duplex && cfg->params.bidir) {
+		log_error(
+			"--bidir: schedule '%s' has full-duplex rounds (a port sends to one partner while it receives from another), which run unidirectional tests only; drop --bidir (both directions are covered anyway) or pick a schedule of disjoint pairs",
+			cfg->schedule);
+		burnin_schedule_free(s);
+		return IBP_EXIT_USAGE;
+	}
 	return IBP_EXIT_PASS;
 }
 
