@@ -353,7 +353,8 @@ static int run_step(struct burnin_coord *co, int round, int test)
 	int size = co->ctx->bs->size, ok;
 	struct step st = { round, test, co->sched.start[round],
 			   burnin_schedule_round_size(&co->sched, round) };
-	double deadline = clock_mono_now() + burnin_step_seconds(co->ctx->cfg);
+	double t0 = clock_mono_now(), serial, t_rec;
+	double deadline = t0 + burnin_step_seconds(co->ctx->cfg);
 	struct burnin_endpoint *ep[BURNIN_MAX_ENDS] = { NULL };
 	bool *counted = calloc((size_t)size, sizeof(*counted));
 
@@ -367,6 +368,7 @@ static int run_step(struct burnin_coord *co, int round, int test)
 	for (int i = 0; i < st.n; i++)
 		plan_pair(co, &st, i);
 	send_ctrl(co, &st);
+	serial = clock_mono_now() - t0;
 	if (st.ctrl[0].cmd == CTRL_RUN) {
 		st.ctrl[0].seq = co->seq;
 		burnin_worker_step(co->ctx, &st.ctrl[0], &st.res[0], ep);
@@ -375,9 +377,12 @@ static int run_step(struct burnin_coord *co, int round, int test)
 	gather(co, &st, deadline);
 	/* after the gather, as the others do */
 	burnin_worker_teardown(co->ctx, ep);
+	t_rec = clock_mono_now();
 	ok = record_step(co, &st, counted);
 	if (ok < 0)
 		goto out;
+	serial += clock_mono_now() - t_rec;
+	burnin_overhead_note(co, clock_mono_now() - t0, serial);
 	co->seq++;
 	if (burnin_stop_requested())
 		co->stopped = true;
@@ -533,6 +538,8 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 		json_object_set_new(end, "exit_code", json_integer(code));
 		json_object_set_new(end, "interrupted",
 				    json_boolean(co->stopped));
+		json_object_set_new(end, "orchestration",
+				    burnin_overhead_json(co));
 	}
 	emit(co, end);
 	return code;

@@ -20,7 +20,6 @@
 
 #define BURNIN_TAG_INVENTORY 1
 #define BURNIN_MAX_COUNTERS 12
-#define BURNIN_SETUP_ESTIMATE_S 0.3 /* per step, for --dry-run */
 
 /*
  * Message kinds of a step. The connection data and the ready word travel
@@ -142,6 +141,10 @@ struct burnin_coord {
 	char worst[400];
 	int pairs_done;
 	int pairs_resumed; /* pairs of the steps --resume skips */
+	struct { /* what the steps took beyond the window (overhead.c) */
+		int steps;
+		double total_s, serial_s; /* serial_s: rank 0's own work */
+	} overhead;
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
@@ -192,6 +195,11 @@ int burnin_emit_findings(struct burnin_coord *co,
 json_t *burnin_run_record(const struct burnin_coord *co, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);
+
+/* overhead.c: the run's own figures, for the run end record */
+void burnin_overhead_note(struct burnin_coord *co, double step_s,
+			  double serial_s);
+json_t *burnin_overhead_json(const struct burnin_coord *co);
 
 /* progress.c */
 void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,

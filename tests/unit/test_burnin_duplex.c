@@ -67,7 +67,9 @@ static int fake_index(const json_t *ref)
 {
 	const char *ca = json_string_value(json_object_get(ref, "ca"));
 
-	return ca && !strncmp(ca, "fake", 4) ? atoi(ca + 4) % MAXF : 0;
+	return ca && !strncmp(ca, "fake", 4)
+		       ? (int)(strtol(ca + 4, NULL, 10) % MAXF)
+		       : 0;
 }
 
 static void tally_pair(json_t *rec, struct tally *t)
@@ -249,6 +251,54 @@ static void test_bidir_refused(void **state)
 	assert_int_equal(IBP_EXIT_USAGE, burnin_run_local(&cfg));
 }
 
+/* The run end record carries rank 0's own figures of the steps. */
+static void test_end_record_has_orchestration(void **state)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	struct record_reader *r;
+	json_t *rec, *o = NULL;
+
+	(void)state;
+	configure("ports=3");
+	shift_config(&cfg, path);
+	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
+	r = record_reader_open(path);
+	assert_non_null(r);
+	while (record_reader_next(r, &rec) == 1) {
+		if (json_object_get(rec, "orchestration"))
+			o = json_incref(json_object_get(rec, "orchestration"));
+		json_decref(rec);
+	}
+	record_reader_close(r);
+	assert_non_null(o);
+	assert_int_equal(2, json_integer_value(json_object_get(o, "steps")));
+	assert_true(json_real_value(json_object_get(o, "step_overhead_s")) > 0);
+	assert_true(json_real_value(json_object_get(o, "rank0_serial_s")) > 0);
+	json_decref(o);
+	unlink(path);
+	free(path);
+}
+
+/* --dry-run predicts with the measured model: it grows with the ports,
+ * and at 4,096 ports stays under issue 16's 0.2 s a step. */
+static void test_prediction_uses_overhead_model(void **state)
+{
+	struct burnin_config cfg;
+	double step = 0.1 + 1.0;
+
+	(void)state;
+	shift_config(&cfg, NULL);
+	cfg.params.warmup_s = 0.1;
+	cfg.params.duration_s = 1.0;
+	assert_true(burnin_step_overhead_s(256) > burnin_step_overhead_s(64));
+	assert_true(burnin_step_overhead_s(4096) < 0.2);
+	assert_true(burnin_step_overhead_s(2) > 0);
+	assert_float_equal(4095 * cfg.n_tests *
+				   (step + burnin_step_overhead_s(4096)),
+			   burnin_predict_seconds(&cfg, 4095, 4096), 1e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_slow_port_blamed),
 		cmocka_unit_test(test_resume_is_direction_aware),
 		cmocka_unit_test(test_bidir_refused),
+		cmocka_unit_test(test_end_record_has_orchestration),
+		cmocka_unit_test(test_prediction_uses_overhead_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
