@@ -130,82 +130,71 @@ static void assert_every_ordered_pair(const struct tally *t, int n)
 			assert_int_equal(a != b, t->ordered[a][b]);
 }
 
+/* A whole shift run over the fake configured by spec, tallied into t;
+ * returns the run's exit code. */
+static int run_shift(const char *spec, double duration, struct tally *t)
+{
+	char *path = temp_path();
+	struct burnin_config cfg;
+	int code;
+
+	configure(spec);
+	shift_config(&cfg, path);
+	cfg.params.duration_s = duration;
+	code = burnin_run_local(&cfg);
+	tally(path, t);
+	unlink(path);
+	free(path);
+	return code;
+}
+
 /* Each rank runs its two ends at once: n - 1 rounds take about n - 1
  * measurement windows, not twice that. */
 static void test_shift_runs_both_ends_at_once(void **state)
 {
-	char *path = temp_path();
-	struct burnin_config cfg;
+	double t0 = clock_mono_now();
 	struct tally t;
-	double t0;
 
 	(void)state;
-	configure("ports=5");
-	shift_config(&cfg, path);
-	cfg.params.duration_s = 0.5;
-	t0 = clock_mono_now();
-	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
+	assert_int_equal(IBP_EXIT_PASS, run_shift("ports=5", 0.5, &t));
 	/* one end after the other: 4 rounds x 2 ends x 0.5 s = 4 s at least */
 	assert_true(clock_mono_now() - t0 < 3.6);
-	tally(path, &t);
 	assert_every_ordered_pair(&t, 5);
-	unlink(path);
-	free(path);
 }
 
 /* n = 2: the two ranks share both pairs of the step (0 -> 1, 1 -> 0);
  * the connection data and ready words of each direction find their end. */
 static void test_two_ranks_two_pairs_one_step(void **state)
 {
-	char *path = temp_path();
-	struct burnin_config cfg;
 	struct tally t;
 
 	(void)state;
-	configure("ports=2");
-	shift_config(&cfg, path);
-	assert_int_equal(IBP_EXIT_PASS, burnin_run_local(&cfg));
-	tally(path, &t);
+	assert_int_equal(IBP_EXIT_PASS, run_shift("ports=2", 0.1, &t));
 	assert_every_ordered_pair(&t, 2);
-	unlink(path);
-	free(path);
 }
 
 /* A failed endpoint costs its own pair: the rank's other end runs. */
 static void test_each_end_fails_alone(void **state)
 {
-	char *path = temp_path();
-	struct burnin_config cfg;
 	struct tally t;
 
 	(void)state;
-	configure("ports=4;fail-create=2");
-	shift_config(&cfg, path);
-	burnin_run_local(&cfg);
-	tally(path, &t);
+	run_shift("ports=4;fail-create=2", 0.1, &t);
 	assert_int_equal(12, t.pairs);
 	assert_int_equal(1, t.error);
 	assert_int_equal(11, t.ok);
-	unlink(path);
-	free(path);
 }
 
 /* A slow port is blamed from its duplex pairs, both directions. */
 static void test_slow_port_blamed(void **state)
 {
-	char *path = temp_path();
-	struct burnin_config cfg;
 	struct tally t;
 
 	(void)state;
-	configure("ports=6;slow=fake3:1@0.4");
-	shift_config(&cfg, path);
-	assert_int_equal(IBP_EXIT_FAIL, burnin_run_local(&cfg));
-	tally(path, &t);
+	assert_int_equal(IBP_EXIT_FAIL,
+			 run_shift("ports=6;slow=fake3:1@0.4", 0.1, &t));
 	assert_int_equal(30, t.ok);
 	assert_string_equal("low-bandwidth:fake3 ", t.blamed);
-	unlink(path);
-	free(path);
 }
 
 /*
