@@ -29,8 +29,10 @@
 #   burnin-mpi.sh IBPROOF duplex      16 ranks, shift: 15 full-duplex rounds
 #                                     (each rank initiator and target at
 #                                     once) cover all 240 ordered pairs; a
-#                                     slow port alone is blamed; --bidir
-#                                     with shift is refused (exit 2)
+#                                     slow port alone is blamed; a rank
+#                                     killed mid-step costs its own pairs
+#                                     only; --bidir with shift is refused
+#                                     (exit 2)
 set -u
 bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow|duplex}
 case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow|duplex}
@@ -215,6 +217,19 @@ duplex)
 	check "exactly one fail finding" test "$(count '"severity":"fail"')" = 1
 	check "the finding blames fake5, low-bandwidth" \
 		grep -q '"severity":"fail","category":"low-bandwidth","subject":{"host":"mpitest","ca":"fake5"' "$dir/records.jsonl"
+	# fake5's process is SIGKILLed in its 2nd run call: both its ends
+	# run at once, so in round 1. Its partners' other ends are unharmed.
+	rm -f "$dir"/rc.* "$dir/records.jsonl"
+	run 'ports=16;die=fake5:1@2' 90 --schedule shift --timeout 2 --stall 1 --retests 0
+	check "dead rank: mpirun finished" test "$mpirc" != 124
+	check "dead rank: rank 0 exit 1" test "$(cat "$dir/rc.0")" = 1
+	check "dead rank: 210 pairs without fake5 ok" test "$(count '"status":"ok"')" = 210
+	check "dead rank: fake5's 30 pairs not-tested" \
+		test "$(grep '"status":"not-tested"' "$dir/records.jsonl" | grep -c '"ca":"fake5"')" = 30
+	check "dead rank: round 1's other ends of fake4 and fake6 ok" \
+		test "$(grep '"round":1,' "$dir/records.jsonl" | grep '"status":"ok"' |
+			grep -c '"a":{[^}]*"ca":"fake3".*"b":{[^}]*"ca":"fake4"\|"a":{[^}]*"ca":"fake6".*"b":{[^}]*"ca":"fake7"')" = 2
+	check "dead rank: a not-tested finding for fake5 only" test "$(count '"category":"not-tested"')" = 1
 	rm -f "$dir"/rc.* "$dir/records.jsonl"
 	run 'ports=16' 60 --schedule shift --bidir
 	check "--bidir with shift: exit 2" test "$(cat "$dir/rc.0")" = 2
