@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The in-process bootstrap: ranks are threads of one process and messages
- * go through one mailbox. Used by the unit tests, and by `ibproof burnin`
+ * go through a mailbox per receiving rank (one lock and one wake-up per
+ * message: at hundreds of ranks a shared mailbox had every rank scan every
+ * message and wake at every send). Used by the unit tests, and by `ibproof burnin`
  * started without an MPI launcher (the ports of one node against each
  * other). Also the clock and polling helpers every bootstrap shares.
  */
@@ -23,7 +25,13 @@ struct mailbox_msg {
 struct mailbox {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct mailbox_msg *head;
+	struct mailbox_msg *head, **tail;
+};
+
+/* What every rank's bs->priv points to: the mailbox of each rank. */
+struct mailboxes {
+	int n;
+	struct mailbox box[];
 };
 
 void burnin_poll_pause(int *spins)
@@ -46,18 +54,22 @@ int burnin_bootstrap_recv(struct burnin_bootstrap *bs, int peer, int tag,
 static int threads_send(struct burnin_bootstrap *bs, int peer, int tag,
 			const void *buf, size_t len, double deadline)
 {
-	struct mailbox *mb = bs->priv;
-	struct mailbox_msg *m = malloc(sizeof(*m) + len), **tail;
+	struct mailboxes *all = bs->priv;
+	struct mailbox *mb;
+	struct mailbox_msg *m;
 
 	(void)deadline;
+	if (peer < 0 || peer >= all->n)
+		return -EIO;
+	mb = &all->box[peer];
+	m = malloc(sizeof(*m) + len);
 	if (!m)
 		return -ENOMEM;
 	*m = (struct mailbox_msg){ NULL, bs->rank, peer, tag, len };
 	memcpy(m->data, buf, len);
 	pthread_mutex_lock(&mb->lock);
-	for (tail = &mb->head; *tail; tail = &(*tail)->next)
-		;
-	*tail = m;
+	*mb->tail = m;
+	mb->tail = &m->next;
 	pthread_cond_broadcast(&mb->cond);
 	pthread_mutex_unlock(&mb->lock);
 	return 0;
@@ -74,6 +86,8 @@ static bool take(struct mailbox *mb, int src, int dst, int tag, void *buf,
 			continue;
 		memcpy(buf, m->data, m->len < len ? m->len : len);
 		*p = m->next;
+		if (!*p)
+			mb->tail = p;
 		free(m);
 		return true;
 	}
@@ -84,7 +98,7 @@ static int threads_recv_many(struct burnin_bootstrap *bs, const int *peers,
 			     int n, int tag, void *bufs, size_t len, bool *got,
 			     double deadline)
 {
-	struct mailbox *mb = bs->priv;
+	struct mailbox *mb = &((struct mailboxes *)bs->priv)->box[bs->rank];
 	struct timespec ts;
 	int left = n;
 
@@ -137,46 +151,21 @@ static const struct burnin_bootstrap_ops threads_ops = {
 	.close = threads_close,
 };
 
-int burnin_bootstrap_threads_open(int n, struct burnin_bootstrap **bs)
+static void mailbox_init(struct mailbox *mb)
 {
-	struct mailbox *mb = calloc(1, sizeof(*mb));
 	pthread_condattr_t attr;
 
-	if (!mb)
-		return -ENOMEM;
 	pthread_mutex_init(&mb->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&mb->cond, &attr);
 	pthread_condattr_destroy(&attr);
-	for (int i = 0; i < n; i++) {
-		bs[i] = calloc(1, sizeof(*bs[i]));
-		if (!bs[i]) {
-			if (!i)
-				free(mb);
-			burnin_bootstrap_threads_free(bs, i);
-			return -ENOMEM;
-		}
-		*bs[i] = (struct burnin_bootstrap){ .ops = &threads_ops,
-						    .rank = i,
-						    .size = n,
-						    .local_rank = i,
-						    .local_size = n,
-						    .priv = mb };
-	}
-	if (!n)
-		free(mb);
-	return 0;
+	mb->head = NULL;
+	mb->tail = &mb->head;
 }
 
-void burnin_bootstrap_threads_free(struct burnin_bootstrap **bs, int n)
+static void mailbox_destroy(struct mailbox *mb)
 {
-	struct mailbox *mb = n ? bs[0]->priv : NULL;
-
-	for (int i = 0; i < n; i++)
-		free(bs[i]);
-	if (!mb)
-		return;
 	while (mb->head) {
 		struct mailbox_msg *m = mb->head;
 
@@ -185,5 +174,50 @@ void burnin_bootstrap_threads_free(struct burnin_bootstrap **bs, int n)
 	}
 	pthread_mutex_destroy(&mb->lock);
 	pthread_cond_destroy(&mb->cond);
-	free(mb);
+}
+
+int burnin_bootstrap_threads_open(int n, struct burnin_bootstrap **bs)
+{
+	struct mailboxes *all =
+		calloc(1, sizeof(*all) + (size_t)n * sizeof(all->box[0]));
+
+	if (!all)
+		return -ENOMEM;
+	all->n = n;
+	for (int i = 0; i < n; i++)
+		mailbox_init(&all->box[i]);
+	for (int i = 0; i < n; i++) {
+		bs[i] = calloc(1, sizeof(*bs[i]));
+		if (!bs[i]) {
+			if (!i) {
+				for (int j = 0; j < n; j++)
+					mailbox_destroy(&all->box[j]);
+				free(all);
+			}
+			burnin_bootstrap_threads_free(bs, i);
+			return -ENOMEM;
+		}
+		*bs[i] = (struct burnin_bootstrap){ .ops = &threads_ops,
+						    .rank = i,
+						    .size = n,
+						    .local_rank = i,
+						    .local_size = n,
+						    .priv = all };
+	}
+	if (!n)
+		free(all);
+	return 0;
+}
+
+void burnin_bootstrap_threads_free(struct burnin_bootstrap **bs, int n)
+{
+	struct mailboxes *all = n ? bs[0]->priv : NULL;
+
+	for (int i = 0; i < n; i++)
+		free(bs[i]);
+	if (!all)
+		return;
+	for (int i = 0; i < all->n; i++)
+		mailbox_destroy(&all->box[i]);
+	free(all);
 }

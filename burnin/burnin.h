@@ -248,8 +248,14 @@ int burnin_run_local(const struct burnin_config *cfg);
 int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 		struct burnin_schedule *s);
 
-/* Predicted seconds for n_rounds rounds of the config. */
-double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds);
+/*
+ * Seconds a step takes beyond its measurement window at n_ports ports
+ * (ranks): the model fitted to bench/burnin/orchestration (overhead.c).
+ */
+double burnin_step_overhead_s(int n_ports);
+/* Predicted seconds for n_rounds rounds of the config over n_ports. */
+double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds,
+			      int n_ports);
 
 /* The --dry-run plan on stdout. */
 void burnin_print_plan(const struct burnin_config *cfg,

@@ -25,7 +25,7 @@
 struct step {
 	int round, test, first, n; /* pairs sched.pairs[first .. first + n) */
 	struct wire_ctrl *ctrl; /* per rank */
-	struct wire_result *res; /* per rank */
+	struct wire_report *res; /* per rank */
 	bool *got; /* per rank */
 };
 
@@ -82,7 +82,7 @@ int burnin_coord_add_measure(struct burnin_coord *co,
 void burnin_drop_rank(struct burnin_coord *co, int r, int seq)
 {
 	struct wire_ctrl c = {
-		.cmd = CTRL_STOP, .seq = seq, .round = 1, .partner = 1
+		.cmd = CTRL_STOP, .seq = seq, .lost = 1, .dropped = 1
 	};
 
 	struct burnin_bootstrap *bs = co->ctx->bs;
@@ -101,8 +101,8 @@ void burnin_stop_workers(struct burnin_coord *co)
 		return;
 	co->workers_stopped = true;
 	for (int r = 1; r < bs->size; r++)
-		c.partner += co->alive && !co->alive[r]; /* ranks lost */
-	bs->peers_lost = c.partner > 0;
+		c.lost += co->alive && !co->alive[r]; /* ranks lost */
+	bs->peers_lost = c.lost > 0;
 	for (int r = 1; r < bs->size; r++)
 		if (co->alive && co->alive[r])
 			bs->ops->send(bs, r, burnin_tag(co->seq, MSG_CTRL), &c,
@@ -132,23 +132,37 @@ static void send_ctrl(struct burnin_coord *co, struct step *st)
 	}
 }
 
+/* Gives rank r one more end in the step (full-duplex: up to two). */
+static void plan_end(struct burnin_coord *co, struct step *st, int r,
+		     struct wire_end e)
+{
+	struct wire_ctrl *c = &st->ctrl[r];
+
+	if (c->cmd != CTRL_RUN)
+		*c = (struct wire_ctrl){ .cmd = CTRL_RUN,
+					 .seq = co->seq,
+					 .round = st->round,
+					 .test = st->test };
+	if (c->n_ends < BURNIN_MAX_ENDS)
+		c->end[c->n_ends++] = e;
+}
+
 static void plan_pair(struct burnin_coord *co, struct step *st, int i)
 {
 	const struct burnin_pair *p = &co->sched.pairs[st->first + i];
 	int ra = co->inv_rank[p->a], rb = co->inv_rank[p->b];
-	int role = co->ctx->cfg->params.bidir ? BURNIN_ROLE_BOTH
-					      : BURNIN_ROLE_INITIATOR;
+	bool bidir = co->ctx->cfg->params.bidir;
 
 	if (!co->alive[ra] || !co->alive[rb])
 		return;
-	st->ctrl[ra] =
-		(struct wire_ctrl){ CTRL_RUN, co->seq, st->round, st->test,
-				    role,     rb,      i,	  0 };
-	role = co->ctx->cfg->params.bidir ? BURNIN_ROLE_BOTH
-					  : BURNIN_ROLE_TARGET;
-	st->ctrl[rb] =
-		(struct wire_ctrl){ CTRL_RUN, co->seq, st->round, st->test,
-				    role,     ra,      i,	  1 };
+	plan_end(co, st, ra,
+		 (struct wire_end){ bidir ? BURNIN_ROLE_BOTH
+					  : BURNIN_ROLE_INITIATOR,
+				    rb, i, 0 });
+	plan_end(co, st, rb,
+		 (struct wire_end){ bidir ? BURNIN_ROLE_BOTH
+					  : BURNIN_ROLE_TARGET,
+				    ra, i, 1 });
 }
 
 /* Collects the results of the ranks that ran a pair. */
@@ -157,7 +171,7 @@ static void gather(struct burnin_coord *co, struct step *st, double deadline)
 	struct burnin_bootstrap *bs = co->ctx->bs;
 	int size = bs->size, n = 0;
 	int *peers = calloc((size_t)size, sizeof(*peers));
-	struct wire_result *buf = calloc((size_t)size, sizeof(*buf));
+	struct wire_report *buf = calloc((size_t)size, sizeof(*buf));
 	bool *got = calloc((size_t)size, sizeof(*got));
 
 	if (!peers || !buf || !got)
@@ -224,12 +238,27 @@ static const char *pair_error(const struct wire_result *a,
 	return buf;
 }
 
+/* The result rank r reported for (pair, side) of the step, NULL if none. */
+static const struct wire_result *end_result(const struct step *st, int r,
+					    int pair, int side)
+{
+	const struct wire_report *rep = &st->res[r];
+
+	if (!st->got[r])
+		return NULL;
+	for (int e = 0; e < rep->n_ends && e < BURNIN_MAX_ENDS; e++)
+		if (rep->end[e].pair == pair && rep->end[e].side == side)
+			return &rep->end[e];
+	return NULL;
+}
+
 static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 			 struct burnin_measure *m, char *err, size_t len)
 {
 	const struct burnin_pair *p = &co->sched.pairs[st->first + i];
 	int ra = co->inv_rank[p->a], rb = co->inv_rank[p->b];
-	const struct wire_result *a = &st->res[ra], *b = &st->res[rb];
+	const struct wire_result *a = end_result(st, ra, i, 0),
+				 *b = end_result(st, rb, i, 1);
 	bool bidir = co->ctx->cfg->params.bidir;
 	char name[2 * BURNIN_NAME_MAX + 16];
 	double rate = co->inv[p->a].rate_gbps < co->inv[p->b].rate_gbps
@@ -245,10 +274,10 @@ static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 				      .expected_gbps =
 					      bidir ? 2 * rate : rate };
 	err[0] = '\0';
-	if (!st->got[ra] || !st->got[rb]) {
+	if (!a || !b) {
 		int idx = !co->alive[ra]   ? p->a
 			  : !co->alive[rb] ? p->b
-			  : !st->got[ra]   ? p->a
+			  : !a		   ? p->a
 					   : p->b;
 		bool ran = st->ctrl[co->inv_rank[idx]].cmd == CTRL_RUN;
 
@@ -268,13 +297,22 @@ static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 	m->status = a->rc || b->rc ? BURNIN_PAIR_ERROR : BURNIN_PAIR_OK;
 	if (m->status != BURNIN_PAIR_OK)
 		pair_error(a, b, err, len);
-	add_counters(co, p->a, a);
-	add_counters(co, p->b, b);
+}
+
+/* A port's error counters once per step: in a full-duplex step its
+ * rank reports them with each of its two ends. */
+static void add_step_counters(struct burnin_coord *co, struct step *st,
+			      bool *counted, int idx, int r)
+{
+	if (counted[r] || !st->got[r] || !st->res[r].n_ends)
+		return;
+	counted[r] = true;
+	add_counters(co, idx, &st->res[r].end[0]);
 }
 
 /* Records the step's pairs; returns how many were ok, or -ENOMEM when a
  * measure could not be kept for judging (its record is still written). */
-static int record_step(struct burnin_coord *co, struct step *st)
+static int record_step(struct burnin_coord *co, struct step *st, bool *counted)
 {
 	static const struct wire_result none;
 	int ok = 0, lost = 0;
@@ -282,6 +320,8 @@ static int record_step(struct burnin_coord *co, struct step *st)
 	for (int i = 0; i < st->n; i++) {
 		const struct burnin_pair *p = &co->sched.pairs[st->first + i];
 		int ra = co->inv_rank[p->a], rb = co->inv_rank[p->b];
+		const struct wire_result *a = end_result(st, ra, i, 0),
+					 *b = end_result(st, rb, i, 1);
 		struct burnin_measure m;
 		char err[400];
 
@@ -289,15 +329,16 @@ static int record_step(struct burnin_coord *co, struct step *st)
 		ok += m.status == BURNIN_PAIR_OK;
 		if (burnin_coord_add_measure(co, &m))
 			lost++;
-		emit(co,
-		     burnin_pair_record(co, &m, err[0] ? err : NULL,
-					st->got[ra] ? &st->res[ra] : &none,
-					st->got[rb] ? &st->res[rb] : &none));
-		if (st->got[ra] && st->res[ra].stop)
-			co->stopped = true;
-		if (st->got[rb] && st->res[rb].stop)
-			co->stopped = true;
+		emit(co, burnin_pair_record(co, &m, err[0] ? err : NULL,
+					    a ? a : &none, b ? b : &none));
+		if (m.status != BURNIN_PAIR_NOT_TESTED) {
+			add_step_counters(co, st, counted, p->a, ra);
+			add_step_counters(co, st, counted, p->b, rb);
+		}
 	}
+	for (int r = 0; r < co->ctx->bs->size; r++)
+		if (st->got[r] && st->res[r].n_ends && st->res[r].end[0].stop)
+			co->stopped = true;
 	if (lost) {
 		log_error(
 			"out of memory: %d measures of round %d not kept for judging",
@@ -312,30 +353,36 @@ static int run_step(struct burnin_coord *co, int round, int test)
 	int size = co->ctx->bs->size, ok;
 	struct step st = { round, test, co->sched.start[round],
 			   burnin_schedule_round_size(&co->sched, round) };
-	double deadline = clock_mono_now() + burnin_step_seconds(co->ctx->cfg);
-	struct burnin_endpoint *ep = NULL;
+	double t0 = clock_mono_now(), serial, t_rec;
+	double deadline = t0 + burnin_step_seconds(co->ctx->cfg);
+	struct burnin_endpoint *ep[BURNIN_MAX_ENDS] = { NULL };
+	bool *counted = calloc((size_t)size, sizeof(*counted));
 
 	st.ctrl = calloc((size_t)size, sizeof(*st.ctrl));
 	st.res = calloc((size_t)size, sizeof(*st.res));
 	st.got = calloc((size_t)size, sizeof(*st.got));
-	if (!st.ctrl || !st.res || !st.got) {
+	if (!st.ctrl || !st.res || !st.got || !counted) {
 		ok = -ENOMEM;
 		goto out;
 	}
 	for (int i = 0; i < st.n; i++)
 		plan_pair(co, &st, i);
 	send_ctrl(co, &st);
+	serial = clock_mono_now() - t0;
 	if (st.ctrl[0].cmd == CTRL_RUN) {
 		st.ctrl[0].seq = co->seq;
-		burnin_worker_step(co->ctx, &st.ctrl[0], &st.res[0], &ep);
+		burnin_worker_step(co->ctx, &st.ctrl[0], &st.res[0], ep);
 		st.got[0] = true;
 	}
 	gather(co, &st, deadline);
 	/* after the gather, as the others do */
 	burnin_worker_teardown(co->ctx, ep);
-	ok = record_step(co, &st);
+	t_rec = clock_mono_now();
+	ok = record_step(co, &st, counted);
 	if (ok < 0)
 		goto out;
+	serial += clock_mono_now() - t_rec;
+	burnin_overhead_note(co, clock_mono_now() - t0, serial);
 	co->seq++;
 	if (burnin_stop_requested())
 		co->stopped = true;
@@ -344,6 +391,7 @@ out:
 	free(st.ctrl);
 	free(st.res);
 	free(st.got);
+	free(counted);
 	return ok < 0 ? ok : 0;
 }
 
@@ -490,6 +538,8 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 		json_object_set_new(end, "exit_code", json_integer(code));
 		json_object_set_new(end, "interrupted",
 				    json_boolean(co->stopped));
+		json_object_set_new(end, "orchestration",
+				    burnin_overhead_json(co));
 	}
 	emit(co, end);
 	return code;

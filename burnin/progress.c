@@ -98,11 +98,12 @@ void burnin_progress_done(struct burnin_coord *co)
 		co->worst[0] ? co->worst : "-");
 }
 
-double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds)
+double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds,
+			      int n_ports)
 {
 	return n_rounds * cfg->n_tests *
 	       (cfg->params.warmup_s + cfg->params.duration_s +
-		BURNIN_SETUP_ESTIMATE_S);
+		burnin_step_overhead_s(n_ports));
 }
 
 /*
@@ -213,10 +214,10 @@ void burnin_print_plan(const struct burnin_config *cfg,
 	}
 	if (!strncmp(cfg->schedule, "node:", 5))
 		print_partners(inv, n_inv, leaves, s);
-	progress_fmt_duration(burnin_predict_seconds(cfg, s->n_rounds), t,
-			      sizeof(t));
-	printf("predicted wall time: %s (%d steps x (%.1f s warm-up + %.1f s + ~%.1f s setup)), plus up to %d retest round(s)\n",
+	progress_fmt_duration(burnin_predict_seconds(cfg, s->n_rounds, n_inv),
+			      t, sizeof(t));
+	printf("predicted wall time: %s (%d steps x (%.1f s warm-up + %.1f s + ~%.3f s overhead at %d ports, measured model)), plus up to %d retest round(s)\n",
 	       t, s->n_rounds * cfg->n_tests, cfg->params.warmup_s,
-	       cfg->params.duration_s, BURNIN_SETUP_ESTIMATE_S,
+	       cfg->params.duration_s, burnin_step_overhead_s(n_inv), n_inv,
 	       cfg->retest_rounds);
 }

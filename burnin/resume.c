@@ -76,7 +76,11 @@ static enum burnin_pair_status status_of(const char *s)
 				     : BURNIN_PAIR_NOT_TESTED;
 }
 
-/* The index of the pair {a, b} in round r of the schedule, -1 if none. */
+/*
+ * The index of the pair {a, b} in round r of the schedule, -1 if none. A
+ * full-duplex round can hold a -> b and b -> a both: there the direction
+ * (a initiates) tells them apart.
+ */
 static int scheduled_pair(const struct burnin_schedule *s, int r, int a, int b)
 {
 	if (r >= s->n_rounds)
@@ -84,7 +88,7 @@ static int scheduled_pair(const struct burnin_schedule *s, int r, int a, int b)
 	for (int i = s->start[r];
 	     i < s->start[r] + burnin_schedule_round_size(s, r); i++)
 		if ((s->pairs[i].a == a && s->pairs[i].b == b) ||
-		    (s->pairs[i].a == b && s->pairs[i].b == a))
+		    (!s->duplex && s->pairs[i].a == b && s->pairs[i].b == a))
 			return i;
 	return -1;
 }

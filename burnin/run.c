@@ -119,6 +119,13 @@ int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 		log_error("schedule: %s", err);
 		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
 	}
+	if (s->duplex && cfg->params.bidir) {
+		log_error(
+			"--bidir: schedule '%s' has full-duplex rounds (a port sends to one partner while it receives from another), which run unidirectional tests only; drop --bidir (both directions are covered anyway) or pick a schedule of disjoint pairs",
+			cfg->schedule);
+		burnin_schedule_free(s);
+		return IBP_EXIT_USAGE;
+	}
 	return IBP_EXIT_PASS;
 }
 
@@ -233,6 +240,7 @@ struct thread_rank {
 	const struct burnin_config *cfg;
 	struct burnin_bootstrap *bs;
 	int code;
+	bool started; /* the caller's own: code is the thread's */
 };
 
 static void *thread_main(void *p)
@@ -266,11 +274,14 @@ int burnin_run_local(const struct burnin_config *cfg)
 		goto out;
 	for (int i = 0; i < n; i++) {
 		t[i] = (struct thread_rank){ .cfg = cfg, .bs = bs[i] };
-		if (pthread_create(&t[i].tid, NULL, thread_main, &t[i]))
-			t[i].code = -1; /* the others time out waiting for it */
+		/* a thread not started: the others time out waiting for it */
+		t[i].started =
+			!pthread_create(&t[i].tid, NULL, thread_main, &t[i]);
+		if (!t[i].started)
+			t[i].code = -1;
 	}
 	for (int i = 0; i < n; i++)
-		if (t[i].code != -1)
+		if (t[i].started)
 			pthread_join(t[i].tid, NULL);
 	code = t[0].code;
 	burnin_bootstrap_threads_free(bs, n);

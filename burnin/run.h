@@ -20,13 +20,30 @@
 
 #define BURNIN_TAG_INVENTORY 1
 #define BURNIN_MAX_COUNTERS 12
-#define BURNIN_SETUP_ESTIMATE_S 0.3 /* per step, for --dry-run */
 
-enum burnin_msg { MSG_CTRL, MSG_CONN, MSG_READY, MSG_RESULT };
+/*
+ * Message kinds of a step. The connection data and the ready word travel
+ * per direction of a pair (sent by its A end, by its B end): in a
+ * full-duplex step two ranks can share two pairs (A -> B and B -> A), and
+ * each message must find its end.
+ */
+enum burnin_msg {
+	MSG_CTRL,
+	MSG_CONN_A,
+	MSG_CONN_B,
+	MSG_READY_A,
+	MSG_READY_B,
+	MSG_RESULT,
+	MSG_KINDS
+};
+
+/* Tags repeat every BURNIN_TAG_STEPS steps: messages of a step are all
+ * taken or dropped long before. */
+#define BURNIN_TAG_STEPS ((BURNIN_TAG_MAX - 16) / MSG_KINDS)
 
 static inline int burnin_tag(int seq, enum burnin_msg kind)
 {
-	return 16 + 4 * (seq % 8000) + (int)kind;
+	return 16 + MSG_KINDS * (seq % BURNIN_TAG_STEPS) + (int)kind;
 }
 
 struct wire_inventory {
@@ -37,16 +54,28 @@ struct wire_inventory {
 	char untested[256];
 };
 
-/* CTRL_STOP: partner = ranks lost, round = 1 when the receiver was dropped. */
+/* CTRL_STOP: lost = ranks rank 0 lost (close() must not wait for them),
+ * dropped = 1 when the receiver itself was given up on. */
 enum ctrl_cmd { CTRL_IDLE, CTRL_RUN, CTRL_STOP };
 
-/* Rank 0 -> each rank, before every step (one test of one round). */
-struct wire_ctrl {
-	int32_t cmd, seq, round, test;
+/* One endpoint of a rank in a step: one end of one pair. */
+struct wire_end {
 	int32_t role; /* enum burnin_role */
 	int32_t partner; /* rank */
 	int32_t pair; /* index within the step */
 	int32_t side; /* 0: a, 1: b */
+};
+
+/* The most endpoints a rank runs in a step: one as initiator, one as
+ * target (a full-duplex round). */
+#define BURNIN_MAX_ENDS 2
+
+/* Rank 0 -> each rank, before every step (one test of one round). */
+struct wire_ctrl {
+	int32_t cmd, seq, round, test;
+	int32_t n_ends;
+	struct wire_end end[BURNIN_MAX_ENDS];
+	int32_t lost, dropped; /* CTRL_STOP */
 };
 
 struct wire_conn {
@@ -60,13 +89,19 @@ struct wire_counter {
 	uint8_t saturated; /* at its maximum after the step */
 };
 
-/* Each end of a pair -> rank 0, after the step. */
+/* What one end of a pair measured (the port's counters over the step). */
 struct wire_result {
 	int32_t seq, pair, side, rc;
 	int32_t stop; /* this rank got SIGINT/SIGTERM */
 	int32_t n_counters;
 	struct burnin_result res;
 	struct wire_counter counters[BURNIN_MAX_COUNTERS];
+};
+
+/* Each rank that ran -> rank 0, after the step: a result per end. */
+struct wire_report {
+	int32_t seq, n_ends;
+	struct wire_result end[BURNIN_MAX_ENDS];
 };
 
 /* One rank: its configuration, bootstrap, port and helper threads. */
@@ -106,6 +141,10 @@ struct burnin_coord {
 	char worst[400];
 	int pairs_done;
 	int pairs_resumed; /* pairs of the steps --resume skips */
+	struct { /* what the steps took beyond the window (overhead.c) */
+		int steps;
+		double total_s, serial_s; /* serial_s: rank 0's own work */
+	} overhead;
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
@@ -113,8 +152,10 @@ struct burnin_coord {
 
 /* worker.c */
 int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
-		       struct wire_result *out, struct burnin_endpoint **ep);
-void burnin_worker_teardown(struct burnin_ctx *ctx, struct burnin_endpoint *ep);
+		       struct wire_report *out,
+		       struct burnin_endpoint *ep[BURNIN_MAX_ENDS]);
+void burnin_worker_teardown(struct burnin_ctx *ctx,
+			    struct burnin_endpoint *ep[BURNIN_MAX_ENDS]);
 int burnin_worker_loop(struct burnin_ctx *ctx);
 /* How long a worker waits for rank 0's next word before it gives up. */
 double burnin_worker_wait_s(const struct burnin_config *cfg);
@@ -154,6 +195,11 @@ int burnin_emit_findings(struct burnin_coord *co,
 json_t *burnin_run_record(const struct burnin_coord *co, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);
+
+/* overhead.c: the run's own figures, for the run end record */
+void burnin_overhead_note(struct burnin_coord *co, double step_s,
+			  double serial_s);
+json_t *burnin_overhead_json(const struct burnin_coord *co);
 
 /* progress.c */
 void burnin_progress_step(struct burnin_coord *co, int round, int n_rounds,

@@ -240,53 +240,22 @@ int burnin_schedule_intra(const struct burnin_port *ports, int n, uint64_t seed,
 	return build_grouped(ports, n, seed, s, 2);
 }
 
-/* Adds the edges of one cycle of shift k that have the given color. */
-static int shift_cycle(struct burnin_schedule *s, int n, int k, int start,
-		       int color, bool *seen)
-{
-	int len = 0, c = start;
-
-	do {
-		seen[c] = true;
-		len++;
-		c = (c + k) % n;
-	} while (c != start);
-	for (int j = 0; j < len; j++, c = (c + k) % n) {
-		/* alternate colors; an odd cycle's last edge gets a third */
-		int col = (len & 1) && j == len - 1 ? 2 : j & 1;
-
-		if (col == color && burnin_schedule_add(s, c, (c + k) % n))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Shift k: edges i -> i+k, split into 2 or 3 rounds of disjoint pairs. */
-static int shift_rounds(struct burnin_schedule *s, int n, int k, bool *seen)
-{
-	for (int color = 0; color < 3; color++) {
-		if (burnin_schedule_new_round(s))
-			return -ENOMEM;
-		memset(seen, 0, (size_t)n * sizeof(*seen));
-		for (int i = 0; i < n; i++)
-			if (!seen[i] && shift_cycle(s, n, k, i, color, seen))
-				return -ENOMEM;
-		drop_empty_round(s);
-	}
-	return 0;
-}
-
+/*
+ * mpiGraph's shifts: round k (1 .. n-1) has every port i send to i + k
+ * (mod n), so each port is initiator once and target once: full-duplex
+ * rounds, and n - 1 of them cover every ordered pair.
+ */
 int burnin_schedule_shift(int n, struct burnin_schedule *s)
 {
-	bool *seen = calloc((size_t)(n ? n : 1), sizeof(*seen));
-	int ret = 0;
-
-	if (!seen)
-		return -ENOMEM;
-	for (int k = 1; k < n && !ret; k++)
-		ret = shift_rounds(s, n, k, seen);
-	free(seen);
-	return ret;
+	s->duplex = true;
+	for (int k = 1; k < n; k++) {
+		if (burnin_schedule_new_round(s))
+			return -ENOMEM;
+		for (int i = 0; i < n; i++)
+			if (burnin_schedule_add(s, i, (i + k) % n))
+				return -ENOMEM;
+	}
+	return 0;
 }
 
 int burnin_schedule_random(int n, long rounds, uint64_t seed,

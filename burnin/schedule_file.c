@@ -293,43 +293,59 @@ static int read_pairs(const char *path, const struct burnin_port *ports, int n,
 	return ret;
 }
 
+/*
+ * A round may be full-duplex: a port at most once initiator (A) and at most
+ * once target (B). A port that is both in a round makes the schedule
+ * duplex. 0, or -EINVAL with FILE:LINE in err.
+ */
+static int check_file_pair(const struct file_pair *fp, int round, int *as_a,
+			   int *as_b, struct burnin_schedule *s,
+			   const char *path, char *err, size_t err_len)
+{
+	struct lines at = {
+		.path = path, .line = fp->line, .err = err, .errlen = err_len
+	};
+
+	if (as_a[fp->a] == round || as_b[fp->b] == round)
+		return lines_error(
+			&at,
+			"port already %s in a pair of round %ld (a port is at most once A and once B in a round)",
+			as_a[fp->a] == round ? "A (initiator)" : "B (target)",
+			fp->round);
+	if (as_b[fp->a] == round || as_a[fp->b] == round)
+		s->duplex = true;
+	as_a[fp->a] = as_b[fp->b] = round;
+	return 0;
+}
+
 int burnin_schedule_pairs_file(const char *path,
 			       const struct burnin_port *ports, int n,
 			       struct burnin_schedule *s, char *err,
 			       size_t err_len)
 {
 	struct file_pair *fp;
-	int k, ret, *busy = calloc((size_t)(n ? n : 1), sizeof(*busy));
+	int k, ret, *as_a = calloc((size_t)(n ? n : 1), sizeof(*as_a)),
+		    *as_b = calloc((size_t)(n ? n : 1), sizeof(*as_b));
 
-	if (!busy)
-		return -ENOMEM;
-	ret = read_pairs(path, ports, n, &fp, &k, err, err_len);
+	ret = as_a && as_b ? 0 : -ENOMEM;
+	if (!ret)
+		ret = read_pairs(path, ports, n, &fp, &k, err, err_len);
 	if (ret)
 		goto out_busy;
 	qsort(fp, (size_t)k, sizeof(*fp), file_pair_cmp);
 	for (int i = 0; i < k && !ret; i++) {
 		if (!i || fp[i].round != fp[i - 1].round)
 			ret = burnin_schedule_new_round(s);
-		if (ret)
-			break;
-		if (busy[fp[i].a] == s->n_rounds ||
-		    busy[fp[i].b] == s->n_rounds) {
-			struct lines at = { .path = path,
-					    .line = fp[i].line,
-					    .err = err,
-					    .errlen = err_len };
-
-			ret = lines_error(&at,
-					  "port already in a pair of round %ld",
-					  fp[i].round);
-			break;
-		}
-		busy[fp[i].a] = busy[fp[i].b] = s->n_rounds;
-		ret = burnin_schedule_add(s, fp[i].a, fp[i].b);
+		if (!ret)
+			ret = check_file_pair(&fp[i], s->n_rounds, as_a, as_b,
+					      s, path, err, err_len);
+		if (!ret)
+			ret = burnin_schedule_add(s, fp[i].a, fp[i].b);
 	}
 	free(fp);
 out_busy:
-	free(busy);
+	free(as_a);
+	free(as_b);
 	if (ret)
 		burnin_schedule_free(s);
 	return ret;

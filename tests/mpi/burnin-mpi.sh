@@ -26,9 +26,16 @@
 #                                     references are not findings
 #   burnin-mpi.sh IBPROOF node-slow   node:h3 with h3's port slow: retests
 #                                     prove its references, it alone is blamed
+#   burnin-mpi.sh IBPROOF duplex      16 ranks, shift: 15 full-duplex rounds
+#                                     (each rank initiator and target at
+#                                     once) cover all 240 ordered pairs; a
+#                                     slow port alone is blamed; a rank
+#                                     killed mid-step costs its own pairs
+#                                     only; --bidir with shift is refused
+#                                     (exit 2)
 set -u
-bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow}
-case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow}
+bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow|duplex}
+case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow|duplex}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
@@ -47,11 +54,12 @@ count() { grep -c -- "$1" "$dir/records.jsonl" || true; }
 # mpirun's own status does not carry it. HOST_PER_RANK=1: rank r plays host
 # hr with one port, fake<r> (all ranks share localhost's fake ports).
 export HOST_PER_RANK=0
+np=8
 run() { # run FAKE_SPEC LIMIT_S ARGS...
 	local spec=$1 limit=$2
 	shift 2
 	start=$(date +%s)
-	timeout "$limit" mpirun --oversubscribe --mca orte_enable_recovery 1 -np 8 \
+	timeout "$limit" mpirun --oversubscribe --mca orte_enable_recovery 1 -np "$np" \
 		-x IBP_FAKE="$spec" -x IBPROOF_HOST -x HOST_PER_RANK \
 		sh -c '[ "$HOST_PER_RANK" != 1 ] || export IBPROOF_HOST=h$OMPI_COMM_WORLD_RANK
 		"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
@@ -192,6 +200,41 @@ node-fine)
 	check "3 pairs in all, no retest" test "$(count '"kind":"pair"')" = 3
 	check "no finding (the 4 unused references are not 'not-tested')" \
 		test "$(count '"kind":"finding"')" = 0
+	;;
+duplex)
+	np=16
+	run 'ports=16;slow=fake5:1@0.5' 150 --schedule shift --retests 0
+	check "mpirun finished" test "$mpirc" != 124
+	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0")" = 1
+	check "240 pairs, all measured ok" test "$(count '"kind":"pair".*"status":"ok"')" = 240
+	check "15 rounds of 16 pairs" test "$(grep '"kind":"pair"' "$dir/records.jsonl" |
+		sed -E 's/.*"round":([0-9]+),.*/\1/' | sort -n | uniq -c | awk '$1 == 16' | wc -l)" = 15
+	check "every ordered pair once" test "$(grep '"kind":"pair"' "$dir/records.jsonl" |
+		sed -E 's/.*"a":\{[^}]*"ca":"(fake[0-9]+)".*"b":\{[^}]*"ca":"(fake[0-9]+)".*/\1>\2/' |
+		sort -u | grep -vc '^\(fake[0-9]*\)>\1$')" = 240
+	check "fake5 initiated 15 pairs and was target of 15" test "$(grep '"kind":"pair"' "$dir/records.jsonl" |
+		grep -c '"ca":"fake5"')" = 30
+	check "exactly one fail finding" test "$(count '"severity":"fail"')" = 1
+	check "the finding blames fake5, low-bandwidth" \
+		grep -q '"severity":"fail","category":"low-bandwidth","subject":{"host":"mpitest","ca":"fake5"' "$dir/records.jsonl"
+	# fake5's process is SIGKILLed in its 2nd run call: both its ends
+	# run at once, so in round 1. Its partners' other ends are unharmed.
+	rm -f "$dir"/rc.* "$dir/records.jsonl"
+	run 'ports=16;die=fake5:1@2' 90 --schedule shift --timeout 2 --stall 1 --retests 0
+	check "dead rank: mpirun finished" test "$mpirc" != 124
+	check "dead rank: rank 0 exit 1" test "$(cat "$dir/rc.0")" = 1
+	check "dead rank: 210 pairs without fake5 ok" test "$(count '"status":"ok"')" = 210
+	check "dead rank: fake5's 30 pairs not-tested" \
+		test "$(grep '"status":"not-tested"' "$dir/records.jsonl" | grep -c '"ca":"fake5"')" = 30
+	check "dead rank: round 1's other ends of fake4 and fake6 ok" \
+		test "$(grep '"round":1,' "$dir/records.jsonl" | grep '"status":"ok"' |
+			grep -c '"a":{[^}]*"ca":"fake3".*"b":{[^}]*"ca":"fake4"\|"a":{[^}]*"ca":"fake6".*"b":{[^}]*"ca":"fake7"')" = 2
+	check "dead rank: a not-tested finding for fake5 only" test "$(count '"category":"not-tested"')" = 1
+	rm -f "$dir"/rc.* "$dir/records.jsonl"
+	run 'ports=16' 60 --schedule shift --bidir
+	check "--bidir with shift: exit 2" test "$(cat "$dir/rc.0")" = 2
+	check "it says why" grep -q 'full-duplex rounds' "$dir/out"
+	check "no pair was run" test "$(cat "$dir/records.jsonl" 2>/dev/null | grep -c '"kind":"pair"')" = 0
 	;;
 node-slow)
 	HOST_PER_RANK=1

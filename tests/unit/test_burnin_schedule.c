@@ -164,6 +164,29 @@ static void test_intra_pairs_stay_on_host(void **state)
 	burnin_schedule_free(&s);
 }
 
+/* In a full-duplex round a port is at most once A and at most once B. */
+static void assert_duplex(const struct burnin_schedule *s, int n)
+{
+	int as_a[MAXP], as_b[MAXP];
+
+	assert_true(s->duplex);
+	for (int r = 0; r < s->n_rounds; r++) {
+		memset(as_a, 0, sizeof(as_a));
+		memset(as_b, 0, sizeof(as_b));
+		for (int i = s->start[r]; i < s->start[r + 1]; i++) {
+			const struct burnin_pair *p = &s->pairs[i];
+
+			assert_true(p->a >= 0 && p->a < n && p->b >= 0 &&
+				    p->b < n);
+			assert_int_not_equal(p->a, p->b);
+			assert_int_equal(0, as_a[p->a]++);
+			assert_int_equal(0, as_b[p->b]++);
+		}
+	}
+}
+
+/* shift is mpiGraph's: n - 1 full-duplex rounds, round k has every port
+ * send to the one k after it, and every ordered pair comes once. */
 static void test_shift_every_ordered_pair(void **state)
 {
 	(void)state;
@@ -173,10 +196,17 @@ static void test_shift_every_ordered_pair(void **state)
 
 		make_ports(n, 1);
 		build_ok("shift", n, 0, &s);
-		assert_disjoint(&s, n);
+		assert_int_equal(n - 1, s.n_rounds);
+		assert_duplex(&s, n);
 		memset(seen, 0, sizeof(seen));
-		for (int i = 0; i < s.n_pairs; i++)
-			seen[s.pairs[i].a][s.pairs[i].b]++;
+		for (int r = 0; r < s.n_rounds; r++) {
+			assert_int_equal(n, burnin_schedule_round_size(&s, r));
+			for (int i = s.start[r]; i < s.start[r + 1]; i++) {
+				seen[s.pairs[i].a][s.pairs[i].b]++;
+				assert_int_equal((s.pairs[i].a + r + 1) % n,
+						 s.pairs[i].b);
+			}
+		}
 		for (int a = 0; a < n; a++)
 			for (int b = 0; b < n; b++)
 				assert_int_equal(a != b, seen[a][b]);
@@ -459,9 +489,44 @@ static void test_pairs_file(void **state)
 	expect_file_error("1 h00:mlx5_0:1 h00:mlx5_0:1\n", 1,
 			  "a port cannot meet itself");
 	expect_file_error(
-		"1 h00:mlx5_0:1 h01:mlx5_0:1\n1 h01:mlx5_0:1 h00:mlx5_1:1\n", 2,
-		"port already in a pair of round 1");
+		"1 h00:mlx5_0:1 h01:mlx5_0:1\n1 h00:mlx5_0:1 h00:mlx5_1:1\n", 2,
+		"port already A (initiator) in a pair of round 1");
+	expect_file_error(
+		"1 h00:mlx5_0:1 h01:mlx5_0:1\n1 h00:mlx5_1:1 h01:mlx5_0:1\n", 2,
+		"port already B (target) in a pair of round 1");
 	expect_file_error("# nothing\n", 1, "no pairs in the file");
+}
+
+/* Builds pairs:FILE from text over make_ports(2, 2). */
+static void build_pairs_text(const char *text, struct burnin_schedule *s)
+{
+	char *path = write_file(text), spec[600];
+
+	snprintf(spec, sizeof(spec), "pairs:%s", path);
+	build_ok(spec, make_ports(2, 2), 0, s);
+	unlink(path);
+	free(path);
+}
+
+/* A round of pairs:FILE may be full-duplex: a port once A and once B
+ * (h01:mlx5_0:1 receives from h00 and sends to h00:mlx5_1). */
+static void test_pairs_file_duplex(void **state)
+{
+	struct burnin_schedule s;
+
+	(void)state;
+	build_pairs_text("1 h00:mlx5_0:1 h01:mlx5_0:1\n"
+			 "1 h01:mlx5_0:1 h00:mlx5_1:1\n"
+			 "2 h00:mlx5_0:1 h01:mlx5_1:1\n",
+			 &s);
+	assert_int_equal(2, s.n_rounds);
+	assert_int_equal(2, burnin_schedule_round_size(&s, 0));
+	assert_duplex(&s, 4);
+	burnin_schedule_free(&s);
+	/* disjoint rounds only: not duplex (--bidir stays allowed) */
+	build_pairs_text("1 h00:mlx5_0:1 h01:mlx5_0:1\n", &s);
+	assert_false(s.duplex);
+	burnin_schedule_free(&s);
 }
 
 /* D23: a round past LONG_MAX was read by sscanf's %ld (no defined result)
@@ -511,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_node_leaves_property),
 		cmocka_unit_test(test_bad_specs),
 		cmocka_unit_test(test_pairs_file),
+		cmocka_unit_test(test_pairs_file_duplex),
 		cmocka_unit_test(test_d23_pairs_round_overflow_refused),
 		cmocka_unit_test(test_d23_pairs_empty_file_no_line_0),
 	};
