@@ -84,6 +84,7 @@ struct report_meas {
 
 struct report_params {
 	struct judge_params judge; /* the pair judge's (docs/judging.md) */
+	unsigned int judge_given; /* bit i: judge_options[i] given */
 	unsigned int group_min; /* common cause from this many: 4 */
 	int threads; /* readers at once, 0 = online CPUs */
 	bool no_fast_path; /* every line through jansson (for tests) */
