@@ -12,6 +12,7 @@ set -u
 bin=${1:?usage: report-run-params.sh IBPROOF}
 dir=$(mktemp -d /tmp/ibproof-run-params-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+export IBPROOF_HOST=runparams
 . "$(dirname "$0")/../check-lib.sh"
 # judging FILE OPTION KEY: a field of the judging object of a --json report
 judging() {
@@ -54,6 +55,15 @@ check "a floor of 7 in a record: exit 2" test $? = 2
 check "... naming FILE:LINE and the range" grep -q "$dir/c.jsonl:$line: burnin run record: params.floor: expected a number from 0 to 1" "$dir/r5.err"
 "$bin" report "$dir/c.jsonl" --floor 0 >/dev/null 2>&1
 check "... unless --floor is given (exit 0)" test $? = 0
+
+# tests/blamed-ports.sh (the mpi tier's check) agrees here, and fails
+# when the report is made to judge otherwise
+blamed=$(dirname "$0")/../blamed-ports.sh
+"$blamed" "$bin" "$dir/a.jsonl" >"$dir/b1.out" 2>&1
+check "blamed-ports.sh: burnin and report agree (exit 0)" test $? = 0
+"$blamed" "$bin" "$dir/a.jsonl" -- --floor 0.9 >"$dir/b2.out" 2>&1
+check "blamed-ports.sh: report --floor 0.9 blames fake1: they differ (exit 1)" test $? = 1
+check "... and it says which" grep -q "only report: runparams fake1 port 1" "$dir/b2.out"
 
 if [ $fails != 0 ]; then
 	for f in "$dir"/*.out "$dir"/*.err; do echo "== $f"; cat "$f"; done
