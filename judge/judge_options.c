@@ -66,13 +66,14 @@ int judge_option_parse(const struct cli_cmd *cmd, struct judge_params *jp,
 		       unsigned int *given, int key, const char *arg)
 {
 	int i = key - CLI_KEY_JUDGE_FIRST;
-	const struct judge_option *o = &judge_options[i];
+	const struct judge_option *o;
 	char opt[40];
 	double v;
 	long n;
 
 	if (i < 0 || i >= JUDGE_N_OPTIONS)
-		return 1;
+		return 1; /* not ours: o would point past the table */
+	o = &judge_options[i];
 	snprintf(opt, sizeof(opt), "--%s", o->name);
 	if (o->integer) {
 		if (cli_parse_long(cmd, opt, arg, (long)o->min, (long)o->max,
