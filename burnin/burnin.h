@@ -170,6 +170,15 @@ void burnin_judge_defaults(struct burnin_judge_params *jp);
 int burnin_link_rate_reference(const struct burnin_judge_params *jp,
 			       const struct burnin_port *ports, int n, int p,
 			       int *n_peers, int *n_at_rate);
+/* burnin_link_rate_reference() of every port in one pass (link_rate.c):
+ * out[n]. O(n log n). 0 or -ENOMEM. */
+struct burnin_rate_ref {
+	int ref; /* as burnin_link_rate_reference() returns */
+	int n_peers, n_at_rate;
+};
+int burnin_link_rate_references(const struct burnin_judge_params *jp,
+				const struct burnin_port *ports, int n,
+				struct burnin_rate_ref *out);
 /*
  * Marks m[].low/dip and fills v[n_ports] through the one pair judge
  * (judge_pairs()). Pure. 0 or -ENOMEM (v then all zero).

@@ -15,6 +15,7 @@
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/subcommands.h"
+#include "judge/judge_options.h"
 
 enum {
 	OPT_PORTS = CLI_KEY_COMMAND_FIRST,
@@ -35,12 +36,7 @@ enum {
 	OPT_DRY_RUN,
 	OPT_INVENTORY,
 	OPT_RESUME,
-	OPT_FLOOR,
-	OPT_MAD_K,
-	OPT_CLASS_FLOOR,
 	OPT_RETESTS,
-	OPT_DIP_FLOOR,
-	OPT_MIN_WITNESSES,
 	OPT_FAKE,
 	OPT_NO_PROGRESS,
 	OPT_NO_PIN,
@@ -87,16 +83,6 @@ static const struct cli_opt burnin_opts[] = {
 	  "--dry-run from the port records in FILE (touches no device)" },
 	{ "resume", OPT_RESUME, "FILE",
 	  "skip the rounds recorded in FILE and append to it" },
-	{ "floor", OPT_FLOOR, "F",
-	  "a pair under F x expected rate is low (default 0.9; 0: off)" },
-	{ "mad-k", OPT_MAD_K, "K",
-	  "a pair under median - K x 1.4826 MAD of its link class is low (default 3)" },
-	{ "class-floor", OPT_CLASS_FLOOR, "F",
-	  "a pair under F x its link class median is low (default 0.5; 0: off)" },
-	{ "dip-floor", OPT_DIP_FLOOR, "F",
-	  "a 100 ms window under F x expected (or class median) is a dip (default 0.5; 0: off)" },
-	{ "min-witnesses", OPT_MIN_WITNESSES, "N",
-	  "blame a port bad with N partners that were fine elsewhere (default 2; docs/judging.md)" },
 	{ "retests", OPT_RETESTS, "N",
 	  "extra rounds to retest suspects (default 2)" },
 	{ "link-rate", OPT_LINK_RATE, "GBPS",
@@ -124,6 +110,7 @@ static const struct cli_cmd burnin_cmd = {
 		"other, one thread per port. Run mpirun with --mca orte_enable_recovery 1\n"
 		"so that a dead rank does not take the others down.\n",
 	.opts = burnin_opts,
+	.shared_opts = judge_cli_opts,
 	.common = CLI_COMMON_RECORDS | CLI_COMMON_TIMEOUT | CLI_COMMON_CA |
 		  CLI_COMMON_PORT,
 };
@@ -220,23 +207,16 @@ static int parse_int(const char *opt, const char *arg, long min, long max,
 	return 0;
 }
 
-static int parse_uint(const char *opt, const char *arg, long min, long max,
-		      unsigned int *out)
-{
-	long v;
-
-	if (cli_parse_long(&burnin_cmd, opt, arg, min, max, &v))
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 static int on_opt(void *p, int key, const char *arg)
 {
 	struct cli_state *st = p;
 	struct burnin_config *c = &st->cfg;
 	long seed;
+	int ret = judge_option_parse(&burnin_cmd, &c->judge.pairs, NULL, key,
+				     arg);
 
+	if (ret <= 0)
+		return ret;
 	switch (key) {
 	case OPT_PORTS:
 		c->ports_filter = arg;
@@ -298,21 +278,6 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_RESUME:
 		c->resume = arg;
 		return 0;
-	case OPT_FLOOR:
-		return cli_parse_double(&burnin_cmd, "--floor", arg, 0, 1,
-					&c->judge.pairs.floor);
-	case OPT_CLASS_FLOOR:
-		return cli_parse_double(&burnin_cmd, "--class-floor", arg, 0, 1,
-					&c->judge.pairs.class_floor);
-	case OPT_MAD_K:
-		return cli_parse_double(&burnin_cmd, "--mad-k", arg, 0, 100,
-					&c->judge.pairs.mad_k);
-	case OPT_DIP_FLOOR:
-		return cli_parse_double(&burnin_cmd, "--dip-floor", arg, 0, 1,
-					&c->judge.pairs.dip_floor);
-	case OPT_MIN_WITNESSES:
-		return parse_uint("--min-witnesses", arg, 1, 1000,
-				  &c->judge.pairs.min_witnesses);
 	case OPT_RETESTS:
 		return parse_int("--retests", arg, 0, 100, &c->retest_rounds);
 	case OPT_LINK_RATE:

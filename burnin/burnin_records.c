@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "burnin/run.h"
+#include "judge/judge_options.h"
 
 const char *burnin_test_name(int test)
 {
@@ -162,24 +163,23 @@ json_t *burnin_run_record(const struct burnin_coord *co, const char *event)
 	if (json_object_update_new(
 		    rec,
 		    json_pack(
-			    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:f,s:f,s:f,s:f,s:i,s:s,s:s,s:s?,s:s?},s:i,s:i,s:i}",
+			    "{s:s,s:s,s:{s:s,s:I,s:o,s:b,s:I,s:i,s:f,s:s,s:s,s:s?,s:s?},s:i,s:i,s:i}",
 			    "tool", "burnin", "event", event, "params",
 			    "schedule", cfg->schedule, "seed",
 			    (json_int_t)cfg->seed, "tests", tests, "bidir",
 			    cfg->params.bidir, "msg_size",
 			    (json_int_t)cfg->params.msg_size, "qps",
 			    cfg->params.qps, "duration_s",
-			    cfg->params.duration_s, "floor",
-			    cfg->judge.pairs.floor, "mad_k",
-			    cfg->judge.pairs.mad_k, "class_floor",
-			    cfg->judge.pairs.class_floor, "dip_floor",
-			    cfg->judge.pairs.dip_floor, "min_witnesses",
-			    (int)cfg->judge.pairs.min_witnesses, "transport",
-			    cfg->ops->name, "cm",
-			    burnin_cm_name(cfg->params.cm), "command",
+			    cfg->params.duration_s, "transport", cfg->ops->name,
+			    "cm", burnin_cm_name(cfg->params.cm), "command",
 			    cfg->argv_line, "topology", cfg->topology, "ranks",
 			    co->ctx->bs ? co->ctx->bs->size : 0, "ports",
 			    co->n_inv, "rounds", co->n_main_rounds)))
+		goto fail_rec;
+	/* every judging option, keyed by its field (judge_options.h):
+	 * `ibproof report` judges with them */
+	if (judge_options_to_json(&cfg->judge.pairs,
+				  json_object_get(rec, "params")))
 		goto fail_rec;
 	return rec;
 fail:

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "burnin/run.h"
@@ -14,6 +15,7 @@ struct finding_ctx {
 	struct burnin_coord *co;
 	FILE *summary;
 	int n_fail, n_emitted;
+	struct burnin_rate_ref *rates; /* per port: link_rate.c */
 };
 
 static int put(struct finding_ctx *fc, json_t *f)
@@ -148,9 +150,8 @@ static int rate_finding(struct finding_ctx *fc, int p)
 	const struct burnin_judge_params *jp = &co->ctx->cfg->judge;
 	const struct burnin_port *me = &co->inv[p], *ref;
 	char name[2 * BURNIN_NAME_MAX + 16], have[64], want[64];
-	int n_peers, n_at,
-		r = burnin_link_rate_reference(jp, co->inv, co->n_inv, p,
-					       &n_peers, &n_at);
+	int n_peers = fc->rates[p].n_peers, n_at = fc->rates[p].n_at_rate,
+	    r = fc->rates[p].ref;
 	bool given = r == p;
 	json_t *ev;
 
@@ -283,9 +284,17 @@ int burnin_emit_findings(struct burnin_coord *co,
 	};
 	int ret = 0;
 
+	fc.rates = calloc((size_t)co->n_inv + 1, sizeof(*fc.rates));
+	if (!fc.rates ||
+	    burnin_link_rate_references(&co->ctx->cfg->judge, co->inv,
+					co->n_inv, fc.rates)) {
+		free(fc.rates);
+		return -ENOMEM;
+	}
 	fprintf(fc.summary, "findings:\n");
 	for (int p = 0; p < co->n_inv; p++)
 		ret |= port_findings(&fc, p, &v[p]);
+	free(fc.rates);
 	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");
 	*n_fail = fc.n_fail;

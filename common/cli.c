@@ -84,11 +84,14 @@ static size_t build_getopt(const struct cli_cmd *cmd, struct option *lo,
 			   char *shorts)
 {
 	size_t n = 0, own = count_opts(cmd->opts);
+	size_t shared = count_opts(cmd->shared_opts);
 
 	shorts[0] = '+'; /* stop at the first positional argument */
 	shorts[1] = '\0';
 	for (size_t i = 0; i < own && n < MAX_OPTS - 1; i++)
 		add_getopt(&lo[n++], shorts, &cmd->opts[i]);
+	for (size_t i = 0; i < shared && n < MAX_OPTS - 1; i++)
+		add_getopt(&lo[n++], shorts, &cmd->shared_opts[i]);
 	for (size_t i = 0; i < N_COMMON && n < MAX_OPTS - 1; i++)
 		if (!common_opts[i].bit || (cmd->common & common_opts[i].bit))
 			add_getopt(&lo[n++], shorts, &common_opts[i].opt);
@@ -198,6 +201,8 @@ void cli_usage(FILE *f, const struct cli_cmd *cmd)
 	fprintf(f, "Options:\n");
 	for (size_t i = 0; i < count_opts(cmd->opts); i++)
 		print_opt(f, &cmd->opts[i]);
+	for (size_t i = 0; i < count_opts(cmd->shared_opts); i++)
+		print_opt(f, &cmd->shared_opts[i]);
 	for (size_t i = 0; i < N_COMMON; i++)
 		if (!common_opts[i].bit || (cmd->common & common_opts[i].bit))
 			print_opt(f, &common_opts[i].opt);
@@ -312,6 +317,8 @@ void cli_man(FILE *f, const struct cli_cmd *cmd)
 	fputs(".SH OPTIONS\n", f);
 	for (size_t i = 0; i < count_opts(cmd->opts); i++)
 		man_opt(f, &cmd->opts[i]);
+	for (size_t i = 0; i < count_opts(cmd->shared_opts); i++)
+		man_opt(f, &cmd->shared_opts[i]);
 	for (size_t i = 0; i < N_COMMON; i++)
 		if (!common_opts[i].bit || (cmd->common & common_opts[i].bit))
 			man_opt(f, &common_opts[i].opt);

@@ -39,6 +39,7 @@ enum cli_common_key {
 	CLI_KEY_PORT,
 	CLI_KEY_NODE_NAME_MAP,
 	CLI_KEY_MAN,
+	CLI_KEY_JUDGE_FIRST = 384, /* judge/judge_options.h's, in order */
 	CLI_KEY_COMMAND_FIRST = 512, /* commands number their own from here */
 };
 
@@ -56,6 +57,9 @@ struct cli_cmd {
 	const char *synopsis; /* "[OPTIONS] --spec FILE" */
 	const char *description; /* paragraphs shown by --help */
 	const struct cli_opt *opts; /* own options, ended by { NULL } */
+	/* options shared with other commands (judge_cli_opts), after its
+	 * own in --help; NULL or ended by { NULL } */
+	const struct cli_opt *shared_opts;
 	unsigned int common; /* CLI_COMMON_* bits */
 };
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -122,4 +123,70 @@ int ib_width_from_name(const char *name)
 double ib_data_rate_gbps(enum ib_speed speed, int lanes)
 {
 	return ib_speed_lane_gbps(speed) * lanes;
+}
+
+static int rate_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* count at rate before count2 at rate2: more ports, then the higher. */
+static bool rate_before(size_t count, double rate, size_t count2, double rate2)
+{
+	return count > count2 || (count == count2 && rate > rate2);
+}
+
+static void top_consider(struct ib_rate_top *top, double rate, size_t count)
+{
+	if (rate_before(count, rate, top->count[0], top->rate[0])) {
+		top->rate[1] = top->rate[0];
+		top->count[1] = top->count[0];
+		top->rate[0] = rate;
+		top->count[0] = count;
+	} else if (rate_before(count, rate, top->count[1], top->rate[1])) {
+		top->rate[1] = rate;
+		top->count[1] = count;
+	}
+}
+
+void ib_rate_top(double *rates, size_t n, struct ib_rate_top *top)
+{
+	size_t i = 0, j;
+
+	*top = (struct ib_rate_top){ .n = n };
+	if (n > 1)
+		qsort(rates, n, sizeof(*rates), rate_cmp);
+	for (; i < n; i = j) {
+		for (j = i + 1; j < n && rates[j] - rates[i] < IB_RATE_EPS; j++)
+			;
+		top_consider(top, rates[i], j - i);
+	}
+}
+
+size_t ib_rate_top_without(const struct ib_rate_top *top, double r,
+			   double *rate)
+{
+	size_t left;
+
+	*rate = top->rate[0];
+	if (!top->count[0] || fabs(r - top->rate[0]) >= IB_RATE_EPS)
+		return top->count[0];
+	left = top->count[0] - 1;
+	if (top->count[1] &&
+	    rate_before(top->count[1], top->rate[1], left, top->rate[0])) {
+		*rate = top->rate[1];
+		return top->count[1];
+	}
+	return left;
+}
+
+double ib_rate_plurality(double *rates, size_t n, size_t *count)
+{
+	struct ib_rate_top top;
+
+	ib_rate_top(rates, n, &top);
+	*count = top.count[0];
+	return ib_quorum(top.count[0], n) ? top.rate[0] : 0;
 }

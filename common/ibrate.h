@@ -2,6 +2,9 @@
 #ifndef IBPROOF_COMMON_IBRATE_H
 #define IBPROOF_COMMON_IBRATE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /*
  * InfiniBand link speeds and widths (see shared ib-facts.md). Data rates are
  * in Gb/s (10^9 bits per second) after encoding; never GB/s.
@@ -45,6 +48,40 @@ int ib_width_from_name(const char *name);
 
 /* Data rate of a link in Gb/s: lanes x lane rate. 0 when unknown. */
 double ib_data_rate_gbps(enum ib_speed speed, int lanes);
+
+/*
+ * The rate a group of ports (or links) should run at: the plurality rule
+ * of `burnin`'s link-rate check and `fabric check`'s classes. The rate
+ * most of them run at (the higher on a tie) holds when at least 2 and at
+ * least 3/4 of them run at it; one slower is trained down. A mixed
+ * cluster's node types split more evenly and so hold no quorum.
+ */
+#define IB_RATE_EPS 0.01 /* Gb/s: rates closer than this are one */
+
+static inline bool ib_quorum(size_t count, size_t n)
+{
+	return count >= 2 && 4 * count >= 3 * n;
+}
+
+/* The two rates most of a group run at: [0] the most, [1] the next. */
+struct ib_rate_top {
+	double rate[2];
+	size_t count[2]; /* 0: no such rate */
+	size_t n; /* rates counted */
+};
+
+/* Sorts rates[0..n) and finds the top two. O(n log n). */
+void ib_rate_top(double *rates, size_t n, struct ib_rate_top *top);
+/*
+ * The rate most of the group run at with one member at rate r left out
+ * (a port among its peers): *rate and the count (0: none). O(1), so every
+ * member of a group is judged against its peers in one pass.
+ */
+size_t ib_rate_top_without(const struct ib_rate_top *top, double r,
+			   double *rate);
+/* The rate most of rates[0..n) run at when it holds the quorum (*count of
+ * them), else 0. Sorts rates. O(n log n). */
+double ib_rate_plurality(double *rates, size_t n, size_t *count);
 
 /* Gb/s to GB/s (10^9 bytes per second). */
 static inline double gbps_to_GBps(double gbps)

@@ -4,14 +4,16 @@
  * pair of tiers of its ends: a CA (or router) is tier 0, a switch is one
  * more than its nearest CA (leaf 1, spine 2, core 3). When the spec gives
  * no rate, a link below the width (speed) that at least 3/4 of its class,
- * and 2 links or more, run at trained down: the rule burnin applies to HCA
- * ports against their rail (burnin_link_rate_reference()). Pure.
+ * and 2 links or more, run at trained down: the plurality rule of
+ * common/ibrate.h (ib_quorum()), which burnin applies to HCA ports against
+ * their rail. Pure.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ibrate.h"
 #include "fabric_diff_priv.h"
 
 static int class_of(const struct fabric_classes *k, const struct fabric_port *a)
@@ -104,7 +106,7 @@ static int quorum(const int *count, int nvals, int links)
 	for (v = 1; v < nvals; v++)
 		if (count[v] && count[v] >= count[best])
 			best = v;
-	if (!best || count[best] < 2 || 4 * count[best] < 3 * links)
+	if (!best || !ib_quorum((size_t)count[best], (size_t)links))
 		return 0;
 	return best;
 }

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/judge_options.h"
 #include "judge/pairjudge.h"
 
 /* A class needs this many ok pairs for a median; a round's class this
@@ -43,12 +44,10 @@
 
 void judge_defaults(struct judge_params *jp)
 {
-	jp->floor = 0.9;
-	jp->mad_k = 3.0;
+#define OPTION_DEFAULT(field, name, arg, def, ...) jp->field = def;
+	JUDGE_OPTIONS(OPTION_DEFAULT) /* judge/judge_options.h */
+#undef OPTION_DEFAULT
 	jp->min_spread = 0.05;
-	jp->class_floor = 0.5;
-	jp->dip_floor = 0.5;
-	jp->min_witnesses = 2;
 	jp->fine_max_bad = 0.25;
 	jp->noise_alpha = 1e-3;
 }

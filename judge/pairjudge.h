@@ -10,8 +10,9 @@
  *
  * Its own folder, judge/, between common/ and {burnin, reports}: it is a
  * policy (what "low" and "blamed" mean), not a utility every layer needs,
- * and reports/ may not include burnin/ nor burnin/ reports/. It includes
- * nothing of the project. Pure: no I/O, no device, no globals.
+ * and reports/ may not include burnin/ nor burnin/ reports/. Pure: no
+ * I/O, no device, no globals. Its options (and their defaults) are the
+ * rows of judge/judge_options.h.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,6 +12,7 @@
 
 #include "common/hashmap.h"
 #include "common/strtab.h"
+#include "judge/judge_options.h"
 #include "judge/pairjudge.h"
 
 /*
@@ -84,11 +85,26 @@ struct report_meas {
 
 struct report_params {
 	struct judge_params judge; /* the pair judge's (docs/judging.md) */
+	unsigned int judge_given; /* bit i: judge_options[i] given */
 	unsigned int group_min; /* common cause from this many: 4 */
 	int threads; /* readers at once, 0 = online CPUs */
 	bool no_fast_path; /* every line through jansson (for tests) */
 	long split_min; /* files this big are read in parts (0: 32 MiB) */
 	double timeout_s; /* --timeout: give up reading after this, 0 = none */
+};
+
+/* A burnin run start record: the params it judged its pairs with. */
+struct report_run_start {
+	uint16_t file; /* index of its record file */
+	unsigned long line;
+	json_t *params; /* the record's params object (a reference) */
+};
+
+/* Where a judging option's value came from (report --json: judging). */
+enum report_judging_from {
+	REPORT_FROM_DEFAULT,
+	REPORT_FROM_RECORDS,
+	REPORT_FROM_COMMAND_LINE,
 };
 
 /* A finding taken in from a record file, or made by the report. */
@@ -143,6 +159,9 @@ struct report {
 	json_t *twin_switches; /* node guid string -> true */
 	json_t *pcie; /* pcie records kept: array */
 	json_t *runs; /* run end records: array */
+	struct report_run_start *run_starts; /* burnin's */
+	size_t n_run_starts, cap_run_starts;
+	json_t *judging; /* each judging option: value, from (or NULL) */
 	struct report_entry *entries;
 	size_t n_entries, cap_entries;
 	json_t *entry_keys; /* key -> index */
@@ -188,6 +207,16 @@ void report_xcvr_from(struct report *r, const json_t *obj,
 		      struct report_xcvr *x);
 int report_end_from(struct report *r, const json_t *ref, struct report_end *e);
 void report_end_alias(struct report *r, struct report_end *e);
+
+/*
+ * The judging options (report_run_params.c): those not given on the
+ * command line (params.judge_given) from burnin's run start records when
+ * they agree, else the defaults, with a warning naming the files. 0, or
+ * -EINVAL for a value no option takes (r->error names FILE:LINE).
+ */
+int report_run_start_take(struct report *r, const json_t *rec, uint16_t file,
+			  unsigned long line);
+int report_judging_from_runs(struct report *r, char **files, int n);
 
 /* Judging (report_judge.c): pair verdicts, attribution, own findings. */
 int report_judge(struct report *r);

@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "common/subcommands.h"
 #include "common/text.h"
+#include "judge/judge_options.h"
 #include "reports/report.h"
 
 enum report_key {
@@ -17,11 +18,6 @@ enum report_key {
 	KEY_PROMETHEUS,
 	KEY_JUNIT,
 	KEY_SCRIPT,
-	KEY_FLOOR,
-	KEY_MAD_K,
-	KEY_CLASS_FLOOR,
-	KEY_DIP_FLOOR,
-	KEY_MIN_WITNESSES,
 	KEY_GROUP_MIN,
 	KEY_THREADS,
 	KEY_JANSSON_ONLY,
@@ -38,16 +34,6 @@ static const struct cli_opt report_opts[] = {
 	  "write JUnit XML, one testcase per check" },
 	{ "disable-script", KEY_SCRIPT, "FILE",
 	  "write ibportstate commands for the disable list (never run by ibproof)" },
-	{ "floor", KEY_FLOOR, "FRACTION",
-	  "a pair is low below this share of its expected rate (default 0.9; 0: off)" },
-	{ "mad-k", KEY_MAD_K, "K",
-	  "a pair under median - K x 1.4826 MAD of its link class is low (default 3)" },
-	{ "class-floor", KEY_CLASS_FLOOR, "F",
-	  "a pair under F x its link class median is low (default 0.5; 0: off)" },
-	{ "dip-floor", KEY_DIP_FLOOR, "F",
-	  "a 100 ms window under F x expected (or class median) is a dip (default 0.5; 0: off)" },
-	{ "min-witnesses", KEY_MIN_WITNESSES, "N",
-	  "blame a port bad with N partners that were fine elsewhere (default 2; docs/judging.md)" },
 	{ "group-min", KEY_GROUP_MIN, "N",
 	  "this many ports of one switch, or nodes at once, make a common cause (default 4)" },
 	{ "threads", KEY_THREADS, "N",
@@ -71,6 +57,7 @@ static const struct cli_cmd report_cmd = {
 		"Exit 0 when acceptance passes, 1 when it does not, 2 on bad input\n"
 		"(with FILE:LINE).\n",
 	.opts = report_opts,
+	.shared_opts = judge_cli_opts,
 	.common =
 		CLI_COMMON_JSON | CLI_COMMON_NODE_NAME_MAP | CLI_COMMON_TIMEOUT,
 };
@@ -84,7 +71,11 @@ static int report_opt(void *ctx, int key, const char *arg)
 {
 	struct report_opts *o = ctx;
 	long n;
+	int ret = judge_option_parse(&report_cmd, &o->params.judge,
+				     &o->params.judge_given, key, arg);
 
+	if (ret <= 0)
+		return ret;
 	switch (key) {
 	case KEY_PREVIOUS:
 		o->previous = arg;
@@ -103,24 +94,6 @@ static int report_opt(void *ctx, int key, const char *arg)
 		return 0;
 	case KEY_SCRIPT:
 		o->script = arg;
-		return 0;
-	case KEY_FLOOR:
-		return cli_parse_double(&report_cmd, "--floor", arg, 0, 1,
-					&o->params.judge.floor);
-	case KEY_MAD_K:
-		return cli_parse_double(&report_cmd, "--mad-k", arg, 0, 100,
-					&o->params.judge.mad_k);
-	case KEY_CLASS_FLOOR:
-		return cli_parse_double(&report_cmd, "--class-floor", arg, 0, 1,
-					&o->params.judge.class_floor);
-	case KEY_DIP_FLOOR:
-		return cli_parse_double(&report_cmd, "--dip-floor", arg, 0, 1,
-					&o->params.judge.dip_floor);
-	case KEY_MIN_WITNESSES:
-		if (cli_parse_long(&report_cmd, "--min-witnesses", arg, 1, 1000,
-				   &n))
-			return -EINVAL;
-		o->params.judge.min_witnesses = (unsigned int)n;
 		return 0;
 	case KEY_GROUP_MIN:
 		if (cli_parse_long(&report_cmd, "--group-min", arg, 2, 100000,
@@ -211,6 +184,9 @@ static bool takes_arg(const char *arg)
 	if (arg[2 + len] == '=')
 		return false;
 	for (const struct cli_opt *o = report_opts; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, arg + 2, len))
+			return o->arg != NULL;
+	for (const struct cli_opt *o = judge_cli_opts; o->name; o++)
 		if (strlen(o->name) == len && !strncmp(o->name, arg + 2, len))
 			return o->arg != NULL;
 	return !strcmp(arg, "--json") || !strcmp(arg, "--node-name-map") ||

@@ -38,6 +38,10 @@ void report_fini(struct report *r)
 		json_decref(r->entries[i].reasons);
 		json_decref(r->entries[i].evidence);
 	}
+	for (size_t i = 0; i < r->n_run_starts; i++)
+		json_decref(r->run_starts[i].params);
+	free(r->run_starts);
+	json_decref(r->judging);
 	free(r->findings);
 	free(r->entries);
 	free(r->hports);
@@ -114,7 +118,8 @@ int report_analyse(struct report *r, char **files, int n, const char *previous)
 		return ret;
 	if (!r->n_pairs && !r->n_records)
 		return -ENODATA;
-	ret = report_judge(r) ?: report_build_disable_list(r) ?:
+	ret = report_judging_from_runs(r, files, n) ?: report_judge(r) ?:
+	      report_build_disable_list(r) ?:
 	      report_group_common_causes(r) ?: report_group_events(r);
 	if (!ret && previous)
 		ret = report_apply_previous(r, previous);

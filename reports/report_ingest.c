@@ -394,7 +394,18 @@ static int ingest_counters(struct report *r, const json_t *rec)
 	return 0;
 }
 
-static int ingest_record(struct report *r, json_t *rec, uint16_t run)
+static int ingest_run(struct report *r, json_t *rec, uint16_t run,
+		      unsigned long line)
+{
+	const char *event = str_field(rec, "event");
+
+	if (!strcmp(event, "start"))
+		return report_run_start_take(r, rec, run, line);
+	return strcmp(event, "end") ? 0 : json_array_append(r->runs, rec);
+}
+
+static int ingest_record(struct report *r, json_t *rec, uint16_t run,
+			 unsigned long line)
 {
 	const char *kind = str_field(rec, "kind");
 	int ret = 0;
@@ -417,16 +428,15 @@ static int ingest_record(struct report *r, json_t *rec, uint16_t run)
 		ret = ingest_transceiver(r, rec);
 	else if (!strcmp(kind, "pcie"))
 		ret = json_array_append(r->pcie, rec);
-	else if (!strcmp(kind, "run") &&
-		 !strcmp(str_field(rec, "event"), "end"))
-		ret = json_array_append(r->runs, rec);
+	else if (!strcmp(kind, "run"))
+		ret = ingest_run(r, rec, run, line);
 	pthread_mutex_unlock(&r->lock);
 	return ret;
 }
 
 int report_ingest_record(struct report *r, json_t *rec)
 {
-	return ingest_record(r, rec, 0);
+	return ingest_record(r, rec, 0, 0);
 }
 
 struct ingest_part {
@@ -490,7 +500,9 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 	while (!__atomic_load_n(&j->ret, __ATOMIC_RELAXED) &&
 	       (ret = record_reader_next_fast(rd, &rec, ingest_pair_fast,
 					      &src)) > 0) {
-		ret = rec ? ingest_record(j->r, rec, p->run) : 0;
+		ret = rec ? ingest_record(j->r, rec, p->run,
+					  record_reader_line(rd))
+			  : 0;
 		json_decref(rec);
 		if (++n % 4096 == 0)
 			shown = show_progress(j, rd, shown);

@@ -158,6 +158,8 @@ json_t *report_to_json(const struct report *r)
 		"disable", disable, "reenable", r->reenable,
 		"still_disabled_untested", r->still_disabled, "findings",
 		findings_json(r), "groups", r->groups, "ports", ports);
+	if (doc && r->judging) /* the options pairs were judged with */
+		json_object_set(doc, "judging", r->judging);
 	return doc;
 }
 

@@ -33,6 +33,8 @@
 #                                     killed mid-step costs its own pairs
 #                                     only; --bidir with shift is refused
 #                                     (exit 2)
+# Every case with pair records then checks that `ibproof report` on them
+# blames exactly the ports burnin blamed (tests/blamed-ports.sh).
 set -u
 bin=${1:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow|duplex}
 case=${2:?usage: burnin-mpi.sh IBPROOF slow-port|dead-rank|late-root|slow-teardown|dead-root|late-worker|degraded|undriven|sigusr1|node-fine|node-slow|duplex}
@@ -249,5 +251,11 @@ node-slow)
 	;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
+# One judge, one verdict: `ibproof report` on the case's records (with no
+# judging options: it reads burnin's) blames exactly the ports burnin did
+if grep -q '"kind":"pair"' "$dir/records.jsonl" 2>/dev/null; then
+	check "report blames exactly the ports burnin blamed" \
+		"$(dirname "$0")/../blamed-ports.sh" "$bin" "$dir/records.jsonl"
+fi
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

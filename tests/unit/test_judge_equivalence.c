@@ -127,6 +127,9 @@ static void same_verdicts(const char *path, const struct judge_params *jp)
 	assert_int_equal(0, burnin_judge(&bp, s.m, (int)s.n_m, v, s.n));
 	assert_int_equal(0, report_init(&r));
 	r.params.judge = *jp;
+	/* both judge with jp: given, as on report's command line, so that
+	 * the report does not take a run start record's options instead */
+	r.params.judge_given = (1u << JUDGE_N_OPTIONS) - 1;
 	r.params.threads = 1;
 	assert_int_equal(0, report_analyse(&r, files, 1, NULL));
 	for (size_t i = 0; i < r.n_hports; i++) {
