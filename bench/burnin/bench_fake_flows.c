@@ -114,7 +114,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		for (int i = 1; i < argc; i++)
-			bench(atoi(argv[i]) / HOSTS_PER_LEAF * HOSTS_PER_LEAF);
+			bench((int)strtol(argv[i], NULL, 10) / HOSTS_PER_LEAF *
+			      HOSTS_PER_LEAF);
 	else
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
 			bench(sizes[i]);
