@@ -6,7 +6,7 @@
  * routes: a flow to the host in position j of its leaf goes up through
  * spine j). Two rounds each: a shift (every cable once, no sharing) and
  * a random perfect matching (route-blind: cables shared). Prints the
- * model's time per round, i.e. what each measuring rank pays per window
+ * model's time per round (the best of 5), i.e. what each measuring rank pays per window
  * of a flaky run and once per test otherwise. Asserts nothing.
  */
 #include <math.h>
@@ -52,21 +52,27 @@ static int route(int n, int src, int dst, int *path)
 	return 4;
 }
 
+/* The best of 5 (a shared machine's noise only adds). */
 static double round_ms(int n, const int *partner, double *cap, int *paths,
 		       struct burnin_flow *flows, double *rates)
 {
-	double t0;
+	double best = INFINITY;
 
 	for (int i = 0; i < n; i++) {
 		flows[i].path = &paths[4 * i];
 		flows[i].n_path = route(n, i, partner[i], &paths[4 * i]);
 		flows[i].cap = 0;
 	}
-	t0 = clock_mono_now();
-	if (burnin_flows_maxmin(cap, 2 * n + 2 * (n / HOSTS_PER_LEAF) * SPINES,
-				flows, n, rates))
-		return NAN;
-	return (clock_mono_now() - t0) * 1e3;
+	for (int k = 0; k < 5; k++) {
+		double t0 = clock_mono_now();
+
+		if (burnin_flows_maxmin(
+			    cap, 2 * n + 2 * (n / HOSTS_PER_LEAF) * SPINES,
+			    flows, n, rates))
+			return NAN;
+		best = fmin(best, (clock_mono_now() - t0) * 1e3);
+	}
+	return best;
 }
 
 static void bench(int n)
