@@ -41,6 +41,9 @@ struct cable_fault_spec {
 
 static struct {
 	char routes[PATH_MAX], console[PATH_MAX], base[PATH_MAX];
+	/* Where the cable totals live: FIFO.cables beside ibsim's console
+	 * (they are ibsim's counters: they outlive a job), else the job's. */
+	char totals[PATH_MAX];
 	unsigned long long seed;
 	struct cable_fault_spec specs[FABRIC_MAX_FAULTS];
 	int n_specs;
@@ -241,6 +244,8 @@ static int fabric_ready(char *err, size_t err_len)
 	if (fake_registry_path(fab.base, sizeof(fab.base)))
 		fake_registry_clear(fab.base); /* this process's own */
 	fake_registry_join(fab.base);
+	snprintf(fab.totals, sizeof(fab.totals), "%s",
+		 fab.console[0] ? fab.console : fab.base);
 	return fab.console[0] ? open_console(err, err_len) : 0;
 }
 
@@ -453,10 +458,10 @@ static void fabric_flow_end(const struct burnin_fake_flow *f, uint64_t bytes)
 		return;
 	for (int i = 0; i < len; i++)
 		errors[i] = fab.faults[path[i]].errors;
-	ret = fake_registry_carry(fab.base, path, len, bytes / 4, errors,
+	ret = fake_registry_carry(fab.totals, path, len, bytes / 4, errors,
 				  console_cable, NULL);
 	if (ret)
-		log_error("fake fabric: %s.cables: %s", fab.base,
+		log_error("fake fabric: %s.cables: %s", fab.totals,
 			  strerror(-ret));
 	if (fab.console_fd >= 0 &&
 	    fake_console_drain(fab.console_fd, CONSOLE_TIMEOUT_S))

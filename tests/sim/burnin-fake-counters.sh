@@ -76,9 +76,15 @@ egress() {
 		lid = far; name = fname }' "$1.flows" "$1.paths" >"$1.egress"
 }
 
-counter() { # counter LID PORT FIELD [-x]
-	sim_client perfquery $4 "$1" "$2" 2>/dev/null |
-		sed -n "s/^$3:\.*//p"
+counter() { # counter LID PORT FIELD [-x]; a MAD lost to a busy ibsim is retried
+	local v i
+	for i in 1 2 3; do
+		v=$(sim_client perfquery ${4:-} "$1" "$2" 2>/dev/null |
+			sed -n "s/^$3:\.*//p")
+		[ -n "$v" ] && break
+	done
+	[ -n "$v" ] || sim_fail "perfquery $* gave no $3"
+	echo "$v"
 }
 
 # snapshot LABEL FILE: PortXmitData of each egress, PortRcvData of each far end
@@ -99,10 +105,10 @@ check_words() {
 	END {
 		for (k in want) { d = x1[k] - x0[k]; n++
 			if (d < want[k] * 0.999 || d > want[k] * 1.001 + 50000) {
-				printf "egress %s: PortXmitData +%d, want %d\n", k, d, want[k]; bad++ } }
+				printf "egress %s: PortXmitData +%.0f, want %.0f\n", k, d, want[k]; bad++ } }
 		for (k in rwant) { d = r1[k] - r0[k]
 			if (d < rwant[k] * 0.999 || d > rwant[k] * 1.001 + 50000) {
-				printf "far end %s: PortRcvData +%d, want %d\n", k, d, rwant[k]; bad++ } }
+				printf "far end %s: PortRcvData +%.0f, want %.0f\n", k, d, rwant[k]; bad++ } }
 		printf "%d egress ports checked\n", n
 		exit bad > 0 }' "$2" "$3" "$1.egress"
 }
