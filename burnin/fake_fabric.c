@@ -68,29 +68,27 @@ static void fabric_reset(void)
 static int parse_cable_fault(enum cable_fault kind, const char *val, char *err,
 			     size_t err_len)
 {
-	const char *at = strrchr(val, '@');
 	struct cable_fault_spec *s = &fab.specs[fab.n_specs];
-	char *end;
+	double max = kind == CF_ERRORS ? 1e9 : 1;
+	int ret = fab.n_specs == FABRIC_MAX_FAULTS
+			  ? -EINVAL
+			  : burnin_fake_split_fault(
+				    val, s->where, sizeof(s->where), &s->value);
 
-	if (!at || at == val || fab.n_specs == FABRIC_MAX_FAULTS ||
-	    (size_t)(at - val) >= sizeof(s->where)) {
+	if (!ret && s->value > max)
+		ret = -ERANGE;
+	if (ret == -EINVAL)
 		snprintf(err, err_len, "fake: '%s=%s': expected SWITCH:PORT@%s",
 			 cable_fault_names[kind], val,
 			 kind == CF_ERRORS ? "N" : "F");
-		return -EINVAL;
-	}
-	s->value = strtod(at + 1, &end);
-	if (end == at + 1 || *end || s->value < 0 ||
-	    (kind != CF_ERRORS && s->value > 1) ||
-	    (kind == CF_ERRORS && s->value > 1e9)) {
+	else if (ret)
 		snprintf(err, err_len, "fake: '%s=%s': bad value '%s' (%s)",
-			 cable_fault_names[kind], val, at + 1,
+			 cable_fault_names[kind], val, strrchr(val, '@') + 1,
 			 kind == CF_ERRORS ? "a count"
 					   : "a factor from 0 to 1");
+	if (ret)
 		return -EINVAL;
-	}
 	s->kind = kind;
-	snprintf(s->where, sizeof(s->where), "%.*s", (int)(at - val), val);
 	fab.n_specs++;
 	return 1;
 }

@@ -124,27 +124,39 @@ void burnin_fake_reset(void)
 	}
 }
 
+int burnin_fake_split_fault(const char *val, char *where, size_t len,
+			    double *value)
+{
+	const char *at = strrchr(val, '@');
+	char *end;
+
+	if (!at || at == val || (size_t)(at - val) >= len)
+		return -EINVAL;
+	*value = strtod(at + 1, &end);
+	if (end == at + 1 || *end || *value < 0)
+		return -ERANGE;
+	snprintf(where, len, "%.*s", (int)(at - val), val);
+	return 0;
+}
+
 static int parse_fault(enum fault_kind kind, const char *val, char *err,
 		       size_t err_len)
 {
-	const char *at = strrchr(val, '@');
 	struct fault *f = &cfg.faults[cfg.n_faults];
-	char *end;
+	int ret = cfg.n_faults == FAKE_MAX_FAULTS
+			  ? -EINVAL
+			  : burnin_fake_split_fault(val, f->port,
+						    sizeof(f->port), &f->value);
 
-	if (!at || at == val || cfg.n_faults == FAKE_MAX_FAULTS ||
-	    (size_t)(at - val) >= sizeof(f->port)) {
+	if (ret == -EINVAL)
 		snprintf(err, err_len, "fake: '%s=%s': expected PORT@VALUE",
 			 fault_names[kind], val);
-		return -EINVAL;
-	}
-	f->kind = kind;
-	snprintf(f->port, sizeof(f->port), "%.*s", (int)(at - val), val);
-	f->value = strtod(at + 1, &end);
-	if (end == at + 1 || *end || f->value < 0) {
+	else if (ret)
 		snprintf(err, err_len, "fake: '%s=%s': bad value '%s'",
-			 fault_names[kind], val, at + 1);
+			 fault_names[kind], val, strrchr(val, '@') + 1);
+	if (ret)
 		return -EINVAL;
-	}
+	f->kind = kind;
 	cfg.n_faults++;
 	return 0;
 }

@@ -46,6 +46,12 @@ int burnin_fake_configure(const char *spec, char *err, size_t err_len);
 double burnin_fake_judge_delay(void);
 /* Back to no configuration (unit tests). */
 void burnin_fake_reset(void);
+/*
+ * "WHERE@VALUE" (a planted fault) into where[len] and *value >= 0: 0;
+ * -EINVAL not that shape; -ERANGE a bad value.
+ */
+int burnin_fake_split_fault(const char *val, char *where, size_t len,
+			    double *value);
 
 /*
  * The fabric behind the fake (issue 16): a data plane modelled from the
@@ -78,8 +84,8 @@ struct burnin_fake_fabric_ops {
 	 * efficiency) in each of its n windows, and the error completions
 	 * its cables plant. 0, -errno (gbps untouched).
 	 */
-	int (*flow_rates)(const struct burnin_fake_flow *f, double *gbps,
-			  int n, uint32_t *errors);
+	int (*flow_rates)(const struct burnin_fake_flow *f, double *gbps, int n,
+			  uint32_t *errors);
 	/* What the flow moved (bytes): the counters of its cables. */
 	void (*flow_end)(const struct burnin_fake_flow *f, uint64_t bytes);
 	void (*reset)(void);
