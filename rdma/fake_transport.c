@@ -329,6 +329,10 @@ static int fake_list_ports(const char *filter, struct burnin_port **ports,
 		cfg.ports = fabric->n_ports() < FAKE_MAX_PORTS
 				    ? fabric->n_ports()
 				    : FAKE_MAX_PORTS;
+	if (fabric_active() && fabric->n_ports() > cfg.ports && !cfg.ports_set)
+		log_warn(
+			"fake: the routes have %d CA ports; the fake serves the first %d",
+			fabric->n_ports(), cfg.ports);
 	p = calloc((size_t)(cfg.ports ? cfg.ports : 1), sizeof(*p));
 	if (!p)
 		return -ENOMEM;
