@@ -178,6 +178,7 @@ static void create_ends(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	struct burnin_params params = ctx->cfg->params;
 
 	params.test = (enum burnin_test)c->test;
+	params.step = c->seq;
 	params.connect_timeout_s = ctx->cfg->timeout_s / 2; /* READY's too */
 	for (int i = 0; i < n; i++) {
 		es[i].mine.rc =
