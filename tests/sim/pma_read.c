@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--ca"))
 			ca = argv[i + 1];
 		else if (!strcmp(argv[i], "--timeout-ms"))
-			timeout_ms = (unsigned)atoi(argv[i + 1]);
+			timeout_ms = (unsigned)strtoul(argv[i + 1], NULL, 10);
 		else
 			break;
 	}
