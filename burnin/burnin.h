@@ -216,6 +216,9 @@ struct burnin_config {
 	bool progress;
 	bool pin_numa;
 	const char *argv_line; /* for the run start record */
+	/* --prove-load 1, --no-prove-load 0; -1: on with routes when umad
+	 * and a PMA answer (burnin/load_proof_run.h) */
+	int prove_load;
 };
 
 /* The defaults of every option (burnin_cli.c). */

@@ -47,6 +47,8 @@ enum {
 	OPT_CM,
 	OPT_TOPOLOGY,
 	OPT_LINK_RATE,
+	OPT_PROVE_LOAD,
+	OPT_NO_PROVE_LOAD,
 };
 
 static const struct cli_opt burnin_opts[] = {
@@ -101,6 +103,10 @@ static const struct cli_opt burnin_opts[] = {
 	  "extra rounds to retest suspects (default 2)" },
 	{ "link-rate", OPT_LINK_RATE, "GBPS",
 	  "every port's active rate: slower is degraded-width/-speed (default auto: what 3/4 of its rail's ports run at; off: no check)" },
+	{ "prove-load", OPT_PROVE_LOAD, NULL,
+	  "with --routes: read each cable's PMA counters around every step; a cable that sent under half its flows' bytes is cable-not-loaded (default: on when umad answers; an error here when it cannot)" },
+	{ "no-prove-load", OPT_NO_PROVE_LOAD, NULL,
+	  "no load proof (no PMA reads during the run)" },
 	{ "fake", OPT_FAKE, "SPEC",
 	  "fake transport setup and faults (see docs/burnin.md; env IBP_FAKE)" },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, "no progress lines on stderr" },
@@ -320,6 +326,10 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_FAKE:
 		st->fake = arg;
 		return 0;
+	case OPT_PROVE_LOAD:
+	case OPT_NO_PROVE_LOAD:
+		c->prove_load = key == OPT_PROVE_LOAD;
+		return 0;
 	case OPT_NO_PROGRESS:
 		c->progress = false;
 		return 0;
@@ -350,6 +360,7 @@ void burnin_config_defaults(struct burnin_config *c)
 	c->timeout_s = 30;
 	c->progress = true;
 	c->pin_numa = true;
+	c->prove_load = -1;
 }
 
 static int choose_transport(struct cli_state *st)

@@ -106,6 +106,7 @@ struct burnin_coord {
 	char worst[400];
 	int pairs_done;
 	int pairs_resumed; /* pairs of the steps --resume skips */
+	struct burnin_load_proof *proof; /* NULL: no load proof */
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
@@ -134,6 +135,19 @@ void burnin_stop_workers(struct burnin_coord *co);
 /* Appends m to co->m (growing it), -ENOMEM. */
 int burnin_coord_add_measure(struct burnin_coord *co,
 			     const struct burnin_measure *m);
+
+/* load_proof_coord.c: the load proof around each step (issue 16) */
+struct burnin_routes;
+/* IBP_EXIT_PASS, or IBP_EXIT_RUNTIME when --prove-load cannot be kept. */
+int burnin_coord_proof_open(struct burnin_coord *co,
+			    const struct burnin_routes *r);
+void burnin_coord_proof_begin(struct burnin_coord *co, int round, int test,
+			      int first, int n);
+void burnin_coord_proof_end(struct burnin_coord *co, int round, int test,
+			    int first, int n, const struct wire_result *res,
+			    const bool *got);
+/* Adds the cable-not-loaded findings to *n_fail (may be NULL); closes. */
+void burnin_coord_proof_close(struct burnin_coord *co, int *n_fail);
 
 /* inventory.c */
 int burnin_inventory_gather(struct burnin_coord *co);

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * load_proof_coord.c: where rank 0's round loop (coord.c) meets the load
+ * proof (load_proof_run.h): whether it runs (--prove-load, the routes,
+ * umad), and each step's flows and bytes from the wire results.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "burnin/load_proof_run.h"
+#include "burnin/run.h"
+#include "common/cli.h"
+#include "common/log.h"
+#include "rdma/fake_transport.h"
+
+int burnin_coord_proof_open(struct burnin_coord *co,
+			    const struct burnin_routes *r)
+{
+	const struct burnin_config *cfg = co->ctx->cfg;
+	struct burnin_load_proof_params p = { .timeout_s = 1.0 };
+	char why[400];
+
+	if (!cfg->prove_load)
+		return IBP_EXIT_PASS;
+	if (!r) {
+		if (cfg->prove_load > 0)
+			log_warn("--prove-load needs --routes: no load proof");
+		return IBP_EXIT_PASS;
+	}
+	/* The fake's ports are no devices: umad's first CA (ibsim's). */
+	if (cfg->ops != &burnin_fake_ops && co->ctx->has_port) {
+		p.ca = co->ctx->port.ca;
+		p.port = co->ctx->port.port;
+	}
+	if (!burnin_load_proof_open(r, co->inv, co->n_inv, &p, &co->proof, why,
+				    sizeof(why))) {
+		log_info("load proof: PMA counters of every loaded cable are "
+			 "read around each step");
+		return IBP_EXIT_PASS;
+	}
+	if (cfg->prove_load > 0) {
+		log_error("--prove-load: %s", why);
+		return IBP_EXIT_RUNTIME;
+	}
+	log_warn("no load proof (cables loaded as planned, not proven): %s; "
+		 "--no-prove-load silences this",
+		 why);
+	return IBP_EXIT_PASS;
+}
+
+static void fill_step(const struct burnin_coord *co, int round, int test,
+		      int first, int n, struct burnin_load_step *s)
+{
+	const struct burnin_config *cfg = co->ctx->cfg;
+
+	*s = (struct burnin_load_step){
+		.round = round,
+		.test = burnin_test_name(test),
+		.read = test == BURNIN_TEST_READ,
+		.bidir = cfg->params.bidir,
+		.seconds = cfg->params.warmup_s + cfg->params.duration_s,
+		.pairs = co->sched.pairs + first,
+		.n_pairs = n,
+	};
+}
+
+void burnin_coord_proof_begin(struct burnin_coord *co, int round, int test,
+			      int first, int n)
+{
+	struct burnin_load_step s;
+
+	if (!co->proof)
+		return;
+	fill_step(co, round, test, first, n, &s);
+	if (burnin_load_proof_begin(co->proof, &s)) {
+		log_error("load proof: out of memory; no proof from now on");
+		burnin_load_proof_close(co->proof);
+		co->proof = NULL;
+	}
+}
+
+/* What each pair's ends measured moving, a->b and b->a. */
+static void moved_bytes(const struct burnin_coord *co,
+			const struct burnin_load_step *s,
+			const struct wire_result *res, const bool *got,
+			uint64_t *ab, uint64_t *ba)
+{
+	for (int i = 0; i < s->n_pairs; i++) {
+		int ra = co->inv_rank[s->pairs[i].a],
+		    rb = co->inv_rank[s->pairs[i].b];
+		uint64_t from_a = res[ra].res.bytes, from_b = res[rb].res.bytes;
+
+		ab[i] = ba[i] = 0;
+		if (!got[ra] || !got[rb])
+			continue;
+		if (!s->bidir && s->read) /* a READs b's data */
+			ba[i] = from_a;
+		else if (!s->bidir)
+			ab[i] = from_a;
+		else if (s->read) /* each reads the other's */
+			ba[i] = from_a, ab[i] = from_b;
+		else
+			ab[i] = from_a, ba[i] = from_b;
+	}
+}
+
+void burnin_coord_proof_end(struct burnin_coord *co, int round, int test,
+			    int first, int n, const struct wire_result *res,
+			    const bool *got)
+{
+	uint64_t *ab = calloc((size_t)(n ? n : 1), sizeof(*ab));
+	uint64_t *ba = calloc((size_t)(n ? n : 1), sizeof(*ba));
+	struct burnin_load_step s;
+
+	if (!co->proof)
+		goto out;
+	if (!ab || !ba) {
+		log_error("load proof: out of memory for round %d", round + 1);
+		goto out;
+	}
+	fill_step(co, round, test, first, n, &s);
+	moved_bytes(co, &s, res, got, ab, ba);
+	s.moved_ab = ab;
+	s.moved_ba = ba;
+	if (burnin_load_proof_end(co->proof, &s, co->w))
+		log_error("load proof: round %d: records not written",
+			  round + 1);
+out:
+	free(ab);
+	free(ba);
+}
+
+void burnin_coord_proof_close(struct burnin_coord *co, int *n_fail)
+{
+	int n = burnin_load_proof_not_loaded(co->proof);
+
+	if (n)
+		log_error("%d cable-not-loaded finding(s): the traffic did not "
+			  "take the planned routes there (cable-load records)",
+			  n);
+	if (n_fail)
+		*n_fail += n;
+	burnin_load_proof_close(co->proof);
+	co->proof = NULL;
+}
