@@ -79,52 +79,54 @@ void burnin_coord_proof_begin(struct burnin_coord *co, int round, int test,
 	}
 }
 
-/* What each pair's ends measured moving, a->b and b->a. */
+/*
+ * What each pair's ends measured moving in the measurement window, a->b
+ * and b->a, from the step's measures (a --bidir pair's figure is the sum
+ * of both ways: half each).
+ */
 static void moved_bytes(const struct burnin_coord *co,
-			const struct burnin_load_step *s,
-			const struct wire_result *res, const bool *got,
-			uint64_t *ab, uint64_t *ba)
+			const struct burnin_measure *m, int n, uint64_t *ab,
+			uint64_t *ba)
 {
-	for (int i = 0; i < s->n_pairs; i++) {
-		int ra = co->inv_rank[s->pairs[i].a],
-		    rb = co->inv_rank[s->pairs[i].b];
-		uint64_t from_a = res[ra].res.bytes, from_b = res[rb].res.bytes;
+	double window = co->ctx->cfg->params.duration_s;
+
+	for (int i = 0; i < n; i++) {
+		double bytes = m[i].gbps * 1e9 / 8 * window;
+		uint64_t b = bytes > 0 ? (uint64_t)bytes : 0;
 
 		ab[i] = ba[i] = 0;
-		if (!got[ra] || !got[rb])
+		if (m[i].status == BURNIN_PAIR_NOT_TESTED)
 			continue;
-		if (!s->bidir && s->read) /* a READs b's data */
-			ba[i] = from_a;
-		else if (!s->bidir)
-			ab[i] = from_a;
-		else if (s->read) /* each reads the other's */
-			ba[i] = from_a, ab[i] = from_b;
+		if (m[i].bidir)
+			ab[i] = ba[i] = b / 2;
+		else if (m[i].test == BURNIN_TEST_READ) /* a READs b's data */
+			ba[i] = b;
 		else
-			ab[i] = from_a, ba[i] = from_b;
+			ab[i] = b;
 	}
 }
 
-void burnin_coord_proof_end(struct burnin_coord *co, int round, int test,
-			    int first, int n, const struct wire_result *res,
-			    const bool *got)
+void burnin_coord_proof_end(struct burnin_coord *co, int first,
+			    const struct burnin_measure *m, int n)
 {
 	uint64_t *ab = calloc((size_t)(n ? n : 1), sizeof(*ab));
 	uint64_t *ba = calloc((size_t)(n ? n : 1), sizeof(*ba));
 	struct burnin_load_step s;
 
-	if (!co->proof)
+	if (!co->proof || !n)
 		goto out;
 	if (!ab || !ba) {
-		log_error("load proof: out of memory for round %d", round + 1);
+		log_error("load proof: out of memory for round %d",
+			  m[0].round + 1);
 		goto out;
 	}
-	fill_step(co, round, test, first, n, &s);
-	moved_bytes(co, &s, res, got, ab, ba);
+	fill_step(co, m[0].round, m[0].test, first, n, &s);
+	moved_bytes(co, m, n, ab, ba);
 	s.moved_ab = ab;
 	s.moved_ba = ba;
 	if (burnin_load_proof_end(co->proof, &s, co->w))
 		log_error("load proof: round %d: records not written",
-			  round + 1);
+			  m[0].round + 1);
 out:
 	free(ab);
 	free(ba);

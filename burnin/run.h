@@ -143,9 +143,9 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 			    const struct burnin_routes *r);
 void burnin_coord_proof_begin(struct burnin_coord *co, int round, int test,
 			      int first, int n);
-void burnin_coord_proof_end(struct burnin_coord *co, int round, int test,
-			    int first, int n, const struct wire_result *res,
-			    const bool *got);
+/* m[n]: the measures of the step's pairs sched.pairs[first .. first + n). */
+void burnin_coord_proof_end(struct burnin_coord *co, int first,
+			    const struct burnin_measure *m, int n);
 /* Adds the cable-not-loaded findings to *n_fail (may be NULL); closes. */
 void burnin_coord_proof_close(struct burnin_coord *co, int *n_fail);
 
