@@ -17,7 +17,10 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 			    const struct burnin_routes *r)
 {
 	const struct burnin_config *cfg = co->ctx->cfg;
-	struct burnin_load_proof_params p = { .timeout_s = 1.0 };
+	/* Each read before and after a step holds the other ranks, which
+	 * wait for rank 0 timeout_s past the step: a quarter of it each. */
+	struct burnin_load_proof_params p = { .timeout_s = 0.5,
+					      .budget_s = cfg->timeout_s / 4 };
 	char why[400];
 
 	if (!cfg->prove_load)

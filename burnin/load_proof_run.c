@@ -30,6 +30,7 @@ struct burnin_load_proof {
 	const struct burnin_routes *r;
 	const struct fabric_pma_ops *ops;
 	struct fabric_pma *pma;
+	unsigned budget_ms; /* per read of a step's ports */
 	int n_cables;
 	double *capacity; /* per route cable */
 	int *inv_ca; /* inventory index -> route CA, -1 */
@@ -87,7 +88,8 @@ static int end_target(struct burnin_load_proof *lp, int c)
 
 static int read_targets(struct burnin_load_proof *lp)
 {
-	int n = fabric_pma_read_ports(lp->ops, lp->pma, lp->t, lp->n_t);
+	int n = fabric_pma_read_ports(lp->ops, lp->pma, lp->t, lp->n_t,
+				      lp->budget_ms);
 
 	for (size_t i = 0; i < lp->n_t; i++)
 		if (lp->t[i].ext != FABRIC_PMA_EXT_UNKNOWN)
@@ -144,6 +146,7 @@ int burnin_load_proof_open(const struct burnin_routes *r,
 		return -ENOMEM;
 	lp->r = r;
 	lp->ops = p->ops ? p->ops : &fabric_mad_pma_ops;
+	lp->budget_ms = (unsigned)(p->budget_s * 1000);
 	lp->n_cables = burnin_routes_n_cables(r);
 	lp->n_inv = n_inv;
 	rc = alloc_tables(lp, n_inv);

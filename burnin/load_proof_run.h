@@ -26,6 +26,7 @@ struct burnin_load_proof_params {
 	const char *ca; /* umad device; NULL: the first */
 	int port; /* 0: the first active */
 	double timeout_s; /* per MAD */
+	double budget_s; /* per read of a step's ports; 0: none */
 };
 
 /* One step, as the load proof sees it. */

@@ -9,7 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "fabric_pma_read.h"
+
+/* Queries per batch call: the budget is checked between slices. */
+#define SLICE 64
+
+/* ops->batch() in slices until the deadline (0: none); the queries left
+ * when it passes fail with -ETIMEDOUT unsent. */
+static void batch_until(const struct fabric_pma_ops *ops, struct fabric_pma *h,
+			struct fabric_pma_req *q, size_t n, double deadline)
+{
+	for (size_t at = 0; at < n; at += SLICE) {
+		if (deadline > 0 && clock_mono_now() >= deadline) {
+			for (; at < n; at++)
+				q[at].status = -ETIMEDOUT;
+			return;
+		}
+		ops->batch(h, q + at, n - at < SLICE ? n - at : SLICE);
+	}
+}
 
 struct lid_index {
 	uint16_t lid;
@@ -27,7 +46,7 @@ static int cmp_lid(const void *a, const void *b)
 
 /* Phase 1: PortCounters of every target. */
 static int read_counters(const struct fabric_pma_ops *ops, struct fabric_pma *h,
-			 struct fabric_pma_target *t, size_t n)
+			 struct fabric_pma_target *t, size_t n, double deadline)
 {
 	struct fabric_pma_req *q = calloc(n ? n : 1, sizeof(*q));
 	int read = 0;
@@ -42,7 +61,7 @@ static int read_counters(const struct fabric_pma_ops *ops, struct fabric_pma *h,
 						.out = &t[i].pc,
 						.tag = (int)i };
 	}
-	ops->batch(h, q, n);
+	batch_until(ops, h, q, n, deadline);
 	for (size_t i = 0; i < n; i++) {
 		t[i].status = q[i].status ? -ETIMEDOUT : 0;
 		read += !q[i].status;
@@ -58,7 +77,8 @@ static int read_counters(const struct fabric_pma_ops *ops, struct fabric_pma *h,
  */
 static int read_class_info(const struct fabric_pma_ops *ops,
 			   struct fabric_pma *h, struct fabric_pma_target *t,
-			   const struct lid_index *order, size_t n)
+			   const struct lid_index *order, size_t n,
+			   double deadline)
 {
 	struct fabric_pma_req *q = calloc(n ? n : 1, sizeof(*q));
 	size_t nq = 0;
@@ -77,7 +97,7 @@ static int read_class_info(const struct fabric_pma_ops *ops,
 			.kind = FABRIC_PMA_CLASS_INFO
 		};
 	}
-	ops->batch(h, q, nq);
+	batch_until(ops, h, q, nq, deadline);
 	for (size_t k = 0, j = 0; k < n && j < nq; k++) {
 		struct fabric_pma_target *x = &t[order[k].i];
 
@@ -93,7 +113,7 @@ static int read_class_info(const struct fabric_pma_ops *ops,
 
 /* Phase 3: PortCountersExtended where advertised: 64-bit data. */
 static int read_extended(const struct fabric_pma_ops *ops, struct fabric_pma *h,
-			 struct fabric_pma_target *t, size_t n)
+			 struct fabric_pma_target *t, size_t n, double deadline)
 {
 	struct fabric_pma_req *q = calloc(n ? n : 1, sizeof(*q));
 	struct fabric_pc *ext = calloc(n ? n : 1, sizeof(*ext));
@@ -113,7 +133,7 @@ static int read_extended(const struct fabric_pma_ops *ops, struct fabric_pma *h,
 				.out = &ext[nq],
 				.tag = (int)i
 			};
-	ops->batch(h, q, nq);
+	batch_until(ops, h, q, nq, deadline);
 	for (size_t k = 0; k < nq; k++) {
 		struct fabric_pc *pc = &t[q[k].tag].pc;
 
@@ -130,19 +150,20 @@ static int read_extended(const struct fabric_pma_ops *ops, struct fabric_pma *h,
 
 int fabric_pma_read_ports(const struct fabric_pma_ops *ops,
 			  struct fabric_pma *h, struct fabric_pma_target *t,
-			  size_t n)
+			  size_t n, unsigned budget_ms)
 {
+	double deadline = budget_ms ? clock_mono_now() + budget_ms / 1e3 : 0;
 	struct lid_index *order = calloc(n ? n : 1, sizeof(*order));
 	int read;
 
 	if (!order)
 		return -ENOMEM;
-	read = read_counters(ops, h, t, n);
+	read = read_counters(ops, h, t, n, deadline);
 	for (size_t i = 0; i < n; i++)
 		order[i] = (struct lid_index){ t[i].lid, i };
 	qsort(order, n, sizeof(*order), cmp_lid);
-	if (read >= 0 && (read_class_info(ops, h, t, order, n) ||
-			  read_extended(ops, h, t, n)))
+	if (read >= 0 && (read_class_info(ops, h, t, order, n, deadline) ||
+			  read_extended(ops, h, t, n, deadline)))
 		read = -ENOMEM;
 	free(order);
 	return read;

@@ -36,11 +36,14 @@ struct fabric_pma_target {
  * timeout; up to a window of them in flight): PortCounters of all, then
  * ClassPortInfo of each LID whose ext is still unknown, then
  * PortCountersExtended where advertised. A target whose extended read
- * fails keeps its 32-bit data (pc.ext false). Returns the number of
+ * fails keeps its 32-bit data (pc.ext false). budget_ms (0: none) bounds
+ * the whole read: it stops sending once it has passed (a slice of up to
+ * 64 queries in flight may overrun it by a few MAD timeouts), and the
+ * targets not read then fail with -ETIMEDOUT. Returns the number of
  * targets read, -ENOMEM.
  */
 int fabric_pma_read_ports(const struct fabric_pma_ops *ops,
 			  struct fabric_pma *h, struct fabric_pma_target *t,
-			  size_t n);
+			  size_t n, unsigned budget_ms);
 
 #endif

@@ -81,8 +81,8 @@ int main(int argc, char **argv)
 	}
 	if (ops->open(ca, 0, timeout_ms, &h))
 		return 1;
-	if (fabric_pma_read_ports(ops, h, t, (size_t)n) < 0 ||
-	    fabric_pma_read_ports(ops, h, t, (size_t)n) < 0)
+	if (fabric_pma_read_ports(ops, h, t, (size_t)n, 0) < 0 ||
+	    fabric_pma_read_ports(ops, h, t, (size_t)n, 0) < 0)
 		rc = 1;
 	for (int k = 0; k < n; k++) {
 		print_target(&t[k]);

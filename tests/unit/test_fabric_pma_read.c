@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -64,7 +65,7 @@ static void test_ext_fallback_and_cache(void **state)
 	};
 
 	(void)state;
-	assert_int_equal(4, fabric_pma_read_ports(&fake, NULL, t, 5));
+	assert_int_equal(4, fabric_pma_read_ports(&fake, NULL, t, 5, 0));
 	assert_int_equal(3, n_cpi); /* LIDs 1, 2, 4: once each */
 	assert_int_equal(2, n_ext);
 	assert_true(t[0].pc.ext);
@@ -80,16 +81,43 @@ static void test_ext_fallback_and_cache(void **state)
 	assert_int_equal(0xffffffffu, t[4].pc.v[IB_PC_XMIT_DATA]);
 	/* Again: no ClassPortInfo but for the silent LID (still silent). */
 	n_cpi = 0;
-	assert_int_equal(4, fabric_pma_read_ports(&fake, NULL, t, 5));
+	assert_int_equal(4, fabric_pma_read_ports(&fake, NULL, t, 5, 0));
 	assert_int_equal(0, n_cpi);
 	assert_true(t[0].pc.ext);
 	assert_int_equal(4, n_ext);
+}
+
+/* A PMA that takes 20 ms a batch call. */
+static int slow_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
+{
+	nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	return fake_batch(h, q, n);
+}
+
+static const struct fabric_pma_ops slow = { .batch = slow_batch };
+
+/* The budget bounds the whole read: past it nothing more is sent. */
+static void test_budget_bounds_the_read(void **state)
+{
+	static struct fabric_pma_target t[1000];
+	int read;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		t[i] = (struct fabric_pma_target){ .lid = 1, .port = 1 };
+	read = fabric_pma_read_ports(&slow, NULL, t, 1000, 30);
+	assert_true(read >= 64 && read < 1000);
+	assert_int_equal(0, t[0].status);
+	assert_int_equal(-ETIMEDOUT, t[999].status);
+	/* No budget: all of them. */
+	assert_int_equal(1000, fabric_pma_read_ports(&slow, NULL, t, 1000, 0));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ext_fallback_and_cache),
+		cmocka_unit_test(test_budget_bounds_the_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
