@@ -124,15 +124,18 @@ static int read_extended(const struct fabric_pma_ops *ops, struct fabric_pma *h,
 		free(ext);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!t[i].status && t[i].ext == FABRIC_PMA_EXT_YES)
-			q[nq++] = (struct fabric_pma_req){
-				.lid = t[i].lid,
-				.port = t[i].port,
-				.kind = FABRIC_PMA_COUNTERS_EXT,
-				.out = &ext[nq],
-				.tag = (int)i
-			};
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].status || t[i].ext != FABRIC_PMA_EXT_YES)
+			continue;
+		q[nq] = (struct fabric_pma_req){
+			.lid = t[i].lid,
+			.port = t[i].port,
+			.kind = FABRIC_PMA_COUNTERS_EXT,
+			.out = &ext[nq],
+			.tag = (int)i,
+		};
+		nq++;
+	}
 	batch_until(ops, h, q, nq, deadline);
 	for (size_t k = 0; k < nq; k++) {
 		struct fabric_pc *pc = &t[q[k].tag].pc;
