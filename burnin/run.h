@@ -69,6 +69,9 @@ struct wire_result {
 	struct wire_counter counters[BURNIN_MAX_COUNTERS];
 };
 
+struct burnin_routes;
+struct burnin_load_proof;
+
 /* One rank: its configuration, bootstrap, port and helper threads. */
 struct burnin_ctx {
 	const struct burnin_config *cfg;
@@ -106,6 +109,9 @@ struct burnin_coord {
 	char worst[400];
 	int pairs_done;
 	int pairs_resumed; /* pairs of the steps --resume skips */
+	/* --routes, loaded by rank 0 before the rounds (NULL: none); the
+	 * coord owns it */
+	struct burnin_routes *routes;
 	struct burnin_load_proof *proof; /* NULL: no load proof */
 };
 
@@ -137,7 +143,6 @@ int burnin_coord_add_measure(struct burnin_coord *co,
 			     const struct burnin_measure *m);
 
 /* load_proof_coord.c: the load proof around each step (issue 16) */
-struct burnin_routes;
 /* IBP_EXIT_PASS, or IBP_EXIT_RUNTIME when --prove-load cannot be kept. */
 int burnin_coord_proof_open(struct burnin_coord *co,
 			    const struct burnin_routes *r);
