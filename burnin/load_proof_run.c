@@ -14,6 +14,7 @@
 #include "burnin/load_proof_run.h"
 #include "burnin/route_model.h"
 #include "common/array.h"
+#include "common/ibport.h"
 #include "common/log.h"
 #include "fabric/fabric_pma_read.h"
 
@@ -46,6 +47,7 @@ struct burnin_load_proof {
 	size_t n_t, cap_t, cap_before;
 	/* run totals: per route cable, the error deltas at its two ends */
 	uint64_t (*errors)[FABRIC_PC_ERRORS_END];
+	bool *errors_read; /* per route cable: counters read in a step */
 	int n_not_loaded;
 };
 
@@ -56,8 +58,10 @@ static int alloc_tables(struct burnin_load_proof *lp, int n_inv)
 	lp->capacity = calloc(nc, sizeof(*lp->capacity));
 	lp->target_of_end = malloc(nc * sizeof(*lp->target_of_end));
 	lp->errors = calloc(nc, sizeof(*lp->errors));
+	lp->errors_read = calloc(nc, sizeof(*lp->errors_read));
 	lp->inv_ca = malloc((size_t)(n_inv ? n_inv : 1) * sizeof(int));
-	if (!lp->capacity || !lp->target_of_end || !lp->errors || !lp->inv_ca)
+	if (!lp->capacity || !lp->target_of_end || !lp->errors ||
+	    !lp->errors_read || !lp->inv_ca)
 		return -ENOMEM;
 	for (int c = 0; c < lp->n_cables; c++) {
 		lp->capacity[c] = burnin_routes_cable(lp->r, c)->capacity_gbps;
@@ -176,6 +180,7 @@ void burnin_load_proof_close(struct burnin_load_proof *lp)
 	free(lp->capacity);
 	free(lp->target_of_end);
 	free(lp->errors);
+	free(lp->errors_read);
 	free(lp->inv_ca);
 	free(lp->flow_refs);
 	free(lp->t);
@@ -337,6 +342,9 @@ static void cable_counters(const struct burnin_load_proof *lp,
 static void add_errors(struct burnin_load_proof *lp, int cable,
 		       const struct burnin_cable_proof *p)
 {
+	if (p->status == BURNIN_CABLE_UNREAD)
+		return;
+	lp->errors_read[cable] = true;
 	for (int i = 0; i < FABRIC_PC_ERRORS_END; i++)
 		lp->errors[cable][i] += p->from_errors[i] + p->to_errors[i];
 }
@@ -405,4 +413,18 @@ burnin_load_proof_cable_errors(const struct burnin_load_proof *lp, int cable)
 {
 	return lp && cable >= 0 && cable < lp->n_cables ? lp->errors[cable]
 							: NULL;
+}
+
+int burnin_load_proof_cable_error_total(const struct burnin_load_proof *lp,
+					int cable, uint64_t *total)
+{
+	const uint64_t *e = burnin_load_proof_cable_errors(lp, cable);
+
+	*total = 0;
+	if (!e || !lp->errors_read[cable])
+		return -ENODATA;
+	for (int i = 0; i < FABRIC_PC_ERRORS_END; i++)
+		if (ib_pc_defs[i].error)
+			*total += e[i];
+	return 0;
 }

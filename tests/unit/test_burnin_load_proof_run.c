@@ -129,9 +129,9 @@ static int count(json_t *all, const char *kind, const char *field,
 		if (strcmp(json_string_value(json_object_get(rec, "kind")),
 			   kind))
 			continue;
-		n += !field || !strcmp(json_string_value(
-					       json_object_get(rec, field)),
-				       value);
+		n += !field ||
+		     !strcmp(json_string_value(json_object_get(rec, field)),
+			     value);
 	}
 	return n;
 }
@@ -153,6 +153,7 @@ static void test_step_proves_and_names_diverted_cables(void **state)
 	struct burnin_port inv[4];
 	struct record_writer *w;
 	int fd = mkstemp(recs), up = -1;
+	uint64_t total;
 	json_t *all;
 
 	(void)state;
@@ -184,8 +185,8 @@ static void test_step_proves_and_names_diverted_cables(void **state)
 	assert_int_equal(8, count(all, "cable-load", NULL, NULL));
 	assert_int_equal(6, count(all, "cable-load", "status", "loaded"));
 	assert_int_equal(2, count(all, "cable-load", "status", "not-loaded"));
-	assert_int_equal(2, count(all, "finding", "category",
-				  "cable-not-loaded"));
+	assert_int_equal(2,
+			 count(all, "finding", "category", "cable-not-loaded"));
 	assert_int_equal(2, burnin_load_proof_not_loaded(lp));
 	/* node001's host link: the errors at its ingress (leaf01 port 1). */
 	for (int c = 0; c < burnin_routes_n_cables(r); c++) {
@@ -195,8 +196,20 @@ static void test_step_proves_and_names_diverted_cables(void **state)
 			up = c;
 	}
 	assert_true(up >= 0);
-	assert_int_equal(5, burnin_load_proof_cable_errors(
-				    lp, up)[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(
+		5, burnin_load_proof_cable_errors(lp, up)[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(0,
+			 burnin_load_proof_cable_error_total(lp, up, &total));
+	assert_int_equal(5, total);
+	/* A cable of no flow of the step: never read. */
+	for (int c = 0; c < burnin_routes_n_cables(r); c++) {
+		const struct burnin_cable *k = burnin_routes_cable(r, c);
+
+		if (k->from_lid == 7 || k->from_lid == 8) /* node003/4 send */
+			assert_int_equal(-ENODATA,
+					 burnin_load_proof_cable_error_total(
+						 lp, c, &total));
+	}
 	json_decref(all);
 	burnin_load_proof_close(lp);
 	burnin_routes_free(r);
@@ -205,10 +218,9 @@ static void test_step_proves_and_names_diverted_cables(void **state)
 
 static void test_open_says_why(void **state)
 {
-	const struct burnin_load_proof_params p = { .ops = &fake_pma,
-						    .ca = "mlx5_9",
-						    .port = 1,
-						    .timeout_s = 1 };
+	const struct burnin_load_proof_params p = {
+		.ops = &fake_pma, .ca = "mlx5_9", .port = 1, .timeout_s = 1
+	};
 	struct burnin_load_proof *lp = (void *)1;
 	struct burnin_routes *r;
 	struct burnin_port inv[4];
