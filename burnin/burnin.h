@@ -213,6 +213,9 @@ struct burnin_config {
 	const char *resume; /* --resume FILE */
 	const char *inventory; /* --inventory FILE (dry run) */
 	const char *topology; /* --topology FILE: leaves */
+	/* --routes FILE [--lfts FILE]: the route-aware planner (issue 16) */
+	const char *routes, *lfts, *ftree_ca_order;
+	const char *coverage, *plan_out; /* --coverage FILE, --plan FILE */
 	bool progress;
 	bool pin_numa;
 	const char *argv_line; /* for the run start record */

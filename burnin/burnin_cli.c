@@ -49,6 +49,11 @@ enum {
 	OPT_LINK_RATE,
 	OPT_PROVE_LOAD,
 	OPT_NO_PROVE_LOAD,
+	OPT_ROUTES,
+	OPT_LFTS,
+	OPT_CA_ORDER,
+	OPT_COVERAGE,
+	OPT_PLAN,
 };
 
 static const struct cli_opt burnin_opts[] = {
@@ -60,6 +65,16 @@ static const struct cli_opt burnin_opts[] = {
 	  "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE" },
 	{ "topology", OPT_TOPOLOGY, "FILE",
 	  "ibnetdiscover output: the leaf switch of each port; node:HOST spreads partners over leaves" },
+	{ "routes", OPT_ROUTES, "FILE",
+	  "records of `ibproof fabric routes --records` (or, with --lfts, an ibnetdiscover topology): route-aware all-pairs and cover" },
+	{ "lfts", OPT_LFTS, "FILE",
+	  "with --routes TOPOLOGY: the tables (opensm-lfts.dump, ibroute / dump_lfts)" },
+	{ "ftree-ca-order", OPT_CA_ORDER, "FILE",
+	  "with --routes: opensm-ftree-ca-order.dump, the ftree engine's host order" },
+	{ "coverage", OPT_COVERAGE, "FILE",
+	  "with --routes: the coverage certificate as JSON Lines ('-': stdout)" },
+	{ "plan", OPT_PLAN, "FILE",
+	  "with --routes: the rounds in the pairs:FILE format" },
 	{ "seed", OPT_SEED, "N",
 	  "seed of the schedule (default 0: inventory order)" },
 	{ "test", OPT_TEST, "LIST",
@@ -298,6 +313,21 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_INVENTORY:
 		c->inventory = arg;
 		return 0;
+	case OPT_ROUTES:
+		c->routes = arg;
+		return 0;
+	case OPT_LFTS:
+		c->lfts = arg;
+		return 0;
+	case OPT_CA_ORDER:
+		c->ftree_ca_order = arg;
+		return 0;
+	case OPT_COVERAGE:
+		c->coverage = arg;
+		return 0;
+	case OPT_PLAN:
+		c->plan_out = arg;
+		return 0;
 	case OPT_TOPOLOGY:
 		c->topology = arg;
 		return 0;
@@ -465,6 +495,12 @@ int burnin_main(int argc, char **argv)
 	if (choose_transport(&st) ||
 	    ports_from_ca(&st, &co, filter, sizeof(filter)))
 		return IBP_EXIT_USAGE;
+	if (!st.cfg.routes && (st.cfg.lfts || st.cfg.ftree_ca_order ||
+			       st.cfg.coverage || st.cfg.plan_out))
+		return cli_usage_error(&burnin_cmd,
+				       "--lfts, --ftree-ca-order, --coverage "
+				       "and --plan go with --routes FILE"),
+		       IBP_EXIT_USAGE;
 	if (st.cfg.inventory && !st.cfg.dry_run)
 		return cli_usage_error(&burnin_cmd,
 				       "--inventory goes with --dry-run"),

@@ -76,6 +76,14 @@ int burnin_routes_ca_by_guid(const struct burnin_routes *r, uint64_t guid);
 int burnin_routes_path(const struct burnin_routes *r, int src, int dst,
 		       int *cables, int max);
 
+/*
+ * The CA ports whose LID the switch at cable c's egress end routes out of
+ * that port, into cas[max]. Returns their number (more than max: only max
+ * written); 0 for a cable out of a CA. Pure, thread-safe.
+ */
+int burnin_routes_cable_dsts(const struct burnin_routes *r, int c, int *cas,
+			     int max);
+
 /* "leaf01:17->spine03:5" (names made safe for a terminal) into buf. */
 void burnin_cable_name(const struct burnin_routes *r, int c, char *buf,
 		       size_t len);

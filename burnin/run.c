@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burnin/route_plan.h"
 #include "burnin/run.h"
 #include "common/cli.h"
 #include "common/log.h"
@@ -113,6 +114,8 @@ int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 			return ret == -ENOMEM ? IBP_EXIT_RUNTIME
 					      : IBP_EXIT_USAGE;
 	}
+	if (cfg->routes)
+		return burnin_route_plan(cfg, inv, n, s);
 	ret = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s, err,
 				    sizeof(err));
 	if (ret) {
