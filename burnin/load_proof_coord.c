@@ -8,10 +8,31 @@
 #include <stdlib.h>
 
 #include "burnin/load_proof_run.h"
+#include "burnin/route_model.h"
 #include "burnin/run.h"
 #include "common/cli.h"
 #include "common/log.h"
 #include "rdma/fake_transport.h"
+
+/*
+ * The routes of --routes for the proof, loaded here when rank 0 has none
+ * in co->routes (the planner loads and frees its own); the coord frees
+ * them. NULL when there are none or they cannot be read (said).
+ */
+static const struct burnin_routes *proof_routes(struct burnin_coord *co)
+{
+	const struct burnin_config *cfg = co->ctx->cfg;
+	char err[400];
+
+	if (co->routes || !cfg->routes)
+		return co->routes;
+	if (burnin_routes_load(cfg->routes, cfg->lfts, &co->routes, err,
+			       sizeof(err))) {
+		log_error("load proof: %s", err);
+		co->routes = NULL;
+	}
+	return co->routes;
+}
 
 int burnin_coord_proof_open(struct burnin_coord *co,
 			    const struct burnin_routes *r)
@@ -25,6 +46,8 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 
 	if (!cfg->prove_load)
 		return IBP_EXIT_PASS;
+	if (!r)
+		r = proof_routes(co);
 	if (!r) {
 		if (cfg->prove_load > 0)
 			log_warn("--prove-load needs --routes: no load proof");
