@@ -11,6 +11,7 @@
 
 #include "burnin/bootstrap.h"
 #include "burnin/burnin.h"
+#include "burnin/fake_fabric.h"
 #include "rdma/fake_transport.h"
 #include "common/cli.h"
 #include "common/log.h"
@@ -406,6 +407,7 @@ static int choose_transport(struct cli_state *st)
 				       "--transport: '%s' is not verbs or fake",
 				       st->transport);
 	st->cfg.ops = &burnin_fake_ops;
+	burnin_fake_set_fabric(&burnin_fake_fabric_ops); /* routes=FILE */
 	if (burnin_fake_configure(st->fake, err, sizeof(err)))
 		return cli_usage_error(&burnin_cmd, "%s", err);
 	return 0;

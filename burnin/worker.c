@@ -110,6 +110,7 @@ static int pair_connect(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 	int32_t ready, peer_ready = -1;
 
 	params.test = (enum burnin_test)c->test;
+	params.step = c->seq;
 	params.connect_timeout_s = ctx->cfg->timeout_s / 2; /* READY's too */
 	mine.rc = ops->endpoint_create(&ctx->port, &params, ep);
 	if (!mine.rc)

@@ -22,7 +22,7 @@
 #include "common/record.h"
 
 #define FAKE_MAX_FAULTS 32
-#define FAKE_MAX_PORTS 1024
+#define FAKE_MAX_PORTS 4096 /* a 4,096-port fabric of routes= */
 #define FAKE_MAGIC "ibpfake1"
 
 enum fault_kind {
@@ -53,12 +53,14 @@ struct fault {
 static struct {
 	bool configured;
 	int ports, rails;
+	bool ports_set; /* ports= given: with a fabric, its first N */
 	double rate, efficiency, hang_s, judge_s;
 	long fail_create, fail_connect;
 	struct fault faults[FAKE_MAX_FAULTS];
 	int n_faults;
 } cfg;
 
+static const struct burnin_fake_fabric_ops *fabric;
 static atomic_long n_create, n_connect;
 static atomic_long n_runs[FAKE_MAX_PORTS], n_destroys[FAKE_MAX_PORTS];
 static atomic_ullong symbol_errors[FAKE_MAX_PORTS], xmit_words[FAKE_MAX_PORTS];
@@ -68,6 +70,7 @@ struct fake_wire {
 	char name[2 * BURNIN_NAME_MAX + 16];
 	double rate, slow, flaky;
 	uint32_t errors;
+	uint64_t guid;
 };
 
 static double burnin_fake_clock(void)
@@ -90,8 +93,21 @@ double burnin_fake_judge_delay(void)
 	return cfg.judge_s;
 }
 
+void burnin_fake_set_fabric(const struct burnin_fake_fabric_ops *ops)
+{
+	fabric = ops;
+}
+
+/* A fabric with ports: routes= was given. */
+static bool fabric_active(void)
+{
+	return fabric && fabric->n_ports() > 0;
+}
+
 void burnin_fake_reset(void)
 {
+	if (fabric)
+		fabric->reset();
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.ports = 4;
 	cfg.rails = 1;
@@ -157,6 +173,11 @@ static int parse_item(const char *key, const char *val, char *err,
 	for (int k = 0; k < N_FAULT; k++)
 		if (!strcmp(key, fault_names[k]))
 			return parse_fault(k, val, err, err_len);
+	if (fabric) {
+		ret = fabric->item(key, val, err, err_len);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	if (!strcmp(key, "rate"))
 		return parse_number(key, val, 0, 1e5, &cfg.rate, err, err_len);
 	if (!strcmp(key, "efficiency"))
@@ -171,9 +192,10 @@ static int parse_item(const char *key, const char *val, char *err,
 	ret = parse_number(key, val, 0, FAKE_MAX_PORTS, &v, err, err_len);
 	if (ret)
 		return ret;
-	if (!strcmp(key, "ports"))
+	if (!strcmp(key, "ports")) {
 		cfg.ports = (int)v;
-	else if (!strcmp(key, "rails"))
+		cfg.ports_set = true;
+	} else if (!strcmp(key, "rails"))
 		cfg.rails = v >= 1 ? (int)v : 1;
 	else if (!strcmp(key, "fail-create"))
 		cfg.fail_create = (long)v;
@@ -214,6 +236,8 @@ int burnin_fake_configure(const char *spec, char *err, size_t err_len)
 		ret = parse_item(item, eq + 1, err, err_len);
 	}
 	free(copy);
+	if (!ret && fabric)
+		ret = fabric->ready(err, err_len);
 	return ret;
 }
 
@@ -251,13 +275,16 @@ static void fake_port(struct burnin_port *p, int i)
 	for (const char *h = p->host; *h; h++)
 		p->guid += (uint64_t)(unsigned char)*h << 20;
 	p->lid = (uint16_t)(i + 1);
+	p->rate_gbps = cfg.rate;
+	if (fabric_active())
+		fabric->port(i, p); /* the CA port's GUID, LID and rate */
 	p->gid_index = -1;
 	snprintf(p->state, sizeof(p->state), "%s",
 		 ib_port_state_name(IB_PORT_STATE_ACTIVE));
 	snprintf(p->phys_state, sizeof(p->phys_state), "%s",
 		 ib_phys_state_name(IB_PHYS_STATE_LINKUP));
 	p->width = (int)fault_value(p, F_WIDTH, 4); /* trained to fewer lanes */
-	p->rate_gbps = cfg.rate * p->width / 4;
+	p->rate_gbps = p->rate_gbps * p->width / 4;
 	p->active_mtu = 4096;
 	p->numa_node = -1;
 	p->rail = i % cfg.rails;
@@ -285,6 +312,11 @@ static int fake_list_ports(const char *filter, struct burnin_port **ports,
 		log_error("IBP_FAKE: %s", err);
 		return -EINVAL;
 	}
+	if (fabric_active() &&
+	    (!cfg.ports_set || cfg.ports > fabric->n_ports()))
+		cfg.ports = fabric->n_ports() < FAKE_MAX_PORTS
+				    ? fabric->n_ports()
+				    : FAKE_MAX_PORTS;
 	p = calloc((size_t)(cfg.ports ? cfg.ports : 1), sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -324,6 +356,7 @@ static int fake_endpoint_create(const struct burnin_port *port,
 	e->local.slow = fault_value(port, F_SLOW, 1);
 	e->local.flaky = fault_value(port, F_FLAKY, 1);
 	e->local.errors = (uint32_t)fault_value(port, F_ERRORS, 0);
+	e->local.guid = port->guid;
 	*ep = e;
 	return 0;
 }
@@ -374,42 +407,121 @@ static void sleep_s(double s)
 		;
 }
 
-/* Sleeps through the window 100 ms at a time, accounting each window. */
-static void simulate(struct burnin_endpoint *ep, bool measure,
-		     struct burnin_result *res)
+/* The flow this end measures: WRITE sends its data, READ fetches it. */
+static void fabric_flow(const struct burnin_endpoint *ep,
+			struct burnin_fake_flow *f)
 {
-	double bw = fmin(ep->local.rate, ep->remote.rate) * cfg.efficiency *
-		    fmin(ep->local.slow, ep->remote.slow);
+	bool sends = ep->params.test == BURNIN_TEST_WRITE;
+
+	memset(f, 0, sizeof(*f));
+	f->src_guid = sends ? ep->local.guid : ep->remote.guid;
+	f->dst_guid = sends ? ep->remote.guid : ep->local.guid;
+	f->cap_gbps = fmin(ep->local.rate, ep->remote.rate) *
+		      fmin(ep->local.slow, ep->remote.slow);
+	f->step = ep->params.step;
+	f->warmup_s = ep->params.warmup_s;
+	f->duration_s = ep->params.duration_s;
+	f->stall_s = ep->params.stall_s;
+}
+
+static int window_count(double duration_s)
+{
+	double n = ceil(duration_s / (BURNIN_WINDOW_MS / 1000.0) - 1e-9);
+
+	return n > 0 ? (int)n : 0;
+}
+
+/*
+ * Each window's rate before the HCA faults and the efficiency: the
+ * fabric's, or the slower port's x planted slow. -errno with res->error.
+ */
+static int window_rates(struct burnin_endpoint *ep,
+			const struct burnin_fake_flow *f, double *gbps, int n,
+			uint32_t *errors)
+{
+	*errors = 0;
+	if (!f) {
+		for (int w = 0; w < n; w++)
+			gbps[w] = fmin(ep->local.rate, ep->remote.rate) *
+				  fmin(ep->local.slow, ep->remote.slow);
+		return 0;
+	}
+	return fabric->flow_rates(f, gbps, n, errors);
+}
+
+/* ret (a fabric's refusal: no route) said in res->error. */
+static int fake_fabric_failed(const struct burnin_endpoint *ep,
+			      struct burnin_result *res, int ret)
+{
+	if (ret && !res->error[0])
+		snprintf(res->error, sizeof(res->error),
+			 "fake fabric: no flow from %.60s to %.60s: %s",
+			 ep->local.name, ep->remote.name, strerror(-ret));
+	return ret;
+}
+
+/* The figures of the measured windows (flaky HCA: every 4th at F). */
+static void account(struct burnin_endpoint *ep, const double *gbps, int n,
+		    struct burnin_result *res)
+{
 	double flaky = fmin(ep->local.flaky, ep->remote.flaky);
 	double left = ep->params.duration_s, win = BURNIN_WINDOW_MS / 1000.0;
-	double sum = 0, t0;
-	int w = 0;
+	double sum = 0;
 
-	sleep_s(ep->params.warmup_s);
-	t0 = burnin_fake_clock();
-	res->gbps_min = measure ? -1 : 0;
-	for (; left > 1e-9; left -= win, w++) {
-		double len = fmin(win, left), g = w % 4 == 3 ? bw * flaky : bw;
+	res->gbps_min = -1;
+	for (int w = 0; w < n; w++, left -= win) {
+		double len = fmin(win, left);
+		double g = gbps[w] * cfg.efficiency * (w % 4 == 3 ? flaky : 1);
 
-		sleep_s(len);
-		if (!measure)
-			continue;
 		sum += g * len;
 		if (len >= win * 0.999 &&
 		    (res->gbps_min < 0 || g < res->gbps_min))
 			res->gbps_min = g;
 	}
-	res->seconds = burnin_fake_clock() - t0;
-	if (res->gbps_min < 0)
-		res->gbps_min = measure && ep->params.duration_s > 0 ? bw : 0;
-	if (measure && ep->params.duration_s > 0) {
-		res->gbps = sum / ep->params.duration_s;
-		res->bytes =
-			(uint64_t)(res->gbps * 1e9 / 8 * ep->params.duration_s);
-		res->completions =
-			res->bytes /
-			(ep->params.msg_size ? ep->params.msg_size : 1);
+	if (res->gbps_min < 0) /* only a short window */
+		res->gbps_min = n ? gbps[0] * cfg.efficiency : 0;
+	res->gbps = sum / ep->params.duration_s;
+	res->bytes = (uint64_t)(res->gbps * 1e9 / 8 * ep->params.duration_s);
+	res->completions =
+		res->bytes / (ep->params.msg_size ? ep->params.msg_size : 1);
+}
+
+/*
+ * Sleeps through the warm-up and the window 100 ms at a time, then
+ * accounts each window. The error completions the fabric's cables plant
+ * go to *errors. -errno with res->error set.
+ */
+static int simulate(struct burnin_endpoint *ep, bool measure,
+		    struct burnin_result *res, uint32_t *errors)
+{
+	double left = ep->params.duration_s, win = BURNIN_WINDOW_MS / 1000.0;
+	int n = window_count(ep->params.duration_s), ret = 0;
+	struct burnin_fake_flow flow, *f = NULL;
+	double t0, *gbps;
+
+	*errors = 0;
+	if (measure && fabric_active()) {
+		fabric_flow(ep, &flow);
+		f = &flow;
+		ret = fabric->flow_start(f);
 	}
+	sleep_s(ep->params.warmup_s);
+	t0 = burnin_fake_clock();
+	for (; left > 1e-9; left -= win)
+		sleep_s(fmin(win, left));
+	res->seconds = burnin_fake_clock() - t0;
+	if (!measure || n == 0 || ret)
+		return fake_fabric_failed(ep, res, ret);
+	gbps = calloc((size_t)n, sizeof(*gbps));
+	if (!gbps)
+		return -ENOMEM;
+	ret = window_rates(ep, f, gbps, n, errors);
+	if (!ret)
+		account(ep, gbps, n, res);
+	free(gbps);
+	if (!ret && f)
+		fabric->flow_end(f, res->bytes);
+	return fake_fabric_failed(ep, res, ret);
 }
 
 static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
@@ -419,7 +531,9 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 	long nth = atomic_fetch_add(&n_runs[idx], 1) + 1;
 	uint32_t errors = ep->local.errors > ep->remote.errors
 				  ? ep->local.errors
-				  : ep->remote.errors;
+				  : ep->remote.errors,
+		 cable_errors;
+	int ret;
 
 	memset(res, 0, sizeof(*res));
 	if (!ep->connected)
@@ -428,7 +542,11 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 		raise(SIGKILL); /* a planted dead rank: nothing after this runs */
 	if (fault_value(&ep->port, F_HANG, 0) == (double)nth)
 		sleep_s(cfg.hang_s);
-	simulate(ep, role != BURNIN_ROLE_TARGET, res);
+	ret = simulate(ep, role != BURNIN_ROLE_TARGET, res, &cable_errors);
+	if (ret)
+		return ret;
+	if (cable_errors > errors)
+		errors = cable_errors; /* planted on a cable of its path */
 	atomic_fetch_add(&xmit_words[idx], res->bytes / 4);
 	if (fault_value(&ep->port, F_COUNTER_RESET, 0) == (double)nth) {
 		atomic_store(&xmit_words[idx],

@@ -3,6 +3,9 @@
 #define IBPROOF_RDMA_FAKE_TRANSPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "rdma/transport.h"
 
 /*
  * The fake transport (burnin_fake_ops) runs the whole orchestration with no
@@ -33,11 +36,56 @@
  *   judge-s=S        rank 0's judging before a retest round takes S
  *                    seconds longer (a cluster too big to judge quickly)
  * PORT is "fakeI:1" (any host) or "HOST:fakeI:1".
+ *
+ * Items the fake does not know go to its fabric, when one is set
+ * (burnin_fake_set_fabric(): burnin/fake_fabric.c, routes=FILE and the
+ * planted cable faults; docs/burnin.md).
  */
 int burnin_fake_configure(const char *spec, char *err, size_t err_len);
 /* judge-s: seconds rank 0's judging is made slower by (0: not). */
 double burnin_fake_judge_delay(void);
 /* Back to no configuration (unit tests). */
 void burnin_fake_reset(void);
+
+/*
+ * The fabric behind the fake (issue 16): a data plane modelled from the
+ * fabric's routes. With it, the fake's ports are the fabric's CA ports
+ * (named fakeI still, with the CA's port GUID, LID and rate) and a
+ * measuring end gets its rate in each window from the fabric, which sees
+ * every flow of the step (across processes). The fake keeps the HCA
+ * faults, the efficiency and the timing.
+ */
+struct burnin_fake_flow {
+	uint64_t src_guid, dst_guid; /* port GUIDs: data leaves, arrives */
+	double cap_gbps; /* its own limit: the slower port x planted slow */
+	int step; /* burnin_params.step: flows of one step share cables */
+	double warmup_s, duration_s, stall_s;
+};
+
+struct burnin_fake_fabric_ops {
+	/* A spec item: 1 it is the fabric's, 0 not, -EINVAL (err: why). */
+	int (*item)(const char *key, const char *val, char *err,
+		    size_t err_len);
+	/* After the last item: load what they name. 0, -errno (err). */
+	int (*ready)(char *err, size_t err_len);
+	/* Its CA ports (0: no fabric configured; the fake's own ports). */
+	int (*n_ports)(void);
+	void (*port)(int i, struct burnin_port *p); /* guid, lid, rate */
+	/* A measuring end starts its flow: the others of the step see it. */
+	int (*flow_start)(const struct burnin_fake_flow *f);
+	/*
+	 * After the test: the flow's rate (Gb/s, before the fake's
+	 * efficiency) in each of its n windows, and the error completions
+	 * its cables plant. 0, -errno (gbps untouched).
+	 */
+	int (*flow_rates)(const struct burnin_fake_flow *f, double *gbps,
+			  int n, uint32_t *errors);
+	/* What the flow moved (bytes): the counters of its cables. */
+	void (*flow_end)(const struct burnin_fake_flow *f, uint64_t bytes);
+	void (*reset)(void);
+};
+
+/* Set once, before burnin_fake_configure() (NULL: no fabric). */
+void burnin_fake_set_fabric(const struct burnin_fake_fabric_ops *ops);
 
 #endif

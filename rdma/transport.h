@@ -70,6 +70,8 @@ struct burnin_params {
 	bool verify; /* check a data pattern end to end */
 	enum burnin_cm_mode cm;
 	double connect_timeout_s; /* rdma_cm: resolve and connect by this */
+	int step; /* the step's number, the same on every rank (the fake's
+		   * fabric shares cables among the flows of one step) */
 };
 
 /*

@@ -73,7 +73,7 @@ sim_socket_up() {
 sim_start() {
 	local net=$1 i
 	shift
-	rm -f console
+	rm -f console console.cables # the fake fabric's totals (a new ibsim)
 	mkfifo console || sim_fail "mkfifo"
 	ibsim "$@" -s "$net" <>console >ibsim.log 2>&1 &
 	SIM_PID=$!

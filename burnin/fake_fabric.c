@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fake transport's fabric (fake_fabric.h): the fake's ports from the
+ * CA ports of the routes, each measured flow's rate from the flow model
+ * over every flow of its step (found in the job's registry), planted
+ * cable faults, and ibsim's counters kept in step with what the flows
+ * carried. A model of the data plane, never a measurement: the fake's
+ * records say transport "fake".
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "burnin/fake_console.h"
+#include "burnin/fake_fabric.h"
+#include "burnin/fake_flows.h"
+#include "burnin/fake_registry.h"
+#include "burnin/route_model.h"
+#include "common/log.h"
+
+#define FABRIC_MAX_FAULTS 32
+#define FABRIC_MAX_HOPS 64
+#define CONSOLE_TIMEOUT_S 30.0
+#define STEP_SLACK_S 120.0 /* connect, exchange: flows of a step start apart */
+
+enum cable_fault { CF_SLOW, CF_FLAKY, CF_ERRORS, N_CABLE_FAULT };
+
+static const char *const cable_fault_names[N_CABLE_FAULT] = { "slow-cable",
+							      "flaky-cable",
+							      "errors-cable" };
+
+struct cable_fault_spec {
+	enum cable_fault kind;
+	char where[160]; /* SWITCH:PORT */
+	double value;
+};
+
+static struct {
+	char routes[PATH_MAX], console[PATH_MAX], base[PATH_MAX];
+	/* Where the cable totals live: FIFO.cables beside ibsim's console
+	 * (they are ibsim's counters: they outlive a job), else the job's. */
+	char totals[PATH_MAX];
+	unsigned long long seed;
+	struct cable_fault_spec specs[FABRIC_MAX_FAULTS];
+	int n_specs;
+	struct burnin_routes *r;
+	double *capacity;
+	struct burnin_flow_fault *faults;
+	int console_fd;
+	bool console_warned;
+} fab = { .console_fd = -1 };
+
+static void fabric_reset(void)
+{
+	burnin_routes_free(fab.r);
+	free(fab.capacity);
+	free(fab.faults);
+	if (fab.console_fd >= 0)
+		close(fab.console_fd);
+	memset(&fab, 0, sizeof(fab));
+	fab.console_fd = -1;
+}
+
+static int parse_cable_fault(enum cable_fault kind, const char *val, char *err,
+			     size_t err_len)
+{
+	const char *at = strrchr(val, '@');
+	struct cable_fault_spec *s = &fab.specs[fab.n_specs];
+	char *end;
+
+	if (!at || at == val || fab.n_specs == FABRIC_MAX_FAULTS ||
+	    (size_t)(at - val) >= sizeof(s->where)) {
+		snprintf(err, err_len, "fake: '%s=%s': expected SWITCH:PORT@%s",
+			 cable_fault_names[kind], val,
+			 kind == CF_ERRORS ? "N" : "F");
+		return -EINVAL;
+	}
+	s->value = strtod(at + 1, &end);
+	if (end == at + 1 || *end || s->value < 0 ||
+	    (kind != CF_ERRORS && s->value > 1) ||
+	    (kind == CF_ERRORS && s->value > 1e9)) {
+		snprintf(err, err_len, "fake: '%s=%s': bad value '%s' (%s)",
+			 cable_fault_names[kind], val, at + 1,
+			 kind == CF_ERRORS ? "a count"
+					   : "a factor from 0 to 1");
+		return -EINVAL;
+	}
+	s->kind = kind;
+	snprintf(s->where, sizeof(s->where), "%.*s", (int)(at - val), val);
+	fab.n_specs++;
+	return 1;
+}
+
+static int copy_path(const char *key, const char *val, char *dst, size_t len,
+		     char *err, size_t err_len)
+{
+	if (!*val || strlen(val) >= len) {
+		snprintf(err, err_len, "fake: '%s=%s': expected a file name",
+			 key, val);
+		return -EINVAL;
+	}
+	snprintf(dst, len, "%s", val);
+	return 1;
+}
+
+static int fabric_item(const char *key, const char *val, char *err,
+		       size_t err_len)
+{
+	char *end;
+
+	for (int k = 0; k < N_CABLE_FAULT; k++)
+		if (!strcmp(key, cable_fault_names[k]))
+			return parse_cable_fault(k, val, err, err_len);
+	if (!strcmp(key, "routes"))
+		return copy_path(key, val, fab.routes, sizeof(fab.routes), err,
+				 err_len);
+	if (!strcmp(key, "sim-console"))
+		return copy_path(key, val, fab.console, sizeof(fab.console),
+				 err, err_len);
+	if (strcmp(key, "seed"))
+		return 0;
+	fab.seed = strtoull(val, &end, 0);
+	if (end == val || *end) {
+		snprintf(err, err_len, "fake: 'seed=%s': expected a number",
+			 val);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+/* The cable leaving node NAME (or GUID) by port PORT; -1 with err. */
+static int find_cable(const char *where, char *err, size_t err_len)
+{
+	const char *colon = strrchr(where, ':');
+	char node[160], *end;
+	uint64_t guid = 0, first = 0;
+	int port, found = -1;
+	bool by_guid = !strncmp(where, "0x", 2) || !strncmp(where, "0X", 2);
+
+	if (!colon || colon == where ||
+	    (port = (int)strtol(colon + 1, &end, 10)) <= 0 || *end) {
+		snprintf(err, err_len, "fake: '%s': expected SWITCH:PORT",
+			 where);
+		return -1;
+	}
+	snprintf(node, sizeof(node), "%.*s", (int)(colon - where), where);
+	if (by_guid)
+		guid = strtoull(node, NULL, 16);
+	for (int c = 0; c < burnin_routes_n_cables(fab.r); c++) {
+		const struct burnin_cable *k = burnin_routes_cable(fab.r, c);
+
+		if (k->from_port != port ||
+		    (by_guid ? k->from_guid != guid
+			     : !k->from_name || strcmp(k->from_name, node)))
+			continue;
+		if (found >= 0 && k->from_guid != first) {
+			snprintf(
+				err, err_len,
+				"fake: '%s': several nodes are named '%s' in %s; name it by its GUID",
+				where, node, fab.routes);
+			return -1;
+		}
+		found = c;
+		first = k->from_guid;
+	}
+	if (found < 0)
+		snprintf(err, err_len,
+			 "fake: '%s': no cable leaves %s by port %d in %s",
+			 where, node, port, fab.routes);
+	return found;
+}
+
+static int plant_cable_faults(char *err, size_t err_len)
+{
+	for (int i = 0; i < fab.n_specs; i++) {
+		const struct cable_fault_spec *s = &fab.specs[i];
+		int c = find_cable(s->where, err, err_len);
+
+		if (c < 0)
+			return -EINVAL;
+		if (s->kind == CF_SLOW)
+			fab.faults[c].slow = s->value;
+		else if (s->kind == CF_FLAKY)
+			fab.faults[c].flaky = s->value;
+		else
+			fab.faults[c].errors = (uint32_t)s->value;
+	}
+	return 0;
+}
+
+static int load_routes(char *err, size_t err_len)
+{
+	char why[256] = "";
+	int n, ret = burnin_routes_load(fab.routes, NULL, &fab.r, why,
+					sizeof(why));
+
+	if (ret) {
+		snprintf(err, err_len, "fake: routes=%s: %s", fab.routes,
+			 why[0] ? why : strerror(-ret));
+		return ret;
+	}
+	n = burnin_routes_n_cables(fab.r);
+	fab.capacity = calloc((size_t)n + 1, sizeof(*fab.capacity));
+	fab.faults = calloc((size_t)n + 1, sizeof(*fab.faults));
+	if (!fab.capacity || !fab.faults)
+		return -ENOMEM;
+	for (int c = 0; c < n; c++) {
+		fab.capacity[c] = burnin_routes_cable(fab.r, c)->capacity_gbps;
+		fab.faults[c] = (struct burnin_flow_fault){ 1, 1, 0 };
+	}
+	return plant_cable_faults(err, err_len);
+}
+
+static int open_console(char *err, size_t err_len)
+{
+	fab.console_fd = fake_console_open(fab.console);
+	if (fab.console_fd >= 0)
+		return 0;
+	snprintf(err, err_len, "fake: sim-console=%s: %s%s", fab.console,
+		 strerror(-fab.console_fd),
+		 fab.console_fd == -ENXIO ? " (no ibsim reads it)" : "");
+	return fab.console_fd;
+}
+
+static int fabric_ready(char *err, size_t err_len)
+{
+	int ret;
+
+	if (!fab.routes[0]) {
+		if (!fab.n_specs && !fab.console[0])
+			return 0;
+		snprintf(err, err_len, "fake: '%s' needs routes=FILE",
+			 fab.n_specs ? cable_fault_names[fab.specs[0].kind]
+				     : "sim-console");
+		return -EINVAL;
+	}
+	ret = load_routes(err, err_len);
+	if (ret)
+		return ret;
+	if (fake_registry_path(fab.base, sizeof(fab.base)))
+		fake_registry_clear(fab.base); /* this process's own */
+	fake_registry_join(fab.base);
+	snprintf(fab.totals, sizeof(fab.totals), "%s",
+		 fab.console[0] ? fab.console : fab.base);
+	return fab.console[0] ? open_console(err, err_len) : 0;
+}
+
+static int fabric_n_ports(void)
+{
+	return fab.r ? burnin_routes_n_cas(fab.r) : 0;
+}
+
+static void fabric_port(int i, struct burnin_port *p)
+{
+	const struct burnin_route_ca *ca = burnin_routes_ca(fab.r, i);
+
+	p->guid = ca->port_guid;
+	p->lid = ca->lid;
+	if (ca->rate_gbps > 0)
+		p->rate_gbps = ca->rate_gbps;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int fabric_flow_start(const struct burnin_fake_flow *f)
+{
+	struct fake_registry_flow e = { .step = f->step,
+					.src = f->src_guid,
+					.dst = f->dst_guid,
+					.cap_gbps = f->cap_gbps,
+					.t_wall = wall_now() };
+	int ret = fake_registry_add(fab.base, &e);
+
+	if (ret)
+		log_error("fake fabric: %s.flows: %s", fab.base,
+			  strerror(-ret));
+	return ret;
+}
+
+/* The cables from port GUID src to port GUID dst; -errno. */
+static int flow_path(uint64_t src, uint64_t dst, int *path)
+{
+	int s = burnin_routes_ca_by_guid(fab.r, src),
+	    d = burnin_routes_ca_by_guid(fab.r, dst);
+
+	if (s < 0 || d < 0)
+		return -ENOENT;
+	return burnin_routes_path(fab.r, s, d, path, FABRIC_MAX_HOPS);
+}
+
+/* The flows of f's step, f itself at *mine. */
+struct step_model {
+	struct burnin_flow *flows;
+	int *paths;
+	int n, mine;
+};
+
+static void step_model_free(struct step_model *m)
+{
+	free(m->flows);
+	free(m->paths);
+}
+
+static int step_model_add(struct step_model *m, uint64_t src, uint64_t dst,
+			  double cap)
+{
+	int *path = &m->paths[m->n * FABRIC_MAX_HOPS];
+	int len = flow_path(src, dst, path);
+
+	if (len < 0)
+		return len;
+	m->flows[m->n++] = (struct burnin_flow){ path, len, cap };
+	return 0;
+}
+
+static int step_model_build(const struct burnin_fake_flow *f,
+			    struct step_model *m)
+{
+	double span = f->warmup_s + f->duration_s + f->stall_s + STEP_SLACK_S;
+	struct fake_registry_flow *e = NULL;
+	int k = 0, ret;
+
+	memset(m, 0, sizeof(*m));
+	m->mine = -1;
+	ret = fake_registry_step(fab.base, f->step, wall_now(), span, &e, &k);
+	if (ret) {
+		log_error("fake fabric: %s.flows: %s; this flow alone",
+			  fab.base, strerror(-ret));
+		k = 0;
+	}
+	m->flows = calloc((size_t)k + 1, sizeof(*m->flows));
+	m->paths = calloc(((size_t)k + 1) * FABRIC_MAX_HOPS, sizeof(int));
+	if (!m->flows || !m->paths) {
+		free(e);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < k; i++) {
+		bool me = m->mine < 0 && e[i].src == f->src_guid &&
+			  e[i].dst == f->dst_guid;
+
+		if (step_model_add(m, e[i].src, e[i].dst, e[i].cap_gbps))
+			continue; /* not on the fabric: a matter for its own end */
+		if (me)
+			m->mine = m->n - 1;
+	}
+	free(e);
+	if (m->mine >= 0)
+		return 0;
+	ret = step_model_add(m, f->src_guid, f->dst_guid, f->cap_gbps);
+	m->mine = m->n - 1;
+	return ret;
+}
+
+static int fabric_flow_rates(const struct burnin_fake_flow *f, double *gbps,
+			     int n, uint32_t *errors)
+{
+	int n_cables = burnin_routes_n_cables(fab.r), ret;
+	struct step_model m;
+	double *cap = NULL, *rates = NULL;
+	bool flaky;
+
+	ret = step_model_build(f, &m);
+	if (ret)
+		goto out;
+	cap = calloc((size_t)n_cables + 1, sizeof(*cap));
+	rates = calloc((size_t)m.n, sizeof(*rates));
+	ret = -ENOMEM;
+	if (!cap || !rates)
+		goto out;
+	flaky = burnin_flows_any_flaky(fab.faults, m.flows, m.n);
+	for (int w = 0; w < n; w++) {
+		if (w == 0 || flaky) { /* else every window is the first */
+			burnin_flows_capacities(fab.capacity, fab.faults,
+						n_cables, fab.seed, w, cap);
+			ret = burnin_flows_maxmin(cap, n_cables, m.flows, m.n,
+						  rates);
+			if (ret)
+				goto out;
+		}
+		gbps[w] = rates[m.mine];
+	}
+	*errors = burnin_flow_errors(fab.faults, &m.flows[m.mine]);
+	ret = 0;
+out:
+	free(rates);
+	free(cap);
+	step_model_free(&m);
+	return ret;
+}
+
+static uint64_t saturate(uint64_t v, uint64_t max)
+{
+	return v > max ? max : v;
+}
+
+/* One PerformanceSet; the first failure is said, later ones are not. */
+static void console_set(const char *node, int port, const char *field,
+			uint64_t value)
+{
+	char line[160];
+	int ret;
+
+	snprintf(line, sizeof(line), "PerformanceSet \"%s\"[%d] %s=%llu", node,
+		 port, field, (unsigned long long)value);
+	ret = fake_console_line(fab.console_fd, line, CONSOLE_TIMEOUT_S);
+	if (ret && !fab.console_warned) {
+		fab.console_warned = true;
+		log_error("fake fabric: sim-console=%s: '%s' not written: %s",
+			  fab.console, line, strerror(-ret));
+	}
+}
+
+/* ibsim's counters of cable c: what it sent, what its far end received. */
+static void console_cable(int c, const struct fake_cable_total *t, void *arg)
+{
+	const struct burnin_cable *k = burnin_routes_cable(fab.r, c);
+	char from[96], to[96];
+
+	(void)arg;
+	if (fab.console_fd < 0 || !k->from_name || !k->to_name ||
+	    fake_console_node_id(k->from_name, from, sizeof(from)) ||
+	    fake_console_node_id(k->to_name, to, sizeof(to)))
+		return;
+	console_set(from, k->from_port, "PortCountersExtended.PortXmitData",
+		    t->xmit_words);
+	console_set(from, k->from_port, "PortCounters.PortXmitData",
+		    saturate(t->xmit_words, UINT32_MAX));
+	console_set(to, k->to_port, "PortCountersExtended.PortRcvData",
+		    t->rcv_words);
+	console_set(to, k->to_port, "PortCounters.PortRcvData",
+		    saturate(t->rcv_words, UINT32_MAX));
+	if (!t->errors)
+		return;
+	console_set(to, k->to_port, "PortCounters.SymbolErrorCounter",
+		    saturate(t->errors, UINT16_MAX));
+	console_set(to, k->to_port, "PortCounters.PortRcvErrors",
+		    saturate(t->errors, UINT16_MAX));
+}
+
+static void fabric_flow_end(const struct burnin_fake_flow *f, uint64_t bytes)
+{
+	int path[FABRIC_MAX_HOPS],
+		len = flow_path(f->src_guid, f->dst_guid, path);
+	uint32_t errors[FABRIC_MAX_HOPS];
+	int ret;
+
+	if (len <= 0)
+		return;
+	for (int i = 0; i < len; i++)
+		errors[i] = fab.faults[path[i]].errors;
+	ret = fake_registry_carry(fab.totals, path, len, bytes / 4, errors,
+				  console_cable, NULL);
+	if (ret)
+		log_error("fake fabric: %s.cables: %s", fab.totals,
+			  strerror(-ret));
+	if (fab.console_fd >= 0 &&
+	    fake_console_drain(fab.console_fd, CONSOLE_TIMEOUT_S))
+		log_warn(
+			"fake fabric: sim-console=%s: ibsim has not read it all after %.0f s",
+			fab.console, CONSOLE_TIMEOUT_S);
+}
+
+const struct burnin_fake_fabric_ops burnin_fake_fabric_ops = {
+	.item = fabric_item,
+	.ready = fabric_ready,
+	.n_ports = fabric_n_ports,
+	.port = fabric_port,
+	.flow_start = fabric_flow_start,
+	.flow_rates = fabric_flow_rates,
+	.flow_end = fabric_flow_end,
+	.reset = fabric_reset,
+};

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# mpi tier, issue 16: the fake fabric across processes. 5 mpirun ranks on
+# localhost, the fake with the routes of an ibsim ftree fabric of 16 HCAs
+# (tests/fixtures/fake-routes/ftree-16.jsonl), one rank per port of
+# node001, node002, node006, node010 and node011 (the fake's ports are the
+# routes' CAs in file order: fakeI is node(16-I)). opensm's ftree tables
+# send node001->node006 and node002->node010 up the same leaf01 cable
+# (port 6) and node002->node011 up another (port 5). Each flow runs in its
+# own rank, so they meet only in the job's registry:
+#   round 0: 001->006 and 002->010 share leaf01:6: 47.5 Gb/s each
+#   round 1: 001->006 and 002->011 apart: 95 Gb/s each
+# then with slow-cable=leaf01:6@0.5: round 0 23.75 each; round 1 47.5 for
+# 001->006 and 95 for 002->011 (only the flow through the slow cable).
+set -u
+bin=${1:?usage: burnin-fake-routes.sh IBPROOF FIXTURES}
+fixtures=${2:?usage: burnin-fake-routes.sh IBPROOF FIXTURES}
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
+export IBPROOF_HOST=mpitest
+routes=$fixtures/fake-routes/ftree-16.jsonl
+dir=$(mktemp -d /tmp/ibproof-mpi-routes-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+check() { # check DESCRIPTION COMMAND...
+	local what=$1
+	shift
+	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+# the leaf01 port the tables send LID 14 (node006) and 18 (node010) to
+[ "$(jq -r 'select(.kind == "lft" and .node == "leaf01") |
+	"\(.ports[14]) \(.ports[18]) \(.ports[17])"' "$routes")" = "6 6 5" ] ||
+	{ echo "FAIL: the fixture's leaf01 table is not what this test expects"; exit 1; }
+
+cat >"$dir/pairs" <<'PAIRS'
+0 mpitest:fake15:1 mpitest:fake10:1
+0 mpitest:fake14:1 mpitest:fake6:1
+1 mpitest:fake15:1 mpitest:fake10:1
+1 mpitest:fake14:1 mpitest:fake5:1
+PAIRS
+
+run() { # run LABEL EXTRA_FAKE
+	rm -f "$dir"/rc.*
+	timeout 120 mpirun --oversubscribe -np 5 -x IBPROOF_HOST \
+		sh -c '"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
+		"$bin" burnin --transport fake --warmup 0.1 --duration 0.5 \
+		--no-progress --retests 0 --timeout 20 \
+		--ports fake15:1,fake14:1,fake10:1,fake6:1,fake5:1 \
+		--fake "routes=$routes${2:+;$2}" --schedule "pairs:$dir/pairs" \
+		--records "$dir/$1.jsonl" 2>&1 | grep -v 'PMIX ERROR' >"$dir/$1.out"
+	check "$1: mpirun finished, rank 0 exit $(cat "$dir/rc.0" 2>/dev/null)" \
+		test -s "$dir/rc.0"
+}
+
+# gbps ROUND SRC DST LABEL: the measured rate of that pair in that round
+# (the records number rounds from 1: file round 0 is round 1)
+gbps() {
+	jq -r --arg a "$2" --arg b "$3" --argjson r "$1" 'select(.kind == "pair"
+		and .a.ca == $a and .b.ca == $b and .round == $r + 1) | .gbps' \
+		"$dir/$4.jsonl"
+}
+want() { # want LABEL ROUND SRC DST GBPS
+	local got
+	got=$(gbps "$2" "$3" "$4" "$1")
+	check "$1: round $2 $3->$4 at $5 Gb/s (got $got)" \
+		awk -v g="$got" -v w="$5" 'BEGIN { exit !(g != "" && g - w < 1e-6 && w - g < 1e-6) }'
+}
+
+run shared
+want shared 0 fake15 fake10 47.5
+want shared 0 fake14 fake6 47.5
+want shared 1 fake15 fake10 95
+want shared 1 fake14 fake5 95
+run slow 'slow-cable=leaf01:6@0.5'
+want slow 0 fake15 fake10 23.75
+want slow 0 fake14 fake6 23.75
+want slow 1 fake15 fake10 47.5
+want slow 1 fake14 fake5 95
+check "the job's registry is gone from /dev/shm" \
+	test -z "$(find /dev/shm -maxdepth 1 -name "ibproof-fake-$(id -u)-*" -newer "$dir/pairs" 2>/dev/null)"
+[ "$fails" = 0 ] || { cat "$dir"/*.out; exit 1; }
+echo PASS
