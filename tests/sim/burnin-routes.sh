@@ -11,7 +11,9 @@
 #      cable-load record `loaded`, no cable is anything but loaded, no
 #      cable-not-loaded finding, exit 0;
 #   2. the same plan without the console (the counters do not move): every
-#      cable is not-loaded, one finding each, exit 1 (the proof can fail).
+#      cable is not-loaded, one finding each, exit 1 (the proof can fail);
+#   3. errors-cable on a leaf up-link: the symbol errors at its far end are
+#      in that cable's cable-load records (errors_to), and in no other's.
 # The cover plan's rounds are full-duplex; until the round loop runs those
 # (branch duplex), each is split into rounds of disjoint pairs here: the
 # same flows, so the same cables.
@@ -85,4 +87,15 @@ nf=$(jq -r 'select(.category == "cable-not-loaded") | .message' \
 	unproven.jsonl | wc -l)
 [ "$n" -gt 0 ] && [ "$nl" = "$n" ] && [ "$nf" = "$n" ] ||
 	sim_fail "unproven: $nl of $n cables not-loaded, $nf findings"
-sim_log "PASS: $engine: without counters that move, all $n cables not-loaded"
+sim_log "ok: $engine: without counters that move, all $n cables not-loaded"
+
+up=$(grep '^leaf' reachable.txt | head -1)
+run erroring "$fake;sim-console=$PWD/console;errors-cable=${up%%->*}@3"
+rc=$?
+[ "$rc" -le 1 ] || { tail erroring.out >&2; sim_fail "erroring: exit $rc"; }
+errs() { loads erroring "select($1) | .errors_to.SymbolErrorCounter // 0" |
+	awk '{ s += $1 } END { print s + 0 }'; }
+on=$(errs ".cable == \"$up\"") off=$(errs ".cable != \"$up\"")
+[ "$on" -gt 0 ] && [ "$off" = 0 ] ||
+	sim_fail "errors-cable $up: $on symbol errors in its records, $off elsewhere"
+sim_log "PASS: $engine: errors-cable $up: $on symbol errors at its far end, in its records only"
