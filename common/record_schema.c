@@ -158,9 +158,8 @@ static const struct field_rule transceiver_fields[] = {
 	{ NULL },
 };
 
-static const char *const cable_status[] = { "loaded",	  "not-loaded",
-					    "unproven", "unread",
-					    "idle",	  NULL };
+static const char *const cable_status[] = { "loaded", "not-loaded", "unproven",
+					    "unread", "idle",	    NULL };
 
 /* burnin's load proof (issue 16): one directed cable in one step. */
 static const struct field_rule cable_load_fields[] = {
