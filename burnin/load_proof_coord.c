@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "burnin/load_proof_run.h"
 #include "burnin/route_model.h"
@@ -32,6 +33,27 @@ static const struct burnin_routes *proof_routes(struct burnin_coord *co)
 		co->routes = NULL;
 	}
 	return co->routes;
+}
+
+/*
+ * The certificate (--coverage, written by the planner before the rounds)
+ * gets each step's cable-load records appended: the plan and what the
+ * cables carried, in one file.
+ */
+static void open_certificate(struct burnin_coord *co)
+{
+	const char *path = co->ctx->cfg->coverage;
+
+	if (!path || !strcmp(path, "-"))
+		return;
+	co->proof_cert = record_writer_open(path, true);
+	if (!co->proof_cert) {
+		log_warn("load proof: --coverage %s: %m: the proof goes to the "
+			 "records only",
+			 path);
+		return;
+	}
+	burnin_load_proof_set_certificate(co->proof, co->proof_cert);
 }
 
 int burnin_coord_proof_open(struct burnin_coord *co,
@@ -62,6 +84,7 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 				    sizeof(why))) {
 		log_info("load proof: PMA counters of every loaded cable are "
 			 "read around each step");
+		open_certificate(co);
 		return IBP_EXIT_PASS;
 	}
 	if (cfg->prove_load > 0) {
@@ -170,4 +193,7 @@ void burnin_coord_proof_close(struct burnin_coord *co, int *n_fail)
 		*n_fail += n;
 	burnin_load_proof_close(co->proof);
 	co->proof = NULL;
+	if (co->proof_cert && record_writer_close(co->proof_cert))
+		log_warn("load proof: --coverage: not all written");
+	co->proof_cert = NULL;
 }

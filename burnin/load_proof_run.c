@@ -48,6 +48,7 @@ struct burnin_load_proof {
 	/* run totals: per route cable, the error deltas at its two ends */
 	uint64_t (*errors)[FABRIC_PC_ERRORS_END];
 	bool *errors_read; /* per route cable: counters read in a step */
+	struct record_writer *cert; /* the certificate's file, or NULL */
 	int n_not_loaded;
 };
 
@@ -349,6 +350,23 @@ static void add_errors(struct burnin_load_proof *lp, int cable,
 		lp->errors[cable][i] += p->from_errors[i] + p->to_errors[i];
 }
 
+/* A cable-load record into the records and the certificate; stolen. */
+static int emit_load(struct burnin_load_proof *lp, struct record_writer *w,
+		     json_t *rec)
+{
+	int rc = 0;
+
+	if (!rec)
+		return -ENOMEM;
+	if (lp->cert && record_writer_emit(lp->cert, rec))
+		log_warn("load proof: the certificate's file is not written "
+			 "to any more");
+	if (w)
+		rc = record_writer_emit(w, rec);
+	json_decref(rec);
+	return rc;
+}
+
 /* One cable's records; 0 or a writer's -errno. */
 static int prove_cable(struct burnin_load_proof *lp,
 		       const struct burnin_load_step *s,
@@ -365,10 +383,9 @@ static int prove_cable(struct burnin_load_proof *lp,
 	burnin_cable_prove(l, &c, &p);
 	add_errors(lp, l->cable, &p);
 	cable_ref(lp, l->cable, name, sizeof(name), &ref);
-	if (w)
-		rc = record_writer_emit_steal(
-			w, burnin_cable_load_record(s->round, s->test, &ref, l,
-						    &p));
+	rc = emit_load(
+		lp, w,
+		burnin_cable_load_record(s->round, s->test, &ref, l, &p));
 	if (p.status != BURNIN_CABLE_NOT_LOADED)
 		return rc;
 	lp->n_not_loaded++;
@@ -427,4 +444,10 @@ int burnin_load_proof_cable_error_total(const struct burnin_load_proof *lp,
 		if (ib_pc_defs[i].error)
 			*total += e[i];
 	return 0;
+}
+
+void burnin_load_proof_set_certificate(struct burnin_load_proof *lp,
+				       struct record_writer *cert)
+{
+	lp->cert = cert;
 }

@@ -65,6 +65,12 @@ int burnin_load_proof_begin(struct burnin_load_proof *lp,
 int burnin_load_proof_end(struct burnin_load_proof *lp,
 			  const struct burnin_load_step *s,
 			  struct record_writer *w);
+/*
+ * Each cable-load record also goes to cert (the coverage certificate's
+ * file, --coverage, opened for appending; NULL: none). Not owned.
+ */
+void burnin_load_proof_set_certificate(struct burnin_load_proof *lp,
+				       struct record_writer *cert);
 /* cable-not-loaded findings so far. */
 int burnin_load_proof_not_loaded(const struct burnin_load_proof *lp);
 /*

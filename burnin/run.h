@@ -113,6 +113,7 @@ struct burnin_coord {
 	 * coord owns it */
 	struct burnin_routes *routes;
 	struct burnin_load_proof *proof; /* NULL: no load proof */
+	struct record_writer *proof_cert; /* --coverage, appended to */
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */

@@ -9,7 +9,8 @@
 # reading the counters of every loaded cable through umad2sim:
 #   1. every reachable switch-to-switch cable of the certificate has a
 #      cable-load record `loaded`, no cable is anything but loaded, no
-#      cable-not-loaded finding, exit 0;
+#      cable-not-loaded finding, exit 0; the run's --coverage certificate
+#      holds the plan and then the same cable-load lines;
 #   2. the same plan without the console (the counters do not move): every
 #      cable is not-loaded, one finding each, exit 1 (the proof can fail);
 #   3. errors-cable on a leaf up-link: the symbol errors at its far end are
@@ -57,7 +58,8 @@ run() {
 	sim_client "$IBPROOF" burnin --transport fake --no-progress \
 		--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
 		--fake "$2" --routes routes.jsonl --prove-load \
-		--schedule pairs:pairs.txt --records "$1.jsonl" >"$1.out" 2>&1
+		--schedule pairs:pairs.txt --records "$1.jsonl" \
+		--coverage "$1.cert" >"$1.out" 2>&1
 }
 loads() { jq -r "select(.kind == \"cable-load\") | $2" "$1.jsonl"; }
 
@@ -75,6 +77,12 @@ other=$(loads proven 'select(.status != "loaded") | .cable + " " + .status' | wc
 [ "$other" = 0 ] || sim_fail "$other cable-load records not loaded"
 [ "$(jq -r 'select(.category == "cable-not-loaded")' proven.jsonl)" = "" ] ||
 	sim_fail "cable-not-loaded findings in the proven run"
+# The certificate: the plan's lines, then the proof's.
+jq -c 'select(.kind == "coverage")' proven.cert | grep -q . ||
+	sim_fail "the certificate has no coverage line"
+[ "$(jq -c 'select(.kind == "cable-load")' proven.cert)" = \
+	"$(jq -c 'select(.kind == "cable-load")' proven.jsonl)" ] ||
+	sim_fail "the certificate's cable-load lines differ from the records'"
 sim_log "ok: $engine: $(wc -l <reachable.txt) reachable switch cables," \
 	"all proven loaded in $(loads proven .cable | wc -l) cable-load records"
 
