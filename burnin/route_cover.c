@@ -32,6 +32,7 @@ struct cover {
 	bool *done; /* goal reached */
 	int *stamp; /* cable used in the round being built when == tag */
 	int tag;
+	int n_open; /* inter-switch cables short of their goal */
 	struct burnin_pair *cand, *best; /* a candidate round's pairs */
 	int n_cand, n_best;
 };
@@ -45,10 +46,14 @@ static bool want(const struct cover *v, int k, int src)
 
 static void credit(struct cover *v, int k, int src)
 {
+	if (!burnin_routes_cable(v->c->r, k)->inter_switch)
+		return;
 	if (!v->loads[k]++)
 		v->src1[k] = src;
-	if (!v->c->cable_up[k] || src != v->src1[k])
+	if (!v->done[k] && (!v->c->cable_up[k] || src != v->src1[k])) {
 		v->done[k] = true;
+		v->n_open--;
+	}
 }
 
 /* The flow a -> b (inventory) if its cables are free: its gain, or -1. */
@@ -121,9 +126,10 @@ static int shift_phase(struct cover *v, uint64_t seed,
 	uint64_t rng = seed;
 	struct burnin_pair *t;
 
-	for (step = 0; n > 1 && step < MAX_SHIFT_STEPS; step++) {
+	for (step = 0; n > 1 && v->n_open && step < MAX_SHIFT_STEPS; step++) {
 		best_gain = 0;
-		for (j = 0; j < CANDIDATES; j++) {
+		/* no shift can gain more than every open cable */
+		for (j = 0; j < CANDIDATES && best_gain < v->n_open; j++) {
 			k = step == 0 && j == 0 ? n / 2
 						: 1 + (int)(splitmix(&rng) %
 							    (uint64_t)(n - 1));
@@ -297,8 +303,10 @@ int route_cover(const struct route_ctx *c, uint64_t seed,
 	v.cand = malloc(ns * sizeof(*v.cand));
 	v.best = malloc(ns * sizeof(*v.best));
 	if (v.loads && v.src1 && v.done && v.stamp && v.cand && v.best) {
-		for (k = 0; k < v.nc; k++)
+		for (k = 0; k < v.nc; k++) {
 			v.src1[k] = -1;
+			v.n_open += burnin_routes_cable(c->r, k)->inter_switch;
+		}
 		rc = shift_phase(&v, seed, s);
 		if (!rc)
 			rc = cable_phase(&v, s);
