@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "burnin/burnin.h"
 #include "burnin/route_model.h"
 
@@ -102,5 +104,16 @@ int route_plan_write(const struct burnin_port *inv,
  */
 int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 		      int n, struct burnin_schedule *s);
+
+/*
+ * After a run with --routes: one not-tested finding (warn, subject the
+ * cable's two ends) per switch-to-switch cable no pair of present hosts
+ * is routed over, handed to put (which takes the reference). 0 or the
+ * first error.
+ */
+int burnin_route_not_tested(const struct burnin_config *cfg,
+			    const struct burnin_port *inv, int n,
+			    const struct burnin_schedule *s,
+			    int (*put)(void *arg, json_t *finding), void *arg);
 
 #endif

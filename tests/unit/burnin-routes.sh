@@ -93,6 +93,14 @@ check "--plan: one line per pair ($pairs)" \
 check "--plan: ROUND HOST:CA:PORT HOST:CA:PORT" \
 	grep -qE '^0 node[0-9]+:mlx5_0:1 node[0-9]+:mlx5_0:1$' "$dir/plan.txt"
 
+# a run: the cables no present host reaches are not-tested findings (the
+# fake's ports are not in the routes: all 24 switch-to-switch cables)
+"$bin" burnin --transport fake --fake ports=4 --duration 0.1 --warmup 0 \
+	--retests 0 --routes "$p/small.records" --schedule random:1 \
+	--records "$dir/run.jsonl" >"$dir/run.out" 2>&1
+check "run: 24 not-tested cable findings in the records" \
+	test "$(grep -c '"category":"not-tested","subject":{"a":{"node":"[a-z0-9]*","guid":"0x[0-9a-f]*","port":[0-9]*,"type":"switch"},"b":' "$dir/run.jsonl")" = 24
+
 # bad input
 expect 2 'go with --routes FILE' "$full" -- --lfts x
 expect 2 'cover plans over the routes: give --routes FILE' "$full" -- \
