@@ -61,6 +61,27 @@ int route_all_pairs(const struct route_ctx *c, struct burnin_schedule *s);
 int route_cover(const struct route_ctx *c, uint64_t seed,
 		struct burnin_schedule *s);
 
+/*
+ * Extra rounds appended to s, packed first-fit (route_pack.c): a flow
+ * (CA src -> CA dst over path) goes into the first of them where src
+ * sends nothing, dst receives nothing and no cable of path is loaded.
+ */
+struct route_pack {
+	const struct route_ctx *c;
+	int nc, ncas;
+	int first_round; /* index in s of the first extra round */
+	int n, cap, max_rounds;
+	unsigned char *busy; /* per round: [ncas] sends, [ncas] receives,
+			      * [nc] cables */
+};
+
+void route_pack_init(struct route_pack *p, const struct route_ctx *c,
+		     const struct burnin_schedule *s, int max_rounds);
+/* 1 placed (past max_rounds, sharing cables when it must), -ENOMEM. */
+int route_pack_place(struct route_pack *p, struct burnin_schedule *s, int src,
+		     int dst, const int *path, int n);
+void route_pack_free(struct route_pack *p);
+
 /* The certificate of a schedule over the routes. */
 struct route_cert {
 	int n_rounds, n_cables;

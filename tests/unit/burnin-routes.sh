@@ -58,6 +58,16 @@ expect 0 "^coverage: 31 rounds; .*loaded 64, $clean" \
 	"$full" -- --routes "$p/tree-minhop.records"
 expect 0 "^coverage: [23] rounds; .*loaded 64, $clean" \
 	"$full" -- --routes "$p/tree-minhop.records" --schedule cover
+# the demo's tree (18 hosts, 16 up-links per leaf): a shift cannot keep
+# every flow alone; the flows it cannot take go to extra rounds
+expect 0 "^coverage: 6[0-9][0-9] rounds; switch-to-switch cables 576: loaded 576, $clean" \
+	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records" \
+	--ftree-ca-order "$p/demo-ftree.ca-order"
+expect 0 '^route-blind all-pairs: 323 rounds; .*contended [1-9][0-9]* \(in [1-9]' \
+	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records"
+expect 0 "^coverage: 2 rounds; switch-to-switch cables 576: loaded 576, $clean, unreachable 0, up-links loaded from one host only 0" \
+	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records" \
+	--schedule cover
 # hosts unplugged: the holes kept, the down-links to them named
 expect 0 "^coverage: 31 rounds; .*loaded 61, $clean, unreachable 3" \
 	"$part" -- --routes "$p/tree-missing.records" \

@@ -3,7 +3,8 @@
  * The route-aware planner (burnin/route_plan.h) on trees routed by opensm
  * on ibsim (fixtures/fabric/plan/, made by make-fixtures.sh there): 8
  * leaves x 4 hosts, 4 spines, routed -R ftree (full, and with node006,
- * node011 and node027 unplugged before routing) and -R minhop.
+ * node011 and node027 unplugged before routing) and -R minhop; the
+ * demo's 324-HCA tree (18 leaves x 18, 8 spines, 16 up-links) -R ftree.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -99,7 +100,8 @@ static void all_pairs_clean(const char *records, const char *inv,
 
 	plan_open(&p, records, inv, order);
 	assert_int_equal(route_all_pairs(&p.c, &p.s), 0);
-	assert_int_equal(p.s.n_rounds, rounds);
+	if (rounds > 0)
+		assert_int_equal(p.s.n_rounds, rounds);
 	assert_duplex(&p.s, p.n);
 	assert_all_ordered(&p.s, p.n);
 	certify_clean(&p);
@@ -116,6 +118,15 @@ static void test_all_pairs_ftree(void **state)
 			NULL, 31);
 	all_pairs_clean(FX "tree-minhop.records", FX "tree-inventory.jsonl",
 			NULL, 31);
+}
+
+/* The demo's tree, 18 hosts and 16 up-links per leaf: the flows a shift
+ * cannot keep alone on their cables go to extra rounds. */
+static void test_all_pairs_oversubscribed(void **state)
+{
+	(void)state;
+	all_pairs_clean(FX "demo-ftree.records", FX "demo-inventory.jsonl",
+			FX "demo-ftree.ca-order", -1);
 }
 
 /* With 3 hosts unplugged: the holes kept, no round contended. */
@@ -255,6 +266,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_pairs_ftree),
 		cmocka_unit_test(test_all_pairs_missing),
+		cmocka_unit_test(test_all_pairs_oversubscribed),
 		cmocka_unit_test(test_route_blind_contends),
 		cmocka_unit_test(test_cover),
 		cmocka_unit_test(test_unmapped),
