@@ -342,7 +342,8 @@ static int load(const struct burnin_config *cfg, struct burnin_routes **r,
 		route_ctx_free(c);
 	if (rc) {
 		log_error("--routes: %s", err);
-		return rc == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
+		/* as --topology: a file that cannot be read is bad input */
+		return rc == -ENOMEM ? IBP_EXIT_RUNTIME : IBP_EXIT_USAGE;
 	}
 	return IBP_EXIT_PASS;
 }

@@ -123,5 +123,8 @@ sed -n 4p "$p/tree-ftree.records" | sed 's/"guid":"0x[0-9a-f]*"/"guid":"0x0"/' >
 expect 2 "$dir/bad.records:4: expected a link end" "$full" -- \
 	--routes "$dir/bad.records"
 
+expect 2 '^ibproof: error: --routes: /nonexistent/routes: ' "$full" -- \
+	--routes /nonexistent/routes
+
 echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]
