@@ -349,7 +349,8 @@ static int load(const struct burnin_config *cfg, struct burnin_routes **r,
 }
 
 int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
-		      int n, struct burnin_schedule *s)
+		      int n, struct burnin_schedule *s,
+		      struct burnin_routes **keep)
 {
 	struct burnin_routes *r = NULL;
 	struct route_cert cert;
@@ -369,7 +370,10 @@ int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 		route_cert_free(&cert);
 	}
 	route_ctx_free(&c);
-	burnin_routes_free(r);
+	if (keep && code == IBP_EXIT_PASS)
+		*keep = r;
+	else
+		burnin_routes_free(r);
 	return code;
 }
 

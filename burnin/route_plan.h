@@ -121,10 +121,22 @@ int route_plan_write(const struct burnin_port *inv,
  * Rank 0's plan with --routes: loads the routes, maps the inventory,
  * builds the schedule (route-aware all-pairs and cover; any other through
  * burnin_schedule_build()), prints the certificate on --dry-run beside the
- * route-blind plan's counts, writes --coverage and --plan. IBP_EXIT_*.
+ * route-blind plan's counts, writes --coverage and --plan. With keep the
+ * loaded routes go to *keep on success (the caller frees them with
+ * burnin_routes_free()); otherwise they are freed. IBP_EXIT_*.
  */
 int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
-		      int n, struct burnin_schedule *s);
+		      int n, struct burnin_schedule *s,
+		      struct burnin_routes **keep);
+
+/*
+ * burnin_plan() (burnin.h) that hands the routes of --routes to *keep
+ * (left NULL without --routes): for rank 0's coordinator, which keeps
+ * them for the run (the load proof, judging by route).
+ */
+int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
+		     int n, struct burnin_schedule *s,
+		     struct burnin_routes **keep);
 
 /*
  * After a run with --routes: one not-tested finding (warn, subject the

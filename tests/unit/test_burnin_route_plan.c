@@ -261,6 +261,33 @@ static void test_cert_write(void **state)
 	plan_close(&p);
 }
 
+/* burnin_plan_keep() hands the loaded routes to rank 0's coordinator. */
+static void test_plan_keep(void **state)
+{
+	struct burnin_config cfg;
+	struct burnin_schedule s = { 0 };
+	struct burnin_routes *keep = NULL;
+	struct burnin_port *inv;
+	int n;
+
+	(void)state;
+	burnin_config_defaults(&cfg);
+	cfg.schedule = "cover";
+	assert_int_equal(
+		burnin_inventory_load(FX "tree-inventory.jsonl", &inv, &n), 0);
+	assert_int_equal(burnin_plan_keep(&cfg, inv, n, &s, &keep), 2);
+	assert_null(keep); /* cover without --routes: exit 2 */
+	burnin_schedule_free(&s);
+	cfg.routes = FX "tree-ftree.records";
+	assert_int_equal(burnin_plan_keep(&cfg, inv, n, &s, &keep), 0);
+	assert_int_equal(s.n_rounds, 2);
+	assert_non_null(keep);
+	assert_int_equal(burnin_routes_n_cas(keep), 32);
+	burnin_routes_free(keep);
+	burnin_schedule_free(&s);
+	free(inv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_unmapped),
 		cmocka_unit_test(test_bad_order),
 		cmocka_unit_test(test_cert_write),
+		cmocka_unit_test(test_plan_keep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
