@@ -63,7 +63,7 @@ static const struct cli_opt burnin_opts[] = {
 	{ "transport", OPT_TRANSPORT, "NAME",
 	  "verbs (default) or fake (no device; for tests)" },
 	{ "schedule", OPT_SCHEDULE, "SPEC",
-	  "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE" },
+	  "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE; cover (with --routes)" },
 	{ "topology", OPT_TOPOLOGY, "FILE",
 	  "ibnetdiscover output: the leaf switch of each port; node:HOST spreads partners over leaves" },
 	{ "routes", OPT_ROUTES, "FILE",

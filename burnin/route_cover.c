@@ -15,6 +15,7 @@
  * round where its ports and cables are free.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ struct cover {
 	bool *done; /* goal reached */
 	int *stamp; /* cable used in the round being built when == tag */
 	int tag;
+	int n_open; /* inter-switch cables short of their goal */
 	struct burnin_pair *cand, *best; /* a candidate round's pairs */
 	int n_cand, n_best;
 };
@@ -45,10 +47,14 @@ static bool want(const struct cover *v, int k, int src)
 
 static void credit(struct cover *v, int k, int src)
 {
+	if (!burnin_routes_cable(v->c->r, k)->inter_switch)
+		return;
 	if (!v->loads[k]++)
 		v->src1[k] = src;
-	if (!v->c->cable_up[k] || src != v->src1[k])
+	if (!v->done[k] && (!v->c->cable_up[k] || src != v->src1[k])) {
 		v->done[k] = true;
+		v->n_open--;
+	}
 }
 
 /* The flow a -> b (inventory) if its cables are free: its gain, or -1. */
@@ -121,9 +127,10 @@ static int shift_phase(struct cover *v, uint64_t seed,
 	uint64_t rng = seed;
 	struct burnin_pair *t;
 
-	for (step = 0; n > 1 && step < MAX_SHIFT_STEPS; step++) {
+	for (step = 0; n > 1 && v->n_open && step < MAX_SHIFT_STEPS; step++) {
 		best_gain = 0;
-		for (j = 0; j < CANDIDATES; j++) {
+		/* no shift can gain more than every open cable */
+		for (j = 0; j < CANDIDATES && best_gain < v->n_open; j++) {
 			k = step == 0 && j == 0 ? n / 2
 						: 1 + (int)(splitmix(&rng) %
 							    (uint64_t)(n - 1));
@@ -144,85 +151,16 @@ static int shift_phase(struct cover *v, uint64_t seed,
 
 /* ---- the cables still short: one flow each ---- */
 
-struct extra {
-	int first_round; /* index in s of the first extra round */
-	unsigned char *busy; /* per extra round: [ncas] sends, [ncas]
-			      * receives, [nc] cables */
-	int n, cap;
-};
-
-static unsigned char *extra_row(struct cover *v, struct extra *x, int r)
+static int place(struct cover *v, struct route_pack *x,
+		 struct burnin_schedule *s, int src, int dst, const int *path,
+		 int n)
 {
-	return x->busy + (size_t)r * (size_t)(2 * v->ncas + v->nc);
-}
+	int i, rc = route_pack_place(x, s, src, dst, path, n);
 
-static int extra_grow(struct cover *v, struct extra *x,
-		      struct burnin_schedule *s)
-{
-	size_t row = (size_t)(2 * v->ncas + v->nc);
-	unsigned char *p;
-
-	if (x->n == x->cap) {
-		x->cap = x->cap ? 2 * x->cap : 4;
-		p = realloc(x->busy, row * (size_t)x->cap);
-		if (!p)
-			return -ENOMEM;
-		x->busy = p;
-	}
-	memset(extra_row(v, x, x->n), 0, row);
-	x->n++;
-	return burnin_schedule_new_round(s);
-}
-
-/* Inserts pair (a, b) into extra round r of s (rounds after it move). */
-static int insert_pair(struct burnin_schedule *s, int round, int a, int b)
-{
-	int i, at = s->start[round + 1], rc = burnin_schedule_add(s, a, b);
-
-	if (rc)
-		return rc;
-	memmove(&s->pairs[at + 1], &s->pairs[at],
-		(size_t)(s->n_pairs - 1 - at) * sizeof(*s->pairs));
-	s->pairs[at] = (struct burnin_pair){ a, b };
-	for (i = round + 1; i <= s->n_rounds; i++)
-		s->start[i]++;
-	s->start[s->n_rounds] = s->n_pairs;
-	return 0;
-}
-
-static bool row_free(struct cover *v, const unsigned char *row, int src,
-		     int dst, const int *path, int n)
-{
-	int i;
-
-	if (row[src] || row[v->ncas + dst])
-		return false;
-	for (i = 0; i < n; i++)
-		if (row[2 * v->ncas + path[i]])
-			return false;
-	return true;
-}
-
-static int place(struct cover *v, struct extra *x, struct burnin_schedule *s,
-		 int src, int dst, const int *path, int n)
-{
-	unsigned char *row;
-	int r, i, rc;
-
-	for (r = 0; r < x->n; r++)
-		if (row_free(v, extra_row(v, x, r), src, dst, path, n))
-			break;
-	if (r == x->n && (rc = extra_grow(v, x, s)))
-		return rc;
-	row = extra_row(v, x, r);
-	row[src] = row[v->ncas + dst] = 1;
-	for (i = 0; i < n; i++) {
-		row[2 * v->ncas + path[i]] = 1;
+	for (i = 0; rc > 0 && i < n; i++)
 		if (want(v, path[i], src))
 			credit(v, path[i], src);
-	}
-	return insert_pair(s, x->first_round + r, v->c->inv_of_ca[src],
-			   v->c->inv_of_ca[dst]);
+	return rc;
 }
 
 static bool path_has(const int *path, int n, int k)
@@ -237,7 +175,7 @@ static bool path_has(const int *path, int n, int k)
 
 /* A flow for cable k (a destination it routes to, a source that reaches
  * it); 1 placed, 0 none, -ENOMEM. */
-static int cable_flow(struct cover *v, struct extra *x,
+static int cable_flow(struct cover *v, struct route_pack *x,
 		      struct burnin_schedule *s, int k, int *dsts)
 {
 	int nd = burnin_routes_cable_dsts(v->c->r, k, dsts, v->ncas);
@@ -255,8 +193,7 @@ static int cable_flow(struct cover *v, struct extra *x,
 			n = burnin_routes_path(v->c->r, src, d, path,
 					       PATH_MAX_CABLES);
 			if (path_has(path, n, k))
-				return place(v, x, s, src, d, path, n) ? -ENOMEM
-								       : 1;
+				return place(v, x, s, src, d, path, n);
 		}
 	}
 	return 0;
@@ -264,17 +201,18 @@ static int cable_flow(struct cover *v, struct extra *x,
 
 static int cable_phase(struct cover *v, struct burnin_schedule *s)
 {
-	struct extra x = { .first_round = s->n_rounds };
 	int k, rc = 0, *dsts = malloc(((size_t)v->ncas + 1) * sizeof(int));
+	struct route_pack x;
 
 	if (!dsts)
 		return -ENOMEM;
+	route_pack_init(&x, v->c, s, INT_MAX);
 	for (k = 0; k < v->nc && rc >= 0; k++)
 		while (want(v, k, -1) &&
 		       (rc = cable_flow(v, &x, s, k, dsts)) > 0)
 			;
 	free(dsts);
-	free(x.busy);
+	route_pack_free(&x);
 	return rc < 0 ? rc : 0;
 }
 
@@ -297,8 +235,10 @@ int route_cover(const struct route_ctx *c, uint64_t seed,
 	v.cand = malloc(ns * sizeof(*v.cand));
 	v.best = malloc(ns * sizeof(*v.best));
 	if (v.loads && v.src1 && v.done && v.stamp && v.cand && v.best) {
-		for (k = 0; k < v.nc; k++)
+		for (k = 0; k < v.nc; k++) {
 			v.src1[k] = -1;
+			v.n_open += burnin_routes_cable(c->r, k)->inter_switch;
+		}
 		rc = shift_phase(&v, seed, s);
 		if (!rc)
 			rc = cable_phase(&v, s);

@@ -136,6 +136,13 @@ static int make_cas(struct burnin_routes *r)
 	return 0;
 }
 
+static int finish(struct burnin_routes *r)
+{
+	int rc = make_cables(r);
+
+	return rc ? rc : make_cas(r);
+}
+
 static int load_offline(struct burnin_routes *r, const char *path,
 			const char *lfts, char *err, size_t err_len)
 {
@@ -162,11 +169,33 @@ int burnin_routes_load(const char *path, const char *lfts,
 	rc = lfts ? load_offline(r, path, lfts, err, err_len)
 		  : fabric_records_load(path, &r->m, &r->fr, err, err_len);
 	if (!rc)
-		rc = make_cables(r);
-	if (!rc)
-		rc = make_cas(r);
+		rc = finish(r);
 	if (rc == -ENOMEM && err_len && !err[0])
 		snprintf(err, err_len, "%s: out of memory", path);
+	if (rc) {
+		burnin_routes_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int burnin_routes_adopt(struct fabric *m, struct fabric_routes *fr,
+			struct burnin_routes **out)
+{
+	struct burnin_routes *r = calloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	if (!r) {
+		fabric_routes_free(fr);
+		fabric_free(m);
+		return -ENOMEM;
+	}
+	r->m = m;
+	r->fr = *fr;
+	memset(fr, 0, sizeof(*fr));
+	rc = finish(r);
 	if (rc) {
 		burnin_routes_free(r);
 		return rc;

@@ -56,6 +56,16 @@ int burnin_routes_load(const char *path, const char *lfts,
 		       struct burnin_routes **out, char *err, size_t err_len);
 void burnin_routes_free(struct burnin_routes *r);
 
+struct fabric;
+struct fabric_routes;
+/*
+ * The same from a model and its tables built in memory (a generated tree,
+ * a bench): takes m and the contents of *fr (zeroed here), freed with the
+ * routes, also when this fails. 0 or -ENOMEM.
+ */
+int burnin_routes_adopt(struct fabric *m, struct fabric_routes *fr,
+			struct burnin_routes **out);
+
 int burnin_routes_n_cables(const struct burnin_routes *r);
 const struct burnin_cable *burnin_routes_cable(const struct burnin_routes *r,
 					       int c);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "burnin/route_plan.h"
+#include "common/array.h"
 #include "common/hashmap.h"
 #include "common/lines.h"
 #include "common/log.h"
@@ -53,6 +54,7 @@ static int push_slot(struct order_ctx *o, int ca)
 /* ---- opensm-ftree-ca-order.dump ---- */
 
 #define LID_MAX 0xbfff
+#define PATH_MAX_CABLES 64
 
 static int order_line(void *arg, char *line)
 {
@@ -366,27 +368,89 @@ int route_order_build(struct route_ctx *c, const char *ca_order, char *err,
 	return rc;
 }
 
+struct shift_ctx {
+	const struct route_ctx *c;
+	int *stamp; /* cable loaded in the round being built when == tag */
+	int tag;
+	struct burnin_pair *over; /* flows a shift could not take */
+	size_t n_over, cap_over;
+};
+
+/* Whether flow a -> b (inventory) fits the round; stamps its cables. */
+static bool shift_takes(struct shift_ctx *x, int a, int b)
+{
+	int ca = x->c->ca_of_inv[a], cb = x->c->ca_of_inv[b];
+	int path[PATH_MAX_CABLES], n, i;
+
+	if (ca < 0 || cb < 0)
+		return true; /* no routes: loads nothing known */
+	n = burnin_routes_path(x->c->r, ca, cb, path, PATH_MAX_CABLES);
+	for (i = 0; i < n; i++)
+		if (x->stamp[path[i]] == x->tag)
+			return false;
+	for (i = 0; i < n; i++)
+		x->stamp[path[i]] = x->tag;
+	return true;
+}
+
+static int shift(struct shift_ctx *x, int k, struct burnin_schedule *s)
+{
+	const struct route_ctx *c = x->c;
+	int i, a, b, rc = burnin_schedule_new_round(s);
+
+	x->tag++;
+	for (i = 0; !rc && i < c->n_slots; i++) {
+		a = c->slot_inv[i];
+		b = c->slot_inv[(i + k) % c->n_slots];
+		if (a < 0 || b < 0)
+			continue;
+		if (shift_takes(x, a, b))
+			rc = burnin_schedule_add(s, a, b);
+		else if (array_reserve(&x->over, &x->cap_over, x->n_over,
+				       sizeof(*x->over)))
+			rc = -ENOMEM;
+		else
+			x->over[x->n_over++] = (struct burnin_pair){ a, b };
+	}
+	if (!rc && !burnin_schedule_round_size(s, s->n_rounds - 1))
+		s->n_rounds--; /* a shift of holes only */
+	return rc;
+}
+
+/* The flows no shift could take alone, packed into extra rounds (at most
+ * as many as the shifts, then sharing cables). */
+static int overflow(struct shift_ctx *x, struct burnin_schedule *s)
+{
+	struct route_pack p;
+	int path[PATH_MAX_CABLES], n, ca, cb, rc = 0;
+	size_t i;
+
+	route_pack_init(&p, x->c, s, s->n_rounds);
+	for (i = 0; rc >= 0 && i < x->n_over; i++) {
+		ca = x->c->ca_of_inv[x->over[i].a];
+		cb = x->c->ca_of_inv[x->over[i].b];
+		n = burnin_routes_path(x->c->r, ca, cb, path, PATH_MAX_CABLES);
+		rc = route_pack_place(&p, s, ca, cb, path, n < 0 ? 0 : n);
+	}
+	route_pack_free(&p);
+	return rc < 0 ? rc : 0;
+}
+
 int route_all_pairs(const struct route_ctx *c, struct burnin_schedule *s)
 {
-	int k, i, a, b, n = c->n_slots, rc, added;
+	struct shift_ctx x = { .c = c };
+	int k, rc = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->duplex = true;
-	for (k = 1; k < n; k++) {
-		if ((rc = burnin_schedule_new_round(s)))
-			return rc;
-		added = 0;
-		for (i = 0; i < n; i++) {
-			a = c->slot_inv[i];
-			b = c->slot_inv[(i + k) % n];
-			if (a < 0 || b < 0)
-				continue;
-			if ((rc = burnin_schedule_add(s, a, b)))
-				return rc;
-			added++;
-		}
-		if (!added)
-			s->n_rounds--; /* a shift of holes only */
-	}
-	return 0;
+	x.stamp = calloc((size_t)burnin_routes_n_cables(c->r) + 1, sizeof(int));
+	if (!x.stamp)
+		return -ENOMEM;
+	for (k = 1; !rc && k < c->n_slots; k++)
+		rc = shift(&x, k, s);
+	if (!rc)
+		rc = overflow(&x, s);
+	free(x.stamp);
+	free(x.over);
+	return rc;
 }

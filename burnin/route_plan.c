@@ -89,21 +89,24 @@ static int cable_line(const struct route_ctx *c, const struct route_cert *cert,
 			      cert->one_source[k]));
 }
 
-static int not_tested(const struct route_ctx *c, int k, FILE *out)
+static json_t *not_tested_finding(const struct route_ctx *c, int k)
 {
 	char name[512];
 
 	burnin_cable_name(c->r, k, name, sizeof(name));
-	return emit(out,
-		    record_finding("warn", "not-tested", cable_subject(c, k),
-				   json_pack("{s:s}", "reason",
-					     "no pair of present hosts is "
-					     "routed over it"),
-				   "none",
-				   "cable %s: no host traffic can reach it "
-				   "(its destinations absent or drained): not "
-				   "tested",
-				   name));
+	return record_finding("warn", "not-tested", cable_subject(c, k),
+			      json_pack("{s:s}", "reason",
+					"no pair of present hosts is "
+					"routed over it"),
+			      "none",
+			      "cable %s: no host traffic can reach it (its "
+			      "destinations absent or drained): not tested",
+			      name);
+}
+
+static int not_tested(const struct route_ctx *c, int k, FILE *out)
+{
+	return emit(out, not_tested_finding(c, k));
 }
 
 static json_t *summary_json(const struct route_cert *cert, const char *schedule)
@@ -339,13 +342,15 @@ static int load(const struct burnin_config *cfg, struct burnin_routes **r,
 		route_ctx_free(c);
 	if (rc) {
 		log_error("--routes: %s", err);
-		return rc == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
+		/* as --topology: a file that cannot be read is bad input */
+		return rc == -ENOMEM ? IBP_EXIT_RUNTIME : IBP_EXIT_USAGE;
 	}
 	return IBP_EXIT_PASS;
 }
 
 int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
-		      int n, struct burnin_schedule *s)
+		      int n, struct burnin_schedule *s,
+		      struct burnin_routes **keep)
 {
 	struct burnin_routes *r = NULL;
 	struct route_cert cert;
@@ -365,6 +370,35 @@ int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 		route_cert_free(&cert);
 	}
 	route_ctx_free(&c);
-	burnin_routes_free(r);
+	if (keep && code == IBP_EXIT_PASS)
+		*keep = r;
+	else
+		burnin_routes_free(r);
 	return code;
+}
+
+int burnin_route_not_tested(const struct burnin_config *cfg,
+			    const struct burnin_port *inv, int n,
+			    const struct burnin_schedule *s,
+			    int (*put)(void *arg, json_t *finding), void *arg)
+{
+	struct burnin_routes *r = NULL;
+	struct route_cert cert;
+	struct route_ctx c;
+	int k, rc = load(cfg, &r, &c, inv, n) ? -EINVAL : 0;
+
+	if (rc) {
+		burnin_routes_free(r);
+		return rc;
+	}
+	rc = route_cert_build(&c, s, &cert);
+	for (k = 0; !rc && k < cert.n_cables; k++)
+		if (burnin_routes_cable(r, k)->inter_switch &&
+		    !cert.reachable[k])
+			rc = put(arg, not_tested_finding(&c, k));
+	if (cert.n_cables)
+		route_cert_free(&cert);
+	route_ctx_free(&c);
+	burnin_routes_free(r);
+	return rc;
 }

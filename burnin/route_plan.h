@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "burnin/burnin.h"
 #include "burnin/route_model.h"
 
@@ -59,6 +61,27 @@ int route_all_pairs(const struct route_ctx *c, struct burnin_schedule *s);
 int route_cover(const struct route_ctx *c, uint64_t seed,
 		struct burnin_schedule *s);
 
+/*
+ * Extra rounds appended to s, packed first-fit (route_pack.c): a flow
+ * (CA src -> CA dst over path) goes into the first of them where src
+ * sends nothing, dst receives nothing and no cable of path is loaded.
+ */
+struct route_pack {
+	const struct route_ctx *c;
+	int nc, ncas;
+	int first_round; /* index in s of the first extra round */
+	int n, cap, max_rounds;
+	unsigned char *busy; /* per round: [ncas] sends, [ncas] receives,
+			      * [nc] cables */
+};
+
+void route_pack_init(struct route_pack *p, const struct route_ctx *c,
+		     const struct burnin_schedule *s, int max_rounds);
+/* 1 placed (past max_rounds, sharing cables when it must), -ENOMEM. */
+int route_pack_place(struct route_pack *p, struct burnin_schedule *s, int src,
+		     int dst, const int *path, int n);
+void route_pack_free(struct route_pack *p);
+
 /* The certificate of a schedule over the routes. */
 struct route_cert {
 	int n_rounds, n_cables;
@@ -98,9 +121,32 @@ int route_plan_write(const struct burnin_port *inv,
  * Rank 0's plan with --routes: loads the routes, maps the inventory,
  * builds the schedule (route-aware all-pairs and cover; any other through
  * burnin_schedule_build()), prints the certificate on --dry-run beside the
- * route-blind plan's counts, writes --coverage and --plan. IBP_EXIT_*.
+ * route-blind plan's counts, writes --coverage and --plan. With keep the
+ * loaded routes go to *keep on success (the caller frees them with
+ * burnin_routes_free()); otherwise they are freed. IBP_EXIT_*.
  */
 int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
-		      int n, struct burnin_schedule *s);
+		      int n, struct burnin_schedule *s,
+		      struct burnin_routes **keep);
+
+/*
+ * burnin_plan() (burnin.h) that hands the routes of --routes to *keep
+ * (left NULL without --routes): for rank 0's coordinator, which keeps
+ * them for the run (the load proof, judging by route).
+ */
+int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
+		     int n, struct burnin_schedule *s,
+		     struct burnin_routes **keep);
+
+/*
+ * After a run with --routes: one not-tested finding (warn, subject the
+ * cable's two ends) per switch-to-switch cable no pair of present hosts
+ * is routed over, handed to put (which takes the reference). 0 or the
+ * first error.
+ */
+int burnin_route_not_tested(const struct burnin_config *cfg,
+			    const struct burnin_port *inv, int n,
+			    const struct burnin_schedule *s,
+			    int (*put)(void *arg, json_t *finding), void *arg);
 
 #endif

@@ -105,6 +105,13 @@ static void pin(struct burnin_ctx *ctx)
 int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 		struct burnin_schedule *s)
 {
+	return burnin_plan_keep(cfg, inv, n, s, NULL);
+}
+
+int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
+		     int n, struct burnin_schedule *s,
+		     struct burnin_routes **keep)
+{
 	char err[512];
 	int ret;
 
@@ -115,7 +122,7 @@ int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 					      : IBP_EXIT_USAGE;
 	}
 	if (cfg->routes)
-		return burnin_route_plan(cfg, inv, n, s);
+		return burnin_route_plan(cfg, inv, n, s, keep);
 	ret = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s, err,
 				    sizeof(err));
 	if (ret) {
