@@ -142,7 +142,8 @@ static int plan(struct burnin_coord *co)
 			co->n_inv);
 		return IBP_EXIT_RUNTIME;
 	}
-	code = burnin_plan(co->ctx->cfg, co->inv, co->n_inv, &co->sched);
+	code = burnin_plan_keep(co->ctx->cfg, co->inv, co->n_inv, &co->sched,
+				&co->routes);
 	co->n_main_rounds = co->sched.n_rounds;
 	return code;
 }
