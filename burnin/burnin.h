@@ -222,9 +222,15 @@ struct burnin_config {
 	const char *resume; /* --resume FILE */
 	const char *inventory; /* --inventory FILE (dry run) */
 	const char *topology; /* --topology FILE: leaves */
+	/* --routes FILE [--lfts FILE]: the route-aware planner (issue 16) */
+	const char *routes, *lfts, *ftree_ca_order;
+	const char *coverage, *plan_out; /* --coverage FILE, --plan FILE */
 	bool progress;
 	bool pin_numa;
 	const char *argv_line; /* for the run start record */
+	/* --prove-load 1, --no-prove-load 0; -1: on with routes when umad
+	 * and a PMA answer (burnin/load_proof_run.h) */
+	int prove_load;
 };
 
 /* The defaults of every option (burnin_cli.c). */

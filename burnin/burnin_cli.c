@@ -44,6 +44,13 @@ enum {
 	OPT_CM,
 	OPT_TOPOLOGY,
 	OPT_LINK_RATE,
+	OPT_PROVE_LOAD,
+	OPT_NO_PROVE_LOAD,
+	OPT_ROUTES,
+	OPT_LFTS,
+	OPT_CA_ORDER,
+	OPT_COVERAGE,
+	OPT_PLAN,
 };
 
 static const struct cli_opt burnin_opts[] = {
@@ -52,9 +59,19 @@ static const struct cli_opt burnin_opts[] = {
 	{ "transport", OPT_TRANSPORT, "NAME",
 	  "verbs (default) or fake (no device; for tests)" },
 	{ "schedule", OPT_SCHEDULE, "SPEC",
-	  "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE" },
+	  "all-pairs (default), rail, shift, random:R, node:HOST[,HOST], intra, pairs:FILE; cover (with --routes)" },
 	{ "topology", OPT_TOPOLOGY, "FILE",
 	  "ibnetdiscover output: the leaf switch of each port; node:HOST spreads partners over leaves" },
+	{ "routes", OPT_ROUTES, "FILE",
+	  "records of `ibproof fabric routes --records` (or, with --lfts, an ibnetdiscover topology): route-aware all-pairs and cover" },
+	{ "lfts", OPT_LFTS, "FILE",
+	  "with --routes TOPOLOGY: the tables (opensm-lfts.dump, ibroute / dump_lfts)" },
+	{ "ftree-ca-order", OPT_CA_ORDER, "FILE",
+	  "with --routes: opensm-ftree-ca-order.dump, the ftree engine's host order" },
+	{ "coverage", OPT_COVERAGE, "FILE",
+	  "with --routes: the coverage certificate as JSON Lines ('-': stdout)" },
+	{ "plan", OPT_PLAN, "FILE",
+	  "with --routes: the rounds in the pairs:FILE format" },
 	{ "seed", OPT_SEED, "N",
 	  "seed of the schedule (default 0: inventory order)" },
 	{ "test", OPT_TEST, "LIST",
@@ -88,6 +105,10 @@ static const struct cli_opt burnin_opts[] = {
 	  "extra rounds to retest suspects (default 2)" },
 	{ "link-rate", OPT_LINK_RATE, "GBPS",
 	  "every port's active rate: slower is degraded-width/-speed (default auto: what 3/4 of its rail's ports run at; off: no check)" },
+	{ "prove-load", OPT_PROVE_LOAD, NULL,
+	  "with --routes: read each cable's PMA counters around every step; a cable that sent under half its flows' bytes is cable-not-loaded (default: on when umad answers; an error here when it cannot)" },
+	{ "no-prove-load", OPT_NO_PROVE_LOAD, NULL,
+	  "no load proof (no PMA reads during the run)" },
 	{ "fake", OPT_FAKE, "SPEC",
 	  "fake transport setup and faults (see docs/burnin.md; env IBP_FAKE)" },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, "no progress lines on stderr" },
@@ -273,6 +294,21 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_INVENTORY:
 		c->inventory = arg;
 		return 0;
+	case OPT_ROUTES:
+		c->routes = arg;
+		return 0;
+	case OPT_LFTS:
+		c->lfts = arg;
+		return 0;
+	case OPT_CA_ORDER:
+		c->ftree_ca_order = arg;
+		return 0;
+	case OPT_COVERAGE:
+		c->coverage = arg;
+		return 0;
+	case OPT_PLAN:
+		c->plan_out = arg;
+		return 0;
 	case OPT_TOPOLOGY:
 		c->topology = arg;
 		return 0;
@@ -285,6 +321,10 @@ static int on_opt(void *p, int key, const char *arg)
 		return parse_link_rate(arg, &c->judge.link_rate);
 	case OPT_FAKE:
 		st->fake = arg;
+		return 0;
+	case OPT_PROVE_LOAD:
+	case OPT_NO_PROVE_LOAD:
+		c->prove_load = key == OPT_PROVE_LOAD;
 		return 0;
 	case OPT_NO_PROGRESS:
 		c->progress = false;
@@ -316,6 +356,7 @@ void burnin_config_defaults(struct burnin_config *c)
 	c->timeout_s = 30;
 	c->progress = true;
 	c->pin_numa = true;
+	c->prove_load = -1;
 }
 
 static int choose_transport(struct cli_state *st)
@@ -421,6 +462,12 @@ int burnin_main(int argc, char **argv)
 	if (choose_transport(&st) ||
 	    ports_from_ca(&st, &co, filter, sizeof(filter)))
 		return IBP_EXIT_USAGE;
+	if (!st.cfg.routes && (st.cfg.lfts || st.cfg.ftree_ca_order ||
+			       st.cfg.coverage || st.cfg.plan_out))
+		return cli_usage_error(&burnin_cmd,
+				       "--lfts, --ftree-ca-order, --coverage "
+				       "and --plan go with --routes FILE"),
+		       IBP_EXIT_USAGE;
 	if (st.cfg.inventory && !st.cfg.dry_run)
 		return cli_usage_error(&burnin_cmd,
 				       "--inventory goes with --dry-run"),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "burnin/route_model.h"
 #include "burnin/run.h"
 #include "common/array.h"
 #include "common/cli.h"
@@ -63,6 +64,7 @@ int burnin_coord_release(struct burnin_coord *co)
 	free(co->alive);
 	free(co->m);
 	free(co->done_steps);
+	burnin_routes_free(co->routes);
 	burnin_coord_init(co, co->ctx); /* counts and pointers alike */
 	return ret;
 }
@@ -367,6 +369,7 @@ static int run_step(struct burnin_coord *co, int round, int test)
 	}
 	for (int i = 0; i < st.n; i++)
 		plan_pair(co, &st, i);
+	burnin_coord_proof_begin(co, round, test, st.first, st.n);
 	send_ctrl(co, &st);
 	serial = clock_mono_now() - t0;
 	if (st.ctrl[0].cmd == CTRL_RUN) {
@@ -381,6 +384,7 @@ static int run_step(struct burnin_coord *co, int round, int test)
 	ok = record_step(co, &st, counted);
 	if (ok < 0)
 		goto out;
+	burnin_coord_proof_end(co, st.first, co->m + co->n_m - st.n, st.n);
 	serial += clock_mono_now() - t_rec;
 	burnin_overhead_note(co, clock_mono_now() - t0, serial);
 	co->seq++;
@@ -525,6 +529,7 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 			     co->n_inv);
 		if (burnin_emit_findings(co, v, &n_fail) < 0)
 			n_fail++;
+		burnin_coord_proof_close(co, &n_fail);
 		code = n_fail ? IBP_EXIT_FAIL : IBP_EXIT_PASS;
 	}
 	burnin_progress_done(co);
@@ -562,6 +567,10 @@ int burnin_coordinate(struct burnin_coord *co)
 					co->inv_rank[i]));
 	}
 	emit(co, burnin_run_record(co, "start"));
+	code = burnin_coord_proof_open(co, co->routes);
+	if (code != IBP_EXIT_PASS)
+		goto out;
+	code = IBP_EXIT_RUNTIME;
 	co->start = clock_mono_now();
 	for (int r = 0; r < co->n_main_rounds && !co->stopped; r++)
 		if (run_round(co, r))
@@ -570,6 +579,7 @@ int burnin_coordinate(struct burnin_coord *co)
 		goto out;
 	code = finish(co, v);
 out:
+	burnin_coord_proof_close(co, NULL);
 	for (int i = 0; co->port_counters && i < co->n_inv; i++)
 		json_decref(co->port_counters[i]);
 	for (int i = 0; co->port_saturated && i < co->n_inv; i++)

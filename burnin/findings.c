@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burnin/route_plan.h"
 #include "burnin/run.h"
 
 struct finding_ctx {
@@ -35,6 +36,12 @@ static int put(struct finding_ctx *fc, json_t *f)
 		ret = record_writer_emit(fc->co->w, f);
 	json_decref(f);
 	return ret;
+}
+
+/* A not-tested cable from the route planner (route_plan.h). */
+static int put_route(void *arg, json_t *finding)
+{
+	return put(arg, finding);
 }
 
 static json_t *subject(const struct burnin_port *p)
@@ -294,6 +301,9 @@ int burnin_emit_findings(struct burnin_coord *co,
 	fprintf(fc.summary, "findings:\n");
 	for (int p = 0; p < co->n_inv; p++)
 		ret |= port_findings(&fc, p, &v[p]);
+	if (co->ctx->cfg->routes)
+		ret |= burnin_route_not_tested(co->ctx->cfg, co->inv, co->n_inv,
+					       &co->sched, put_route, &fc);
 	free(fc.rates);
 	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");

@@ -27,6 +27,7 @@ struct burnin_routes {
 	struct burnin_route_ca *cas;
 	int ncas;
 	const struct fabric_port **ca_port; /* [ncas] */
+	const struct fabric_port **cable_out; /* [ncables] egress port */
 	int *cable_of_port; /* [m->nports_total] by port id, -1 none */
 	struct hashmap ca_by_guid; /* port guid -> CA index */
 };
@@ -69,7 +70,9 @@ static int make_cables(struct burnin_routes *r)
 				  sizeof(*r->cable_of_port));
 	r->cables = calloc(m->nports_total ? m->nports_total : 1,
 			   sizeof(*r->cables));
-	if (!r->cable_of_port || !r->cables)
+	r->cable_out = calloc(m->nports_total ? m->nports_total : 1,
+			      sizeof(*r->cable_out));
+	if (!r->cable_of_port || !r->cables || !r->cable_out)
 		return -ENOMEM;
 	for (i = 0; i < m->nports_total; i++)
 		r->cable_of_port[i] = -1;
@@ -79,14 +82,13 @@ static int make_cables(struct burnin_routes *r)
 			if (!link_up(p))
 				continue;
 			fill_cable(&r->cables[n], p);
+			r->cable_out[n] = p;
 			r->cable_of_port[p->id] = (int)n++;
 		}
 	r->ncables = (int)n;
-	for (i = 0; i < n; i++) {
-		p = fabric_port(fabric_find_guid(m, r->cables[i].from_guid),
-				r->cables[i].from_port);
-		r->cables[i].reverse = r->cable_of_port[p->remote->id];
-	}
+	for (i = 0; i < n; i++)
+		r->cables[i].reverse =
+			r->cable_of_port[r->cable_out[i]->remote->id];
 	return 0;
 }
 
@@ -134,6 +136,13 @@ static int make_cas(struct burnin_routes *r)
 	return 0;
 }
 
+static int finish(struct burnin_routes *r)
+{
+	int rc = make_cables(r);
+
+	return rc ? rc : make_cas(r);
+}
+
 static int load_offline(struct burnin_routes *r, const char *path,
 			const char *lfts, char *err, size_t err_len)
 {
@@ -160,11 +169,33 @@ int burnin_routes_load(const char *path, const char *lfts,
 	rc = lfts ? load_offline(r, path, lfts, err, err_len)
 		  : fabric_records_load(path, &r->m, &r->fr, err, err_len);
 	if (!rc)
-		rc = make_cables(r);
-	if (!rc)
-		rc = make_cas(r);
+		rc = finish(r);
 	if (rc == -ENOMEM && err_len && !err[0])
 		snprintf(err, err_len, "%s: out of memory", path);
+	if (rc) {
+		burnin_routes_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int burnin_routes_adopt(struct fabric *m, struct fabric_routes *fr,
+			struct burnin_routes **out)
+{
+	struct burnin_routes *r = calloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	if (!r) {
+		fabric_routes_free(fr);
+		fabric_free(m);
+		return -ENOMEM;
+	}
+	r->m = m;
+	r->fr = *fr;
+	memset(fr, 0, sizeof(*fr));
+	rc = finish(r);
 	if (rc) {
 		burnin_routes_free(r);
 		return rc;
@@ -179,6 +210,7 @@ void burnin_routes_free(struct burnin_routes *r)
 		return;
 	hashmap_free(&r->ca_by_guid);
 	free(r->cable_of_port);
+	free(r->cable_out);
 	free(r->ca_port);
 	free(r->cas);
 	free(r->cables);
@@ -240,6 +272,33 @@ int burnin_routes_path(const struct burnin_routes *r, int src, int dst,
 	for (i = 0; i < p.n; i++)
 		cables[i] = r->cable_of_port[p.hop[i].out->id];
 	return p.n;
+}
+
+int burnin_routes_cable_dsts(const struct burnin_routes *r, int c, int *cas,
+			     int max)
+{
+	const struct fabric_port *p;
+	const struct fabric_lft *t;
+	int i, n = 0;
+	uint16_t lid;
+
+	if (c < 0 || c >= r->ncables)
+		return 0;
+	p = r->cable_out[c];
+	if (p->node->type != FABRIC_NODE_SWITCH)
+		return 0;
+	t = &r->fr.lft[p->node->idx];
+	if (!t->valid)
+		return 0;
+	for (i = 0; i < r->ncas; i++) {
+		lid = r->cas[i].lid;
+		if (!lid || lid > t->top || t->port[lid] != p->num)
+			continue;
+		if (n < max)
+			cas[n] = i;
+		n++;
+	}
+	return n;
 }
 
 struct name_buf {

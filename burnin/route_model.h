@@ -56,6 +56,16 @@ int burnin_routes_load(const char *path, const char *lfts,
 		       struct burnin_routes **out, char *err, size_t err_len);
 void burnin_routes_free(struct burnin_routes *r);
 
+struct fabric;
+struct fabric_routes;
+/*
+ * The same from a model and its tables built in memory (a generated tree,
+ * a bench): takes m and the contents of *fr (zeroed here), freed with the
+ * routes, also when this fails. 0 or -ENOMEM.
+ */
+int burnin_routes_adopt(struct fabric *m, struct fabric_routes *fr,
+			struct burnin_routes **out);
+
 int burnin_routes_n_cables(const struct burnin_routes *r);
 const struct burnin_cable *burnin_routes_cable(const struct burnin_routes *r,
 					       int c);
@@ -75,6 +85,14 @@ int burnin_routes_ca_by_guid(const struct burnin_routes *r, uint64_t guid);
  */
 int burnin_routes_path(const struct burnin_routes *r, int src, int dst,
 		       int *cables, int max);
+
+/*
+ * The CA ports whose LID the switch at cable c's egress end routes out of
+ * that port, into cas[max]. Returns their number (more than max: only max
+ * written); 0 for a cable out of a CA. Pure, thread-safe.
+ */
+int burnin_routes_cable_dsts(const struct burnin_routes *r, int c, int *cas,
+			     int max);
 
 /* "leaf01:17->spine03:5" (names made safe for a terminal) into buf. */
 void burnin_cable_name(const struct burnin_routes *r, int c, char *buf,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burnin/route_plan.h"
 #include "burnin/run.h"
 #include "common/cli.h"
 #include "common/log.h"
@@ -104,6 +105,13 @@ static void pin(struct burnin_ctx *ctx)
 int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 		struct burnin_schedule *s)
 {
+	return burnin_plan_keep(cfg, inv, n, s, NULL);
+}
+
+int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
+		     int n, struct burnin_schedule *s,
+		     struct burnin_routes **keep)
+{
 	char err[512];
 	int ret;
 
@@ -113,6 +121,8 @@ int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
 			return ret == -ENOMEM ? IBP_EXIT_RUNTIME
 					      : IBP_EXIT_USAGE;
 	}
+	if (cfg->routes)
+		return burnin_route_plan(cfg, inv, n, s, keep);
 	ret = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s, err,
 				    sizeof(err));
 	if (ret) {
@@ -139,7 +149,8 @@ static int plan(struct burnin_coord *co)
 			co->n_inv);
 		return IBP_EXIT_RUNTIME;
 	}
-	code = burnin_plan(co->ctx->cfg, co->inv, co->n_inv, &co->sched);
+	code = burnin_plan_keep(co->ctx->cfg, co->inv, co->n_inv, &co->sched,
+				&co->routes);
 	co->n_main_rounds = co->sched.n_rounds;
 	return code;
 }

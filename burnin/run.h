@@ -104,6 +104,9 @@ struct wire_report {
 	struct wire_result end[BURNIN_MAX_ENDS];
 };
 
+struct burnin_routes;
+struct burnin_load_proof;
+
 /* One rank: its configuration, bootstrap, port and helper threads. */
 struct burnin_ctx {
 	const struct burnin_config *cfg;
@@ -145,6 +148,11 @@ struct burnin_coord {
 		int steps;
 		double total_s, serial_s; /* serial_s: rank 0's own work */
 	} overhead;
+	/* --routes, loaded by rank 0 before the rounds (NULL: none); the
+	 * coord owns it */
+	struct burnin_routes *routes;
+	struct burnin_load_proof *proof; /* NULL: no load proof */
+	struct record_writer *proof_cert; /* --coverage, appended to */
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
@@ -175,6 +183,18 @@ void burnin_stop_workers(struct burnin_coord *co);
 /* Appends m to co->m (growing it), -ENOMEM. */
 int burnin_coord_add_measure(struct burnin_coord *co,
 			     const struct burnin_measure *m);
+
+/* load_proof_coord.c: the load proof around each step (issue 16) */
+/* IBP_EXIT_PASS, or IBP_EXIT_RUNTIME when --prove-load cannot be kept. */
+int burnin_coord_proof_open(struct burnin_coord *co,
+			    const struct burnin_routes *r);
+void burnin_coord_proof_begin(struct burnin_coord *co, int round, int test,
+			      int first, int n);
+/* m[n]: the measures of the step's pairs sched.pairs[first .. first + n). */
+void burnin_coord_proof_end(struct burnin_coord *co, int first,
+			    const struct burnin_measure *m, int n);
+/* Adds the cable-not-loaded findings to *n_fail (may be NULL); closes. */
+void burnin_coord_proof_close(struct burnin_coord *co, int *n_fail);
 
 /* inventory.c */
 int burnin_inventory_gather(struct burnin_coord *co);

@@ -37,6 +37,11 @@ int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
 			 spec + 7);
 		return -EINVAL;
 	}
+	if (!strcmp(spec, "cover")) {
+		snprintf(err, err_len,
+			 "cover plans over the routes: give --routes FILE");
+		return -EINVAL;
+	}
 	if (!strncmp(spec, "node:", 5))
 		return burnin_schedule_node(spec + 5, ports, n, s, err,
 					    err_len);

@@ -158,6 +158,23 @@ static const struct field_rule transceiver_fields[] = {
 	{ NULL },
 };
 
+static const char *const cable_status[] = { "loaded", "not-loaded", "unproven",
+					    "unread", "idle",	    NULL };
+
+/* burnin's load proof (issue 16): one directed cable in one step. */
+static const struct field_rule cable_load_fields[] = {
+	{ "round", FT_INTEGER },
+	{ "test", FT_STRING, tests },
+	{ "cable", FT_STRING },
+	{ "from", FT_OBJECT },
+	{ "to", FT_OBJECT },
+	{ "flows", FT_INTEGER },
+	{ "expected_bytes", FT_NUMBER },
+	{ "moved_bytes", FT_NUMBER },
+	{ "status", FT_STRING, cable_status },
+	{ NULL },
+};
+
 static const struct kind_rules kinds[] = {
 	{ "port", port_fields },
 	{ "pair", pair_fields },
@@ -169,6 +186,7 @@ static const struct kind_rules kinds[] = {
 	{ "lft", lft_fields },
 	{ "event", event_fields },
 	{ "transceiver", transceiver_fields },
+	{ "cable-load", cable_load_fields },
 	{ NULL, NULL },
 };
 

@@ -30,7 +30,7 @@ static void write_tmp(char *path, const char *text)
 {
 	int fd;
 
-	strcpy(path, "/tmp/route-model-XXXXXX");
+	snprintf(path, 64, "/tmp/route-model-XXXXXX");
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));

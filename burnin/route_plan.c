@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: MIT
+/*
+ * route_plan.c: rank 0's plan with --routes (burnin_route_plan()): the
+ * routes loaded, the inventory mapped, the schedule built (route-aware
+ * all-pairs and cover; any other as without routes), its certificate
+ * printed on --dry-run beside the route-blind plan's counts, written with
+ * --coverage (JSON Lines, docs/burnin.md), and the rounds with --plan
+ * (the pairs:FILE format).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "burnin/route_plan.h"
+#include "common/cli.h"
+#include "common/log.h"
+#include "common/record.h"
+#include "common/text.h"
+
+/* ---- --coverage ---- */
+
+static json_t *end_json(const char *name, uint64_t guid, int port, bool sw)
+{
+	char g[19];
+
+	return json_pack("{s:s, s:s, s:i, s:s}", "node", name, "guid",
+			 record_guid_str(guid, g), "port", port, "type",
+			 sw ? "switch" : "ca");
+}
+
+static json_t *cable_subject(const struct route_ctx *c, int k)
+{
+	const struct burnin_cable *b = burnin_routes_cable(c->r, k);
+	bool from_ca = !b->inter_switch && c->from_ca[k];
+
+	return json_pack(
+		"{s:o, s:o}", "a",
+		end_json(b->from_name, b->from_guid, b->from_port, !from_ca),
+		"b",
+		end_json(b->to_name, b->to_guid, b->to_port,
+			 b->inter_switch || from_ca));
+}
+
+static json_t *cable_rounds(const struct route_cert *cert, const int *idx,
+			    int from, int to)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = from; a && i < to; i++)
+		json_array_append_new(
+			a, json_pack("[i, i]", idx[2 * i] + 1, idx[2 * i + 1]));
+	(void)cert;
+	return a;
+}
+
+static int emit(FILE *out, json_t *o)
+{
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	int rc = s && fprintf(out, "%s\n", s) >= 0 ? 0 : -EIO;
+
+	free(s);
+	json_decref(o);
+	return rc;
+}
+
+static int cable_line(const struct route_ctx *c, const struct route_cert *cert,
+		      int k, const int *idx, int from, int to, FILE *out)
+{
+	const struct burnin_cable *b = burnin_routes_cable(c->r, k);
+	char name[512];
+
+	burnin_cable_name(c->r, k, name, sizeof(name));
+	return emit(out,
+		    json_pack("{s:s, s:s, s:o, s:b, s:b, s:f, s:o, s:i, s:b, "
+			      "s:b, s:b}",
+			      "kind", "coverage-cable", "cable", name,
+			      "subject", cable_subject(c, k), "inter_switch",
+			      b->inter_switch, "up", c->cable_up[k],
+			      "capacity_gbps", b->capacity_gbps, "rounds",
+			      cable_rounds(cert, idx, from, to),
+			      "rounds_contended", cert->rounds_contended[k],
+			      "contended", cert->rounds_contended[k] > 0,
+			      "reachable", cert->reachable[k], "one_source",
+			      cert->one_source[k]));
+}
+
+static json_t *not_tested_finding(const struct route_ctx *c, int k)
+{
+	char name[512];
+
+	burnin_cable_name(c->r, k, name, sizeof(name));
+	return record_finding("warn", "not-tested", cable_subject(c, k),
+			      json_pack("{s:s}", "reason",
+					"no pair of present hosts is "
+					"routed over it"),
+			      "none",
+			      "cable %s: no host traffic can reach it (its "
+			      "destinations absent or drained): not tested",
+			      name);
+}
+
+static int not_tested(const struct route_ctx *c, int k, FILE *out)
+{
+	return emit(out, not_tested_finding(c, k));
+}
+
+static json_t *summary_json(const struct route_cert *cert, const char *schedule)
+{
+	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
+			 "s:i, s:i}",
+			 "kind", "coverage", "schedule", schedule, "rounds",
+			 cert->n_rounds, "cables", cert->n_cables,
+			 "inter_switch", cert->inter, "loaded", cert->loaded,
+			 "contended_cables", cert->contended_cables,
+			 "contended_rounds", cert->contended_rounds,
+			 "unreachable", cert->unreachable, "up_single",
+			 cert->up_single, "flows", cert->flows,
+			 "flows_no_route", cert->flows_no_route);
+}
+
+/* The loads cable by cable: idx[2 * i] round, idx[2 * i + 1] flows. */
+static int *by_cable(const struct route_cert *cert, int *first)
+{
+	int *idx = malloc((cert->n_load + 1) * 2 * sizeof(int));
+	int r, k;
+	size_t i;
+
+	if (!idx)
+		return NULL;
+	memset(first, 0, ((size_t)cert->n_cables + 1) * sizeof(int));
+	for (i = 0; i < cert->n_load; i++)
+		first[(cert->load[i] >> 8) + 1]++;
+	for (k = 0; k < cert->n_cables; k++)
+		first[k + 1] += first[k];
+	for (r = 0; r < cert->n_rounds; r++)
+		for (i = (size_t)cert->lstart[r];
+		     i < (size_t)cert->lstart[r + 1]; i++) {
+			k = (int)(cert->load[i] >> 8);
+			idx[2 * first[k]] = r;
+			idx[2 * first[k] + 1] = (int)(cert->load[i] & 0xff);
+			first[k]++;
+		}
+	for (k = cert->n_cables; k > 0; k--)
+		first[k] = first[k - 1];
+	first[0] = 0;
+	return idx;
+}
+
+int route_cert_write(const struct route_ctx *c, const struct route_cert *cert,
+		     const char *schedule, FILE *out)
+{
+	int *first = malloc(((size_t)cert->n_cables + 1) * sizeof(int));
+	int *idx = first ? by_cable(cert, first) : NULL;
+	int k, rc = idx ? emit(out, summary_json(cert, schedule)) : -ENOMEM;
+
+	for (k = 0; !rc && k < cert->n_cables; k++)
+		rc = cable_line(c, cert, k, idx, first[k], first[k + 1], out);
+	for (k = 0; !rc && k < cert->n_cables; k++)
+		if (burnin_routes_cable(c->r, k)->inter_switch &&
+		    !cert->reachable[k])
+			rc = not_tested(c, k, out);
+	free(idx);
+	free(first);
+	return rc;
+}
+
+/* ---- --plan ---- */
+
+int route_plan_write(const struct burnin_port *inv,
+		     const struct burnin_schedule *s, FILE *out)
+{
+	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16];
+	int r, i;
+
+	fprintf(out, "# ibproof burnin --plan: ROUND A B (A sends to B)%s\n",
+		s->duplex ? "; duplex rounds" : "");
+	for (r = 0; r < s->n_rounds; r++)
+		for (i = s->start[r]; i < s->start[r + 1]; i++) {
+			burnin_port_name(&inv[s->pairs[i].a], a, sizeof(a));
+			burnin_port_name(&inv[s->pairs[i].b], b, sizeof(b));
+			if (fprintf(out, "%d %s %s\n", r, a, b) < 0)
+				return -EIO;
+		}
+	return fflush(out) ? -errno : 0;
+}
+
+/* ---- the plan ---- */
+
+static int build_schedule(const struct burnin_config *cfg,
+			  const struct route_ctx *c,
+			  const struct burnin_port *inv, int n,
+			  struct burnin_schedule *s)
+{
+	char err[512];
+	int rc;
+
+	if (!strcmp(cfg->schedule, "all-pairs"))
+		rc = route_all_pairs(c, s);
+	else if (!strcmp(cfg->schedule, "cover"))
+		rc = route_cover(c, cfg->seed, s);
+	else {
+		rc = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s,
+					   err, sizeof(err));
+		if (rc)
+			log_error("schedule: %s", err);
+		return rc;
+	}
+	if (rc)
+		log_error("schedule: out of memory");
+	return rc;
+}
+
+static void print_cert(const char *what, const struct route_cert *cert)
+{
+	printf("%s: %d rounds; switch-to-switch cables %d: loaded %d, "
+	       "contended %d (in %d rounds), unreachable %d, up-links loaded "
+	       "from one host only %d; %d flows (%d without a route)\n",
+	       what, cert->n_rounds, cert->inter, cert->loaded,
+	       cert->contended_cables, cert->contended_rounds,
+	       cert->unreachable, cert->up_single, cert->flows,
+	       cert->flows_no_route);
+}
+
+/* The same length of plan without routes: all-pairs, or random rounds. */
+static void print_blind(const struct burnin_config *cfg,
+			const struct route_ctx *c,
+			const struct burnin_port *inv, int n, int rounds)
+{
+	struct burnin_schedule b = { 0 };
+	struct route_cert cert;
+	char spec[32], err[256], what[96];
+
+	if (!strcmp(cfg->schedule, "all-pairs"))
+		snprintf(spec, sizeof(spec), "all-pairs");
+	else if (!strcmp(cfg->schedule, "cover") && rounds > 0)
+		snprintf(spec, sizeof(spec), "random:%d", rounds);
+	else
+		return;
+	if (burnin_schedule_build(spec, inv, n, cfg->seed, &b, err,
+				  sizeof(err)) ||
+	    route_cert_build(c, &b, &cert)) {
+		burnin_schedule_free(&b);
+		return;
+	}
+	snprintf(what, sizeof(what), "route-blind %s", spec);
+	print_cert(what, &cert);
+	route_cert_free(&cert);
+	burnin_schedule_free(&b);
+}
+
+static void print_unreachable(const struct route_ctx *c,
+			      const struct route_cert *cert)
+{
+	char name[512];
+	int k;
+
+	for (k = 0; k < cert->n_cables; k++) {
+		if (!burnin_routes_cable(c->r, k)->inter_switch ||
+		    cert->reachable[k])
+			continue;
+		burnin_cable_name(c->r, k, name, sizeof(name));
+		printf("  not-tested %s: no host traffic can reach it\n", name);
+	}
+}
+
+static int write_file(const char *path, const char *what,
+		      int (*fn)(const void *a, const void *b, const void *x,
+				FILE *out),
+		      const void *a, const void *b, const void *x)
+{
+	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int rc;
+
+	if (!out) {
+		log_error("%s %s: %m", what, path);
+		return -errno;
+	}
+	rc = fn(a, b, x, out);
+	if (out == stdout)
+		fflush(stdout);
+	else if (fclose(out) && !rc)
+		rc = -errno;
+	if (rc)
+		log_error("%s %s: %s", what, path, strerror(-rc));
+	return rc;
+}
+
+static int cert_fn(const void *a, const void *b, const void *x, FILE *out)
+{
+	return route_cert_write(a, b, x, out);
+}
+
+static int plan_fn(const void *a, const void *b, const void *x, FILE *out)
+{
+	(void)x;
+	return route_plan_write(a, b, out);
+}
+
+static int outputs(const struct burnin_config *cfg, const struct route_ctx *c,
+		   const struct burnin_port *inv,
+		   const struct burnin_schedule *s,
+		   const struct route_cert *cert)
+{
+	if (cfg->dry_run) {
+		printf("routes: %d of %d inventory ports on the %d CA ports of "
+		       "%s (%d not in them, planned as without routes); host "
+		       "order %s, %d slots\n",
+		       c->n_inv - c->n_unmapped, c->n_inv,
+		       burnin_routes_n_cas(c->r), cfg->routes, c->n_unmapped,
+		       c->order_from_file ? cfg->ftree_ca_order
+					  : "derived from the tables",
+		       c->n_slots);
+		print_cert("coverage", cert);
+		print_blind(cfg, c, inv, c->n_inv, s->n_rounds);
+		print_unreachable(c, cert);
+	}
+	if (cfg->coverage && write_file(cfg->coverage, "--coverage", cert_fn, c,
+					cert, cfg->schedule))
+		return IBP_EXIT_RUNTIME;
+	if (cfg->plan_out &&
+	    write_file(cfg->plan_out, "--plan", plan_fn, inv, s, NULL))
+		return IBP_EXIT_RUNTIME;
+	return IBP_EXIT_PASS;
+}
+
+static int load(const struct burnin_config *cfg, struct burnin_routes **r,
+		struct route_ctx *c, const struct burnin_port *inv, int n)
+{
+	char err[512];
+	int rc =
+		burnin_routes_load(cfg->routes, cfg->lfts, r, err, sizeof(err));
+
+	if (!rc && (rc = route_ctx_init(c, *r, inv, n)))
+		snprintf(err, sizeof(err), "out of memory");
+	if (!rc &&
+	    (rc = route_order_build(c, cfg->ftree_ca_order, err, sizeof(err))))
+		route_ctx_free(c);
+	if (rc) {
+		log_error("--routes: %s", err);
+		/* as --topology: a file that cannot be read is bad input */
+		return rc == -ENOMEM ? IBP_EXIT_RUNTIME : IBP_EXIT_USAGE;
+	}
+	return IBP_EXIT_PASS;
+}
+
+int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
+		      int n, struct burnin_schedule *s,
+		      struct burnin_routes **keep)
+{
+	struct burnin_routes *r = NULL;
+	struct route_cert cert;
+	struct route_ctx c;
+	int code = load(cfg, &r, &c, inv, n);
+
+	if (code) {
+		burnin_routes_free(r);
+		return code;
+	}
+	if (build_schedule(cfg, &c, inv, n, s))
+		code = IBP_EXIT_USAGE;
+	else if (route_cert_build(&c, s, &cert))
+		code = IBP_EXIT_RUNTIME;
+	else {
+		code = outputs(cfg, &c, inv, s, &cert);
+		route_cert_free(&cert);
+	}
+	route_ctx_free(&c);
+	if (keep && code == IBP_EXIT_PASS)
+		*keep = r;
+	else
+		burnin_routes_free(r);
+	return code;
+}
+
+int burnin_route_not_tested(const struct burnin_config *cfg,
+			    const struct burnin_port *inv, int n,
+			    const struct burnin_schedule *s,
+			    int (*put)(void *arg, json_t *finding), void *arg)
+{
+	struct burnin_routes *r = NULL;
+	struct route_cert cert;
+	struct route_ctx c;
+	int k, rc = load(cfg, &r, &c, inv, n) ? -EINVAL : 0;
+
+	if (rc) {
+		burnin_routes_free(r);
+		return rc;
+	}
+	rc = route_cert_build(&c, s, &cert);
+	for (k = 0; !rc && k < cert.n_cables; k++)
+		if (burnin_routes_cable(r, k)->inter_switch &&
+		    !cert.reachable[k])
+			rc = put(arg, not_tested_finding(&c, k));
+	if (cert.n_cables)
+		route_cert_free(&cert);
+	route_ctx_free(&c);
+	burnin_routes_free(r);
+	return rc;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_ROUTE_PLAN_H
+#define IBPROOF_BURNIN_ROUTE_PLAN_H
+
+/*
+ * The route-aware planner (issue 16): the inventory's ports placed on the
+ * CA ports of the routes (route_ctx.c), the host order of the routing
+ * engine (route_order.c), route-aware all-pairs (shifts in that order)
+ * and cover (route_cover.c), and the coverage certificate of any schedule
+ * (route_plan.c). Pure: files are read and written only by
+ * burnin_route_plan() and the writers named below.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "burnin/burnin.h"
+#include "burnin/route_model.h"
+
+/* The inventory on the routes. */
+struct route_ctx {
+	const struct burnin_routes *r;
+	int n_inv;
+	int *ca_of_inv; /* [n_inv] CA index, -1 not in the routes */
+	int *inv_of_ca; /* [n_cas] inventory index, -1 absent */
+	int n_unmapped;
+	/* the engine's host order: slot -> inventory index, -1 a hole */
+	int *slot_inv;
+	int n_slots;
+	bool order_from_file;
+	bool *cable_up; /* [n_cables] switch to a switch further from CAs */
+	bool *from_ca; /* [n_cables] a host link out of its CA */
+};
+
+/* Maps inv[n] by port GUID; 0 or -ENOMEM. */
+int route_ctx_init(struct route_ctx *c, const struct burnin_routes *r,
+		   const struct burnin_port *inv, int n);
+void route_ctx_free(struct route_ctx *c);
+
+/*
+ * The slot order: from an opensm-ftree-ca-order.dump (path not NULL:
+ * "0xLID<TAB>NAME" per slot, 0xFFFF a DUMMY hole; -EINVAL with
+ * "FILE:LINE: ..." in err), else derived from the tables (hosts grouped by
+ * leaf, each leaf a block, within it by the up-port other leaves route
+ * to it through). Ports not in the routes come last. 0 or -errno.
+ */
+int route_order_build(struct route_ctx *c, const char *ca_order, char *err,
+		      size_t err_len);
+
+/* All-pairs as duplex shifts of the slot order (holes dropped). */
+int route_all_pairs(const struct route_ctx *c, struct burnin_schedule *s);
+
+/*
+ * Cover: the fewest rounds, every flow alone on each cable it crosses,
+ * loading every reachable directed switch-to-switch cable, each up-link
+ * in rounds with flows from 2 different hosts where 2 can reach it.
+ */
+int route_cover(const struct route_ctx *c, uint64_t seed,
+		struct burnin_schedule *s);
+
+/*
+ * Extra rounds appended to s, packed first-fit (route_pack.c): a flow
+ * (CA src -> CA dst over path) goes into the first of them where src
+ * sends nothing, dst receives nothing and no cable of path is loaded.
+ */
+struct route_pack {
+	const struct route_ctx *c;
+	int nc, ncas;
+	int first_round; /* index in s of the first extra round */
+	int n, cap, max_rounds;
+	unsigned char *busy; /* per round: [ncas] sends, [ncas] receives,
+			      * [nc] cables */
+};
+
+void route_pack_init(struct route_pack *p, const struct route_ctx *c,
+		     const struct burnin_schedule *s, int max_rounds);
+/* 1 placed (past max_rounds, sharing cables when it must), -ENOMEM. */
+int route_pack_place(struct route_pack *p, struct burnin_schedule *s, int src,
+		     int dst, const int *path, int n);
+void route_pack_free(struct route_pack *p);
+
+/* The certificate of a schedule over the routes. */
+struct route_cert {
+	int n_rounds, n_cables;
+	/* round-major loads: round r's entries load[lstart[r]..lstart[r+1]),
+	 * each (cable << 8 | min(flows, 255)) */
+	uint32_t *load;
+	size_t n_load, cap_load;
+	int *lstart;
+	/* per cable */
+	int *rounds_loaded;
+	int *rounds_contended;
+	bool *reachable; /* some pair of present hosts crosses it */
+	bool *one_source; /* an up-link only one host's flows reach */
+	/* totals over inter-switch cables */
+	int inter, loaded, contended_cables, contended_rounds, unreachable;
+	int up_single; /* up-links loaded from one host only */
+	int flows, flows_no_route;
+};
+
+/*
+ * Evaluates s (pairs are inventory indices) over the routes: which
+ * cables each round loads and with how many flows. Reachability is
+ * computed from the tables. 0 or -ENOMEM.
+ */
+int route_cert_build(const struct route_ctx *c, const struct burnin_schedule *s,
+		     struct route_cert *cert);
+void route_cert_free(struct route_cert *cert);
+
+/* The coverage certificate as JSON Lines (docs/burnin.md); 0 or -errno. */
+int route_cert_write(const struct route_ctx *c, const struct route_cert *cert,
+		     const char *schedule, FILE *out);
+/* The rounds in the pairs:FILE format; 0 or -errno. */
+int route_plan_write(const struct burnin_port *inv,
+		     const struct burnin_schedule *s, FILE *out);
+
+/*
+ * Rank 0's plan with --routes: loads the routes, maps the inventory,
+ * builds the schedule (route-aware all-pairs and cover; any other through
+ * burnin_schedule_build()), prints the certificate on --dry-run beside the
+ * route-blind plan's counts, writes --coverage and --plan. With keep the
+ * loaded routes go to *keep on success (the caller frees them with
+ * burnin_routes_free()); otherwise they are freed. IBP_EXIT_*.
+ */
+int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
+		      int n, struct burnin_schedule *s,
+		      struct burnin_routes **keep);
+
+/*
+ * burnin_plan() (burnin.h) that hands the routes of --routes to *keep
+ * (left NULL without --routes): for rank 0's coordinator, which keeps
+ * them for the run (the load proof, judging by route).
+ */
+int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
+		     int n, struct burnin_schedule *s,
+		     struct burnin_routes **keep);
+
+/*
+ * After a run with --routes: one not-tested finding (warn, subject the
+ * cable's two ends) per switch-to-switch cable no pair of present hosts
+ * is routed over, handed to put (which takes the reference). 0 or the
+ * first error.
+ */
+int burnin_route_not_tested(const struct burnin_config *cfg,
+			    const struct burnin_port *inv, int n,
+			    const struct burnin_schedule *s,
+			    int (*put)(void *arg, json_t *finding), void *arg);
+
+#endif
