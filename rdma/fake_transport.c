@@ -285,6 +285,13 @@ static int fake_list_ports(const char *filter, struct burnin_port **ports,
 		log_error("IBP_FAKE: %s", err);
 		return -EINVAL;
 	}
+	if (strlen(record_hostname()) >= sizeof(p->host)) {
+		/* cut, two hosts would merge (D16) */
+		log_error("IBPROOF_HOST: a host name of %zu bytes, longer "
+			  "than %zu",
+			  strlen(record_hostname()), sizeof(p->host) - 1);
+		return -EINVAL;
+	}
 	p = calloc((size_t)(cfg.ports ? cfg.ports : 1), sizeof(*p));
 	if (!p)
 		return -ENOMEM;
