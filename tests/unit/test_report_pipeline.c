@@ -489,6 +489,48 @@ static void test_malformed_input(void **state)
 	free(path);
 }
 
+/*
+ * Found by fuzz_report_formats (check-outputs.py html): the HTML report's
+ * data script carried C1 controls, bidi overrides and non-characters raw
+ * (jansson writes them as they are), which HTML does not allow in its
+ * input. The data is written ASCII-only now (\uXXXX).
+ */
+static void test_html_data_without_controls(void **state)
+{
+	char *path = temp_path(".jsonl"), *html = temp_path(".html");
+	struct report r;
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "w");
+
+	(void)state;
+	assert_non_null(f);
+	fputs("{\"schema\":\"ibproof/1\",\"kind\":\"finding\",\"time\":"
+	      "\"2026-12-02T15:04:05.123Z\",\"host\":\"n1\",\"version\":"
+	      "\"0.1.0\",\"severity\":\"fail\",\"category\":\"x\","
+	      "\"subject\":{\"node\":\"a\\u0085b\\u202ec\\ufffed\","
+	      "\"guid\":\"0x2c90310000001\",\"port\":3},\"evidence\":{},\"action\":"
+	      "\"disable-port\",\"message\":\"m\\u0085\\u202e\\ufffe\"}\n",
+	      f);
+	fclose(f);
+	analyse(&r, path, NULL);
+	assert_int_equal(0, report_write_html(&r, html));
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	assert_true(n > 0 && n < sizeof(buf) - 1);
+	assert_null(strstr(buf, "\xc2\x85"));
+	assert_null(strstr(buf, "\xe2\x80\xae"));
+	assert_null(strstr(buf, "\xef\xbf\xbe"));
+	report_fini(&r);
+	unlink(path);
+	unlink(html);
+	free(path);
+	free(html);
+}
+
 static size_t count_of(const char *s, const char *what)
 {
 	size_t n = 0;
@@ -586,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_switch_common_cause),
 		cmocka_unit_test(test_file_read_in_parts),
 		cmocka_unit_test(test_malformed_input),
+		cmocka_unit_test(test_html_data_without_controls),
 		cmocka_unit_test(test_fabric_map),
 		cmocka_unit_test(test_fabric_map_bundles),
 	};
