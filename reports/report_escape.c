@@ -95,18 +95,18 @@ static void put_hex_bytes(struct report_buf *b, const char *s, size_t n)
 static void html_escape_char(struct report_buf *b, char c)
 {
 	switch (c) {
-		case '&':
-			report_buf_puts(b, "&amp;");
-			break;
-		case '<':
-			report_buf_puts(b, "&lt;");
-			break;
-		case '>':
-			report_buf_puts(b, "&gt;");
-			break;
-		case '"':
-			report_buf_puts(b, "&quot;");
-			break;
+	case '&':
+		report_buf_puts(b, "&amp;");
+		break;
+	case '<':
+		report_buf_puts(b, "&lt;");
+		break;
+	case '>':
+		report_buf_puts(b, "&gt;");
+		break;
+	case '"':
+		report_buf_puts(b, "&quot;");
+		break;
 	case '\'':
 		report_buf_puts(b, "&#39;");
 		break;

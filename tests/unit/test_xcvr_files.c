@@ -291,14 +291,13 @@ static void test_mlxlink_not_finite(void **state)
 	int up;
 
 	(void)state;
-	p = scratch("nan.txt",
-		    "Identifier : OSFP\n"
-		    "Vendor Name : NVIDIA\n"
-		    "Temperature [C] : nan [-5..75]\n"
-		    "Voltage [mV] : inf [3000..3600]\n"
-		    "Rx Power Current [dBm] : 4000,1 [-10..4]\n"
-		    "Tx Power Current [dBm] : 1,2 [-10..4000]\n"
-		    "Bias Current [mA] : 7,7 [-inf..15]\n");
+	p = scratch("nan.txt", "Identifier : OSFP\n"
+			       "Vendor Name : NVIDIA\n"
+			       "Temperature [C] : nan [-5..75]\n"
+			       "Voltage [mV] : inf [3000..3600]\n"
+			       "Rx Power Current [dBm] : 4000,1 [-10..4]\n"
+			       "Tx Power Current [dBm] : 1,2 [-10..4000]\n"
+			       "Bias Current [mA] : 7,7 [-inf..15]\n");
 	assert_int_equal(0, xcvr_load_mlxlink(p, &x, &up, err, sizeof(err)));
 	assert_true(x.present);
 	assert_false(x.has[XCVR_TEMP]);
