@@ -120,6 +120,12 @@ static int take_pair(struct burnin_coord *co, const json_t *rec, bool *seen,
 	m.a = ref_index(co, json_object_get(rec, "a"));
 	m.b = ref_index(co, json_object_get(rec, "b"));
 	m.status = status_of(json_string_value(json_object_get(rec, "status")));
+	if (m.a >= 0 && m.a == m.b) { /* other GUIDs, one name */
+		log_error("%s: pair record: a and b are one port (%s:%s:%d)",
+			  where, co->inv[m.a].host, co->inv[m.a].ca,
+			  co->inv[m.a].port);
+		return -EINVAL;
+	}
 	if (m.a < 0 || m.b < 0 || m.status == BURNIN_PAIR_NOT_TESTED)
 		return 0;
 	m.round = round;

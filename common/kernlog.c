@@ -144,7 +144,8 @@ static char *iso_stamp(char *s, double *t)
 	char *p;
 	long off;
 
-	if (!digits(s, 4) || s[4] != '-' || s[10] != 'T')
+	/* s may end before byte 10 (fuzz_kernlog): test its length first */
+	if (strnlen(s, 11) < 11 || !digits(s, 4) || s[4] != '-' || s[10] != 'T')
 		return NULL;
 	p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (!p)

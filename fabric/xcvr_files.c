@@ -403,6 +403,15 @@ static double to_unit(enum xcvr_qty q, double v)
 	return v;
 }
 
+/* Whether n figures stay finite numbers in the unit of q. */
+static bool finite_in_unit(enum xcvr_qty q, const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!isfinite(to_unit(q, v[i])))
+			return false;
+	return true;
+}
+
 static void mlx_figure(struct xcvr_info *x, enum xcvr_qty q, const char *v)
 {
 	double f[XCVR_LANES], r[2];
@@ -411,9 +420,12 @@ static void mlx_figure(struct xcvr_info *x, enum xcvr_qty q, const char *v)
 
 	for (int i = 0; i < n; i++)
 		all_zero = all_zero && f[i] == 0;
-	/* "0 [0..0]": the module reports nothing (no DDM, e.g. a DAC) */
-	if (!n || (all_zero && (!has_range || (r[0] == 0 && r[1] == 0))))
+	/* "0 [0..0]": the module reports nothing (no DDM, e.g. a DAC);
+	 * "nan", "inf", 4000 dBm: nothing usable either (fuzz_mlxlink) */
+	if (!n || (all_zero && (!has_range || (r[0] == 0 && r[1] == 0))) ||
+	    !finite_in_unit(q, f, n))
 		return;
+	has_range = has_range && finite_in_unit(q, r, 2);
 	x->has[q] = true;
 	if (q == XCVR_TEMP)
 		x->temp_c = f[0];

@@ -320,6 +320,13 @@ static int fake_list_ports(const char *filter, struct burnin_port **ports,
 	char err[160], name[BURNIN_NAME_MAX + 16];
 	int k = 0;
 
+	if (strlen(record_hostname()) >= sizeof(p->host)) {
+		/* cut, two hosts would merge (D16) */
+		log_error("IBPROOF_HOST: a host name of %zu bytes, longer "
+			  "than %zu",
+			  strlen(record_hostname()), sizeof(p->host) - 1);
+		return -EINVAL;
+	}
 	if (!cfg.configured && burnin_fake_configure(NULL, err, sizeof(err))) {
 		log_error("IBP_FAKE: %s", err);
 		return -EINVAL;

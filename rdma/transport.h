@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BURNIN_NAME_MAX 64
+/* Bytes of a host or CA name with its NUL: the longest legal host name
+ * (64, Linux HOST_NAME_MAX) fits whole; longer ones are refused (D16). */
+#define BURNIN_NAME_MAX 65
 #define BURNIN_MAX_QPS 16
 #define BURNIN_COUNTER_NAME_MAX 48 /* sysfs counter names */
 #define BURNIN_WINDOW_MS 100 /* gbps_min is the lowest window of this length */

@@ -139,7 +139,7 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 		}
 		*ports = grown;
 		p = memset(&grown[*n], 0, sizeof(*p));
-		gethostname(p->host, sizeof(p->host) - 1);
+		gethostname(p->host, sizeof(p->host)); /* 64 + NUL fit */
 		snprintf(p->ca, sizeof(p->ca), "%s", ca);
 		p->port = port;
 		p->rail = rail;

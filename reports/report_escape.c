@@ -73,29 +73,64 @@ void report_buf_free(struct report_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Text and attribute values alike (attributes are always double-quoted). */
+/*
+ * Characters HTML cannot carry or that would mislead a reader: controls
+ * other than TAB, LF and CR (no reference writes them either), C1, bidi
+ * controls (text_term_unsafe()), and non-characters.
+ */
+static bool html_unsafe(uint32_t cp)
+{
+	return (text_term_unsafe(cp) && cp != '\t' && cp != '\n' &&
+		cp != '\r') ||
+	       (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe;
+}
+
+/* Each byte of n at s as "\xNN", as the terminal text shows them. */
+static void put_hex_bytes(struct report_buf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		report_buf_printf(b, "\\x%02x", (unsigned char)s[i]);
+}
+
+static void html_escape_char(struct report_buf *b, char c)
+{
+	switch (c) {
+	case '&':
+		report_buf_puts(b, "&amp;");
+		break;
+	case '<':
+		report_buf_puts(b, "&lt;");
+		break;
+	case '>':
+		report_buf_puts(b, "&gt;");
+		break;
+	case '"':
+		report_buf_puts(b, "&quot;");
+		break;
+	case '\'':
+		report_buf_puts(b, "&#39;");
+		break;
+	default:
+		buf_putn(b, &c, 1);
+	}
+}
+
+/* Text and attribute values alike (attributes are always double-quoted);
+ * unsafe characters and bytes that are not UTF-8 as "\xNN" (found by
+ * fuzz_report_formats). */
 void report_html_escape(struct report_buf *b, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			report_buf_puts(b, "&amp;");
-			break;
-		case '<':
-			report_buf_puts(b, "&lt;");
-			break;
-		case '>':
-			report_buf_puts(b, "&gt;");
-			break;
-		case '"':
-			report_buf_puts(b, "&quot;");
-			break;
-		case '\'':
-			report_buf_puts(b, "&#39;");
-			break;
-		default:
-			buf_putn(b, s, 1);
-		}
+	size_t n = s ? strlen(s) : 0, k;
+	uint32_t cp;
+
+	for (size_t i = 0; i < n; i += k ? k : 1) {
+		k = text_utf8_char(s + i, n - i, &cp);
+		if (!k || html_unsafe(cp))
+			put_hex_bytes(b, s + i, k ? k : 1);
+		else if (k == 1)
+			html_escape_char(b, s[i]);
+		else
+			buf_putn(b, s + i, k);
 	}
 }
 

@@ -232,7 +232,11 @@ static void html_data(struct report_buf *b, const struct report *r)
 
 	if (doc)
 		json_object_del(doc, "ports");
-	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	/* ASCII only: HTML takes no C1 controls or non-characters raw, and
+	 * bidi overrides would reorder the page (fuzz_report_formats) */
+	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS |
+					     JSON_ENSURE_ASCII)
+		   : NULL;
 	report_buf_puts(
 		b, "<script type=\"application/json\" id=\"ibproof-data\">");
 	report_script_json(b, text ? text : "{\"disable\":[]}");

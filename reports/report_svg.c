@@ -339,27 +339,56 @@ out:
 	return ret;
 }
 
+static int rail_cmp(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The distinct rails >= 0 of the ports, ascending, in a new array: a rail
+ * with no port gets no panel (fuzz_report_formats: its panel divided by
+ * zero), and a rail number far above the others costs nothing. */
+static int *heatmap_rails(const struct report *r, size_t *n)
+{
+	int *rails = malloc((r->n_hports + 1) * sizeof(*rails));
+	size_t k = 0;
+
+	*n = 0;
+	if (!rails)
+		return NULL;
+	for (size_t i = 0; i < r->n_hports; i++)
+		if (r->hports[i].rail >= 0)
+			rails[k++] = r->hports[i].rail;
+	qsort(rails, k, sizeof(*rails), rail_cmp);
+	for (size_t i = 0; i < k; i++)
+		if (!*n || rails[*n - 1] != rails[i])
+			rails[(*n)++] = rails[i];
+	return rails;
+}
+
 /* One panel per rail when the port records say which rail a port is on. */
 int report_svg_heatmap(struct report_buf *b, const struct report *r)
 {
-	int max_rail = -1;
-	int ret = 0;
+	size_t n_rails;
+	int *rails, ret = 0;
 
 	if (!r->n_hports || !r->n_pairs)
 		return 0;
-	for (size_t i = 0; i < r->n_hports; i++)
-		if (r->hports[i].rail > max_rail)
-			max_rail = r->hports[i].rail;
+	rails = heatmap_rails(r, &n_rails);
+	if (!rails)
+		return -1;
 	report_buf_puts(b, "<div id=\"heatmap\">\n");
-	if (max_rail <= 0) {
+	if (!n_rails || (n_rails == 1 && rails[0] == 0)) {
 		ret = heatmap_panel(b, r, -1);
 	} else {
 		report_buf_puts(
 			b,
 			"<p class=\"note\">One panel per rail; pairs across rails are in no panel.</p>\n");
-		for (int rail = 0; rail <= max_rail && !ret; rail++)
-			ret = heatmap_panel(b, r, rail);
+		for (size_t i = 0; i < n_rails && !ret; i++)
+			ret = heatmap_panel(b, r, rails[i]);
 	}
+	free(rails);
 	report_buf_puts(b, "</div>\n");
 	return ret;
 }

@@ -373,6 +373,34 @@ static void test_d23_dry_run_empty_inventory_refused(void **state)
 	unlink(path);
 }
 
+/*
+ * Found by fuzz_resume: a pair record whose ends name one port (same
+ * host:ca:port, other GUIDs, so the record contract lets it by) became a
+ * measure of a port with itself. --resume refuses it, naming FILE:LINE.
+ */
+static void test_resume_pair_with_itself(void **state)
+{
+	struct burnin_config cfg;
+	char *path = write_temp(
+		"{\"schema\":\"ibproof/1\",\"kind\":\"pair\","
+		"\"time\":\"2026-12-02T15:04:05.123Z\",\"host\":\"node001\","
+		"\"version\":\"0.1.0\",\"round\":1,\"test\":\"write\","
+		"\"dir\":\"uni\",\"a\":{\"host\":\"node001\",\"ca\":"
+		"\"mlx5_0\",\"port\":1,\"guid\":\"0x0008f10400000001\"},"
+		"\"b\":{\"host\":\"node001\",\"ca\":\"mlx5_0\",\"port\":1,"
+		"\"guid\":\"0x0008f10400000002\"},\"gbps\":90.0,"
+		"\"gbps_min\":88.0,\"expected_gbps\":100.0,"
+		"\"status\":\"ok\"}\n");
+
+	(void)state;
+	burnin_config_defaults(&cfg);
+	cfg.ops = &burnin_fake_ops;
+	cfg.schedule = "all-pairs";
+	assert_int_equal(-EINVAL, resume_with(&cfg, path));
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_bad_topology),
 		cmocka_unit_test(test_port_record_leaf_round_trip),
 		cmocka_unit_test(test_resume_needs_same_leaves),
+		cmocka_unit_test(test_resume_pair_with_itself),
 		cmocka_unit_test(test_resume_round_out_of_range),
 		cmocka_unit_test(test_d16_long_host_not_cut),
 		cmocka_unit_test(test_d23_dry_run_empty_inventory_refused),

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -282,6 +283,35 @@ static void test_not_readable(void **state)
 		-EISDIR);
 }
 
+/*
+ * Found by fuzz_kernlog: a line shorter than an ISO stamp that starts like
+ * one ("2026-1") was read past its end (s[10]). The line ends just before
+ * a page that cannot be read: the overread faults.
+ */
+static void test_iso_prefix_at_line_end(void **state)
+{
+	static const char *const lines[] = { "2026-1", "2026-12-03", "" };
+	struct kernlog_opts o = { .now = utc(2026, 12, 3, 12, 0, 0) };
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct kernlog_line l;
+
+	(void)state;
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(0, mprotect(map + page, (size_t)page, PROT_NONE));
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(lines[i]) + 1;
+		char *line = map + page - n;
+
+		memcpy(line, lines[i], n);
+		kernlog_parse_line(line, false, &o, &l);
+		assert_int_equal(KERNLOG_PLAIN, l.format);
+		assert_string_equal(lines[i], l.text);
+	}
+	munmap(map, 2 * (size_t)page);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_no_writer),
 		cmocka_unit_test(test_fifo_stalled_writer),
 		cmocka_unit_test(test_not_readable),
+		cmocka_unit_test(test_iso_prefix_at_line_end),
 	};
 
 	setenv("TZ", "UTC", 1);

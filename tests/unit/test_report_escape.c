@@ -35,6 +35,29 @@ static void test_html(void **state)
 	expect(report_html_escape, "node01", "node01");
 }
 
+/*
+ * Found by fuzz_report_formats (check-outputs.py html): the HTML let
+ * control characters through (ESC, BEL, C1), which HTML has no way to
+ * write, not even as references; bidi overrides that reorder what the
+ * page shows; non-characters; bytes that are not UTF-8. Each byte of
+ * such a character is written "\xNN", as the terminal text does; TAB,
+ * LF and CR stay.
+ */
+static void test_html_controls(void **state)
+{
+	(void)state;
+	expect(report_html_escape, "a\x1b[31mb\x07\x7f",
+	       "a\\x1b[31mb\\x07\\x7f");
+	expect(report_html_escape, "c1 \xc2\x85 bidi \xe2\x80\xae x",
+	       "c1 \\xc2\\x85 bidi \\xe2\\x80\\xae x");
+	expect(report_html_escape, "nonchar \xef\xbf\xbe \xef\xb7\x90",
+	       "nonchar \\xef\\xbf\\xbe \\xef\\xb7\\x90");
+	expect(report_html_escape, "bad \xff utf-8 \xc3",
+	       "bad \\xff utf-8 \\xc3");
+	expect(report_html_escape, "tab\tlf\ncr\r \xc3\xa9 <&>",
+	       "tab\tlf\ncr\r \xc3\xa9 &lt;&amp;&gt;");
+}
+
 static void test_xml(void **state)
 {
 	(void)state;
@@ -108,6 +131,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_html_controls),
 		cmocka_unit_test(test_xml),
 		cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_csv),

@@ -489,6 +489,95 @@ static void test_malformed_input(void **state)
 	free(path);
 }
 
+/*
+ * Found by fuzz_report_formats (check-outputs.py html): the HTML report's
+ * data script carried C1 controls, bidi overrides and non-characters raw
+ * (jansson writes them as they are), which HTML does not allow in its
+ * input. The data is written ASCII-only now (\uXXXX).
+ */
+static void test_html_data_without_controls(void **state)
+{
+	char *path = temp_path(".jsonl"), *html = temp_path(".html");
+	struct report r;
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "w");
+
+	(void)state;
+	assert_non_null(f);
+	fputs("{\"schema\":\"ibproof/1\",\"kind\":\"finding\",\"time\":"
+	      "\"2026-12-02T15:04:05.123Z\",\"host\":\"n1\",\"version\":"
+	      "\"0.1.0\",\"severity\":\"fail\",\"category\":\"x\","
+	      "\"subject\":{\"node\":\"a\\u0085b\\u202ec\\ufffed\","
+	      "\"guid\":\"0x2c90310000001\",\"port\":3},\"evidence\":{},\"action\":"
+	      "\"disable-port\",\"message\":\"m\\u0085\\u202e\\ufffe\"}\n",
+	      f);
+	fclose(f);
+	analyse(&r, path, NULL);
+	assert_int_equal(0, report_write_html(&r, html));
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	assert_true(n > 0 && n < sizeof(buf) - 1);
+	assert_null(strstr(buf, "\xc2\x85"));
+	assert_null(strstr(buf, "\xe2\x80\xae"));
+	assert_null(strstr(buf, "\xef\xbf\xbe"));
+	report_fini(&r);
+	unlink(path);
+	unlink(html);
+	free(path);
+	free(html);
+}
+
+/*
+ * Found by fuzz_report_formats (UBSan): ports on rails 0 and 2 and none on
+ * rail 1 made the HTML heatmap divide by zero in the empty rail's panel.
+ * A panel is drawn for each rail that has ports, only.
+ */
+static void test_heatmap_rail_without_ports(void **state)
+{
+	char *path = temp_path(".jsonl"), *html = temp_path(".html");
+	struct record_writer *w = record_writer_open(path, false);
+	struct report r;
+	static char buf[1 << 20];
+	size_t n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(w);
+	for (int p = 0; p < 4; p++) {
+		json_t *ref = hca_ref(p);
+
+		emit(w, "port",
+		     json_pack("{s:O,s:O,s:i,s:O,s:i,s:s,s:s,s:f,s:i}", "host",
+			       json_object_get(ref, "host"), "ca",
+			       json_object_get(ref, "ca"), "port", 1, "guid",
+			       json_object_get(ref, "guid"), "lid", p + 1,
+			       "link_layer", "InfiniBand", "state", "ACTIVE",
+			       "rate_gbps", 200.0, "rail", p < 2 ? 0 : 2));
+		json_decref(ref);
+	}
+	hca_fabric(w, 4, -1, 0);
+	assert_int_equal(0, record_writer_close(w));
+	analyse(&r, path, NULL);
+	assert_int_equal(0, report_write_html(&r, html));
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	assert_non_null(strstr(buf, "<h3>Rail 0</h3>"));
+	assert_null(strstr(buf, "<h3>Rail 1</h3>"));
+	assert_non_null(strstr(buf, "<h3>Rail 2</h3>"));
+	report_fini(&r);
+	unlink(path);
+	unlink(html);
+	free(path);
+	free(html);
+}
+
 static size_t count_of(const char *s, const char *what)
 {
 	size_t n = 0;
@@ -586,6 +675,8 @@ int main(void)
 		cmocka_unit_test(test_switch_common_cause),
 		cmocka_unit_test(test_file_read_in_parts),
 		cmocka_unit_test(test_malformed_input),
+		cmocka_unit_test(test_html_data_without_controls),
+		cmocka_unit_test(test_heatmap_rail_without_ports),
 		cmocka_unit_test(test_fabric_map),
 		cmocka_unit_test(test_fabric_map_bundles),
 	};

@@ -234,6 +234,39 @@ static void test_mlxlink_bad(void **state)
 						    &up, err, sizeof(err)));
 }
 
+/*
+ * Found by fuzz_mlxlink: figures that are not finite numbers ("nan",
+ * "inf", or a dBm so large its mW overflow) were read as measured
+ * values, and NaN or inf went on to the judge and the records. They count
+ * as absent, as N/A does; so does a range that is not finite.
+ */
+static void test_mlxlink_not_finite(void **state)
+{
+	struct xcvr_info x;
+	char err[256] = "";
+	const char *p;
+	int up;
+
+	(void)state;
+	p = scratch("nan.txt", "Identifier : OSFP\n"
+			       "Vendor Name : NVIDIA\n"
+			       "Temperature [C] : nan [-5..75]\n"
+			       "Voltage [mV] : inf [3000..3600]\n"
+			       "Rx Power Current [dBm] : 4000,1 [-10..4]\n"
+			       "Tx Power Current [dBm] : 1,2 [-10..4000]\n"
+			       "Bias Current [mA] : 7,7 [-inf..15]\n");
+	assert_int_equal(0, xcvr_load_mlxlink(p, &x, &up, err, sizeof(err)));
+	assert_true(x.present);
+	assert_false(x.has[XCVR_TEMP]);
+	assert_false(x.has[XCVR_VCC]);
+	assert_false(x.has[XCVR_RX_POWER]);
+	assert_true(x.has[XCVR_TX_POWER]);
+	assert_false(x.thresh[XCVR_TX_POWER].valid);
+	assert_true(x.has[XCVR_TX_BIAS]);
+	assert_false(x.thresh[XCVR_TX_BIAS].valid);
+	unlink(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_mlxlink_text),
 		cmocka_unit_test(test_mlxlink_json),
 		cmocka_unit_test(test_mlxlink_bad),
+		cmocka_unit_test(test_mlxlink_not_finite),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_tree.h: a small file tree built from a fuzz input, for readers of
+ * captured trees (pcie --sysfs-root). One entry a line:
+ *
+ *	d PATH			a folder
+ *	f PATH=CONTENT		a file; CONTENT takes \n, \\ and \xNN
+ *	l PATH>TARGET		a symbolic link
+ *	p PATH			a FIFO
+ *
+ * PATH is relative, of names (no ".", ".." or empty name); its folders are
+ * made as needed and must be real folders (not links). TARGET is relative:
+ * some "../" first, no more than PATH's folder is deep, then names only,
+ * so that every link resolves inside the tree. Bounded: at most
+ * FUZZ_TREE_MAX entries, paths of FUZZ_TREE_PATH bytes, FUZZ_TREE_DEPTH
+ * names; other lines are ignored. The tree lives under /dev/shm, one a
+ * process, and fuzz_tree_clean() empties it after each input.
+ */
+#ifndef IBPROOF_FUZZ_TREE_H
+#define IBPROOF_FUZZ_TREE_H
+
+#include <ftw.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#define FUZZ_TREE_MAX 64
+#define FUZZ_TREE_PATH 256
+#define FUZZ_TREE_DEPTH 12
+
+/* Names only: "a/b/c", at most FUZZ_TREE_DEPTH of them; the count or -1. */
+static inline int fuzz_tree_names(const char *p)
+{
+	int n = 0;
+
+	if (!*p || *p == '/')
+		return -1;
+	while (*p) {
+		const char *e = strchrnul(p, '/');
+		size_t len = (size_t)(e - p);
+
+		if (!len || (len == 1 && *p == '.') ||
+		    (len == 2 && !strncmp(p, "..", 2)) || ++n > FUZZ_TREE_DEPTH)
+			return -1;
+		p = *e ? e + 1 : e;
+	}
+	return n;
+}
+
+/* "../../a/b" from a link whose folder is depth names deep. */
+static inline bool fuzz_tree_target_ok(const char *t, int depth)
+{
+	while (!strncmp(t, "../", 3)) {
+		t += 3;
+		if (--depth < 0)
+			return false;
+	}
+	return fuzz_tree_names(t) > 0;
+}
+
+/* Makes the folders of rel under root; false if one is not a folder. */
+static inline bool fuzz_tree_folders(const char *root, const char *rel)
+{
+	char path[FUZZ_TREE_PATH * 2];
+	struct stat st;
+	size_t base = (size_t)snprintf(path, sizeof(path), "%s/", root);
+
+	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
+		snprintf(path + base, sizeof(path) - base, "%.*s",
+			 (int)(s - rel), rel);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return false;
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+			return false;
+	}
+	return true;
+}
+
+/* Decodes CONTENT into buf; its length. */
+static inline size_t fuzz_tree_unescape(const char *s, char *buf)
+{
+	size_t n = 0;
+	unsigned int x;
+
+	for (; *s; s++) {
+		if (*s != '\\' || !s[1]) {
+			buf[n++] = *s;
+		} else if (s[1] == 'n') {
+			buf[n++] = '\n', s++;
+		} else if (s[1] == 'x' && sscanf(s + 2, "%2x", &x) == 1 &&
+			   isxdigit((unsigned char)s[2]) &&
+			   isxdigit((unsigned char)s[3])) {
+			buf[n++] = (char)x, s += 3;
+		} else {
+			buf[n++] = s[1], s++;
+		}
+	}
+	return n;
+}
+
+static inline void fuzz_tree_entry(const char *root, char *line)
+{
+	char path[FUZZ_TREE_PATH * 2], *arg = NULL, *buf;
+	char kind = line[0];
+	int depth;
+	size_t n;
+
+	if (!kind || line[1] != ' ')
+		return;
+	line += 2;
+	if (kind == 'f' || kind == 'l') {
+		arg = strchr(line, kind == 'f' ? '=' : '>');
+		if (!arg)
+			return;
+		*arg++ = '\0';
+	}
+	depth = fuzz_tree_names(line);
+	if (depth < 0 || strlen(line) >= FUZZ_TREE_PATH ||
+	    !fuzz_tree_folders(root, line))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", root, line);
+	if (kind == 'd') {
+		mkdir(path, 0755);
+	} else if (kind == 'p') {
+		mkfifo(path, 0644);
+	} else if (kind == 'l') {
+		if (fuzz_tree_target_ok(arg, depth - 1))
+			symlink(arg, path);
+	} else if (kind == 'f' && (buf = malloc(strlen(arg) + 1))) {
+		FILE *f = fopen(path, "wx");
+
+		n = fuzz_tree_unescape(arg, buf);
+		if (f) {
+			fwrite(buf, 1, n, f);
+			fclose(f);
+		}
+		free(buf);
+	}
+}
+
+static char fuzz_tree_root[64];
+
+static inline int fuzz_tree_rm(const char *path, const struct stat *st,
+			       int flag, struct FTW *ftw);
+
+/* At exit: the root goes too. */
+static inline void fuzz_tree_remove(void)
+{
+	nftw(fuzz_tree_root, fuzz_tree_rm, 16, FTW_DEPTH | FTW_PHYS);
+	rmdir(fuzz_tree_root);
+}
+
+/* Builds the tree of the input; its root. */
+static inline const char *fuzz_tree_build(const uint8_t *data, size_t size)
+{
+	char *root = fuzz_tree_root;
+	char *text = fuzz_text(data, size), *line, *save = NULL;
+	int n = 0;
+
+	if (!root[0]) {
+		snprintf(root, sizeof(root), "/dev/shm/ibproof-fuzz-%d",
+			 (int)getpid());
+		if (mkdir(root, 0755) && errno != EEXIST)
+			abort();
+		atexit(fuzz_tree_remove);
+	}
+	for (line = strtok_r(text, "\n", &save); line && n < FUZZ_TREE_MAX;
+	     line = strtok_r(NULL, "\n", &save), n++)
+		fuzz_tree_entry(root, line);
+	free(text);
+	return root;
+}
+
+/* root/name when it is a regular file (not a link, not a FIFO), else NULL. */
+static inline const char *fuzz_tree_file(const char *root, const char *name)
+{
+	static char path[FUZZ_TREE_PATH];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	return !lstat(path, &st) && S_ISREG(st.st_mode) ? path : NULL;
+}
+
+static inline int fuzz_tree_rm(const char *path, const struct stat *st,
+			       int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	if (ftw->level && remove(path))
+		abort(); /* a tree left behind would feed the next input */
+	return 0;
+}
+
+/* Empties the tree (keeps its root). */
+static inline void fuzz_tree_clean(const char *root)
+{
+	if (nftw(root, fuzz_tree_rm, 16, FTW_DEPTH | FTW_PHYS))
+		abort();
+}
+
+#endif
