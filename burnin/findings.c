@@ -291,11 +291,11 @@ int burnin_emit_findings(struct burnin_coord *co,
 	int ret = 0;
 
 	fprintf(fc.summary, "findings:\n");
-	for (int p = 0; p < co->n_inv; p++)
-		ret |= port_findings(&fc, p, &v[p]);
-	if (co->ctx->cfg->routes)
+	if (co->ctx->cfg->routes) /* the cables no host traffic reaches */
 		ret |= burnin_route_not_tested(co->ctx->cfg, co->inv, co->n_inv,
 					       &co->sched, put_route, &fc);
+	for (int p = 0; p < co->n_inv; p++)
+		ret |= port_findings(&fc, p, &v[p]);
 	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");
 	*n_fail = fc.n_fail;
