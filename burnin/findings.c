@@ -299,11 +299,11 @@ int burnin_emit_findings(struct burnin_coord *co,
 		return -ENOMEM;
 	}
 	fprintf(fc.summary, "findings:\n");
-	for (int p = 0; p < co->n_inv; p++)
-		ret |= port_findings(&fc, p, &v[p]);
-	if (co->ctx->cfg->routes)
+	if (co->ctx->cfg->routes) /* the cables no host traffic reaches */
 		ret |= burnin_route_not_tested(co->ctx->cfg, co->inv, co->n_inv,
 					       &co->sched, put_route, &fc);
+	for (int p = 0; p < co->n_inv; p++)
+		ret |= port_findings(&fc, p, &v[p]);
 	free(fc.rates);
 	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");

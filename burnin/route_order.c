@@ -126,6 +126,12 @@ static int cmp_host(const void *a, const void *b)
 	return x->port - y->port;
 }
 
+static int cmp_port(const void *a, const void *b)
+{
+	return ((const struct host_key *)a)->port -
+	       ((const struct host_key *)b)->port;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -274,9 +280,22 @@ static int block_size(const struct derive *d)
 	return block;
 }
 
+/* A leaf's hosts [i, j) into its block: at their keys when those are
+ * distinct, else in leaf port order as ftree indexes them. */
+static void place_leaf(struct order_ctx *o, struct host_key *h, int n, int base)
+{
+	bool by_key = keys_unique(h, 0, n);
+	int k;
+
+	if (!by_key)
+		qsort(h, (size_t)n, sizeof(*h), cmp_port);
+	for (k = 0; k < n; k++)
+		o->slot_ca[base + (by_key ? h[k].key : k)] = h[k].ca;
+}
+
 static int place_hosts(struct order_ctx *o, const struct derive *d)
 {
-	int i = 0, j, h, block = block_size(d), base, rc;
+	int i = 0, j, block = block_size(d), rc;
 	size_t total = (size_t)d->n_leaves * (size_t)block;
 
 	while (o->n < total)
@@ -287,11 +306,7 @@ static int place_hosts(struct order_ctx *o, const struct derive *d)
 		     j < d->n_hosts && d->hosts[j].leaf == d->hosts[i].leaf;
 		     j++)
 			;
-		base = d->hosts[i].leaf * block;
-		for (h = i; h < j; h++)
-			o->slot_ca[base + (keys_unique(d->hosts, i, j)
-						   ? d->hosts[h].key
-						   : h - i)] = d->hosts[h].ca;
+		place_leaf(o, &d->hosts[i], j - i, d->hosts[i].leaf * block);
 		i = j;
 	}
 	return 0;

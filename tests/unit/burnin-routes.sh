@@ -63,6 +63,8 @@ expect 0 "^coverage: [23] rounds; .*loaded 64, $clean" \
 expect 0 "^coverage: 6[0-9][0-9] rounds; switch-to-switch cables 576: loaded 576, $clean" \
 	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records" \
 	--ftree-ca-order "$p/demo-ftree.ca-order"
+expect 0 "^coverage: 6[0-9][0-9] rounds; switch-to-switch cables 576: loaded 576, $clean" \
+	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records"
 expect 0 '^route-blind all-pairs: 323 rounds; .*contended [1-9][0-9]* \(in [1-9]' \
 	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records"
 expect 0 "^coverage: 2 rounds; switch-to-switch cables 576: loaded 576, $clean, unreachable 0, up-links loaded from one host only 0" \

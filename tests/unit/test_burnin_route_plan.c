@@ -127,6 +127,9 @@ static void test_all_pairs_oversubscribed(void **state)
 	(void)state;
 	all_pairs_clean(FX "demo-ftree.records", FX "demo-inventory.jsonl",
 			FX "demo-ftree.ca-order", -1);
+	/* derived: a leaf whose hosts share up-ports goes by leaf port */
+	all_pairs_clean(FX "demo-ftree.records", FX "demo-inventory.jsonl",
+			NULL, -1);
 }
 
 /* With 3 hosts unplugged: the holes kept, no round contended. */
