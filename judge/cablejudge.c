@@ -351,21 +351,46 @@ static void judge_candidates(struct cable_state *s, struct order *ord, size_t n)
 	}
 }
 
-/* Ports whose bad pairs are all explained by cables lose their blame. */
-static void clear_ports(struct cable_state *s)
+/*
+ * Port p's bad pairs are explained: each crosses a blamed cable, or (level
+ * 1) has a blamed partner not marked to be cleared.
+ */
+static bool explained_port(const struct cable_state *s, size_t p,
+			   const uint8_t *mark, uint8_t level)
+{
+	const struct judge_result *res = s->res;
+
+	for (uint32_t j = res->bad_start[p]; j < res->bad_start[p + 1]; j++) {
+		uint32_t i = res->bad_idx[j];
+		uint32_t q = judge_partner(&s->pairs[i], (uint32_t)p);
+
+		if (s->explained[i])
+			continue;
+		if (!level || !res->ports[q].blame || mark[q])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Ports whose bad pairs the cables explain lose their blame: first those
+ * whose bad pairs all cross blamed cables (mark 1); then those whose
+ * other bad pairs are with ports whose blame stands (mark 2; of two such
+ * ports bad with each other, the first in order is cleared, not both).
+ */
+static void clear_ports(struct cable_state *s, uint8_t *mark)
 {
 	struct judge_result *res = s->res;
 
+	for (uint8_t level = 0; level < 2; level++)
+		for (size_t p = 0; p < res->n_ports; p++)
+			if ((res->ports[p].blame || res->ports[p].suspect) &&
+			    !mark[p] && explained_port(s, p, mark, level))
+				mark[p] = level + 1;
 	for (size_t p = 0; p < res->n_ports; p++) {
 		struct judge_port *v = &res->ports[p];
-		bool all = true;
 
-		if (!v->blame && !v->suspect)
-			continue;
-		for (uint32_t j = res->bad_start[p];
-		     all && j < res->bad_start[p + 1]; j++)
-			all = s->explained[res->bad_idx[j]];
-		if (!all)
+		if (!mark[p])
 			continue;
 		s->out->cleared[p] = v->blame;
 		v->blame = 0;
@@ -378,9 +403,13 @@ static int judge_all(struct cable_state *s)
 {
 	size_t n = s->rt->n_cables, n_ord = 0;
 	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
+	uint8_t *mark = calloc(s->res->n_ports ? s->res->n_ports : 1, 1);
 
-	if (!ord)
+	if (!ord || !mark) {
+		free(ord);
+		free(mark);
 		return -ENOMEM;
+	}
 	for (uint32_t c = 0; c < n; c++) {
 		cable_figures(s, c);
 		if (candidate(s, c))
@@ -390,8 +419,9 @@ static int judge_all(struct cable_state *s)
 	qsort(ord, n_ord, sizeof(*ord), cmp_order);
 	port_counts(s);
 	judge_candidates(s, ord, n_ord);
-	clear_ports(s);
+	clear_ports(s, mark);
 	free(ord);
+	free(mark);
 	return 0;
 }
 

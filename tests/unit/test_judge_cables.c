@@ -22,9 +22,9 @@
 
 #include "judge/cablejudge.h"
 
-#define LEAVES 4
-#define SPINES 4
-#define HOSTS 4 /* a leaf */
+#define LEAVES 8
+#define SPINES 8
+#define HOSTS 8 /* a leaf */
 #define PORTS (LEAVES * HOSTS)
 #define N_UP (LEAVES * SPINES)
 #define N_CABLES (2 * N_UP + 2 * PORTS) /* up, down, host links */
@@ -277,6 +277,25 @@ static void erroring_cable_blamed_from_counters(void **state)
 	done(&v);
 }
 
+/* An HCA behind the up-link's traffic: the cable and the HCA, and not the
+ * ports bad only with the one or the other. */
+static void slow_uplink_and_hca_blame_both(void **state)
+{
+	struct verdicts v;
+	uint32_t c = up(0, 1);
+	int h = 2 * HOSTS + 1;
+
+	(void)state;
+	build(&fab, true, h, c);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_BLAMED);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 1);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_AMBIGUOUS), 0);
+	assert_true(v.res.ports[h].blame & JUDGE_LOW);
+	assert_int_equal(n_blamed_ports(&v), 1);
+	done(&v);
+}
+
 static void fine_fabric_blames_nothing(void **state)
 {
 	struct verdicts v;
@@ -320,6 +339,7 @@ int main(void)
 		cmocka_unit_test(slow_downlink_without_intra_leaf_is_ambiguous),
 		cmocka_unit_test(counters_separate_the_confound),
 		cmocka_unit_test(erroring_cable_blamed_from_counters),
+		cmocka_unit_test(slow_uplink_and_hca_blame_both),
 		cmocka_unit_test(fine_fabric_blames_nothing),
 		cmocka_unit_test(cable_id_out_of_range_is_einval),
 	};
