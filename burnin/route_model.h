@@ -70,7 +70,8 @@ int burnin_routes_ca_by_guid(const struct burnin_routes *r, uint64_t guid);
  * (first the source's host link, last the destination's), into
  * cables[max]. Returns their number; -ENOENT no route (a table without
  * an entry), -ENOLINK a table pointing at a dead port, -ELOOP a loop,
- * -ENOSPC more than max. Pure, thread-safe.
+ * -ENOSPC more than max; -EHOSTUNREACH delivered to a CA that does not own
+ * the destination's LID; -EINVAL an index out of range. Pure, thread-safe.
  */
 int burnin_routes_path(const struct burnin_routes *r, int src, int dst,
 		       int *cables, int max);

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * route_model.c: the fabric's routes as burnin sees them
+ * (burnin/route_model.h): fabric's model and tables (from the records of
+ * `fabric routes`, or from a topology file and a table dump), turned into
+ * directed cables named by their egress port, the CA ports, and paths
+ * followed through the tables. Read-only once loaded.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hashmap.h"
+#include "common/ibrate.h"
+#include "common/text.h"
+#include "fabric/fabric_records.h"
+#include "fabric/fabric_route.h"
+#include "fabric/fabric_topo.h"
+#include "route_model.h"
+
+struct burnin_routes {
+	struct fabric *m;
+	struct fabric_routes fr;
+	struct burnin_cable *cables;
+	int ncables;
+	struct burnin_route_ca *cas;
+	int ncas;
+	const struct fabric_port **ca_port; /* [ncas] */
+	int *cable_of_port; /* [m->nports_total] by port id, -1 none */
+	struct hashmap ca_by_guid; /* port guid -> CA index */
+};
+
+static bool link_up(const struct fabric_port *p)
+{
+	return p->remote && fabric_port_up(p) && fabric_port_up(p->remote);
+}
+
+static uint16_t port_lid(const struct fabric_port *p)
+{
+	return p->node->type == FABRIC_NODE_SWITCH ? p->node->lid : p->lid;
+}
+
+static void fill_cable(struct burnin_cable *c, const struct fabric_port *p)
+{
+	const struct fabric_port *q = p->remote;
+
+	c->from_guid = p->node->guid;
+	c->to_guid = q->node->guid;
+	c->from_port = p->num;
+	c->to_port = q->num;
+	c->from_lid = port_lid(p);
+	c->from_name = p->node->name;
+	c->to_name = q->node->name;
+	c->inter_switch = p->node->type == FABRIC_NODE_SWITCH &&
+			  q->node->type == FABRIC_NODE_SWITCH;
+	c->capacity_gbps = ib_data_rate_gbps(p->speed, p->width);
+}
+
+/* Every up link, both directions; the reverse index after. */
+static int make_cables(struct burnin_routes *r)
+{
+	const struct fabric *m = r->m;
+	const struct fabric_port *p;
+	size_t i, n = 0;
+	int j;
+
+	r->cable_of_port = malloc((m->nports_total ? m->nports_total : 1) *
+				  sizeof(*r->cable_of_port));
+	r->cables = calloc(m->nports_total ? m->nports_total : 1,
+			   sizeof(*r->cables));
+	if (!r->cable_of_port || !r->cables)
+		return -ENOMEM;
+	for (i = 0; i < m->nports_total; i++)
+		r->cable_of_port[i] = -1;
+	for (i = 0; i < m->nnodes; i++)
+		for (j = 1; j <= m->nodes[i]->nports; j++) {
+			p = &m->nodes[i]->ports[j];
+			if (!link_up(p))
+				continue;
+			fill_cable(&r->cables[n], p);
+			r->cable_of_port[p->id] = (int)n++;
+		}
+	r->ncables = (int)n;
+	for (i = 0; i < n; i++) {
+		p = fabric_port(fabric_find_guid(m, r->cables[i].from_guid),
+				r->cables[i].from_port);
+		r->cables[i].reverse = r->cable_of_port[p->remote->id];
+	}
+	return 0;
+}
+
+static int add_ca(struct burnin_routes *r, const struct fabric_port *p)
+{
+	struct burnin_route_ca *ca = &r->cas[r->ncas];
+
+	ca->port_guid = p->guid;
+	ca->node_guid = p->node->guid;
+	ca->port = p->num;
+	ca->lid = p->lid;
+	ca->node_name = p->node->name;
+	ca->leaf_cable = r->cable_of_port[p->id];
+	ca->rate_gbps = link_up(p) ? ib_data_rate_gbps(p->speed, p->width) : 0;
+	r->ca_port[r->ncas] = p;
+	if (p->guid && hashmap_put(&r->ca_by_guid, p->guid, (uint64_t)r->ncas))
+		return -ENOMEM;
+	r->ncas++;
+	return 0;
+}
+
+/* Every port of a CA that has a link or a LID. */
+static int make_cas(struct burnin_routes *r)
+{
+	const struct fabric *m = r->m;
+	const struct fabric_node *n;
+	size_t i, cap = m->nports_total ? m->nports_total : 1;
+	int j, rc;
+
+	r->cas = calloc(cap, sizeof(*r->cas));
+	r->ca_port = calloc(cap, sizeof(*r->ca_port));
+	if (!r->cas || !r->ca_port)
+		return -ENOMEM;
+	for (i = 0; i < m->nnodes; i++) {
+		n = m->nodes[i];
+		if (n->type != FABRIC_NODE_CA)
+			continue;
+		for (j = 1; j <= n->nports; j++) {
+			if (!n->ports[j].remote && !n->ports[j].lid)
+				continue;
+			if ((rc = add_ca(r, &n->ports[j])))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int load_offline(struct burnin_routes *r, const char *path,
+			const char *lfts, char *err, size_t err_len)
+{
+	int rc = fabric_topo_load(path, &r->m, err, err_len);
+
+	if (rc)
+		return rc;
+	if ((rc = fabric_routes_init(&r->fr, r->m)))
+		return rc;
+	return fabric_lft_load(&r->fr, lfts, err, err_len);
+}
+
+int burnin_routes_load(const char *path, const char *lfts,
+		       struct burnin_routes **out, char *err, size_t err_len)
+{
+	struct burnin_routes *r = calloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	if (err_len)
+		err[0] = '\0';
+	if (!r)
+		return -ENOMEM;
+	rc = lfts ? load_offline(r, path, lfts, err, err_len)
+		  : fabric_records_load(path, &r->m, &r->fr, err, err_len);
+	if (!rc)
+		rc = make_cables(r);
+	if (!rc)
+		rc = make_cas(r);
+	if (rc == -ENOMEM && err_len && !err[0])
+		snprintf(err, err_len, "%s: out of memory", path);
+	if (rc) {
+		burnin_routes_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void burnin_routes_free(struct burnin_routes *r)
+{
+	if (!r)
+		return;
+	hashmap_free(&r->ca_by_guid);
+	free(r->cable_of_port);
+	free(r->ca_port);
+	free(r->cas);
+	free(r->cables);
+	fabric_routes_free(&r->fr);
+	fabric_free(r->m);
+	free(r);
+}
+
+int burnin_routes_n_cables(const struct burnin_routes *r)
+{
+	return r->ncables;
+}
+
+const struct burnin_cable *burnin_routes_cable(const struct burnin_routes *r,
+					       int c)
+{
+	return c >= 0 && c < r->ncables ? &r->cables[c] : NULL;
+}
+
+int burnin_routes_n_cas(const struct burnin_routes *r)
+{
+	return r->ncas;
+}
+
+const struct burnin_route_ca *burnin_routes_ca(const struct burnin_routes *r,
+					       int ca)
+{
+	return ca >= 0 && ca < r->ncas ? &r->cas[ca] : NULL;
+}
+
+int burnin_routes_ca_by_guid(const struct burnin_routes *r, uint64_t guid)
+{
+	uint64_t idx;
+
+	return guid && hashmap_get(&r->ca_by_guid, guid, &idx) ? (int)idx : -1;
+}
+
+int burnin_routes_path(const struct burnin_routes *r, int src, int dst,
+		       int *cables, int max)
+{
+	struct fabric_path p;
+	const struct fabric_port *s;
+	int i, rc;
+
+	if (src < 0 || src >= r->ncas || dst < 0 || dst >= r->ncas)
+		return -EINVAL;
+	s = r->ca_port[src];
+	if (src == dst)
+		return 0;
+	if (!link_up(s))
+		return -ENOLINK;
+	if (!r->cas[dst].lid)
+		return -ENOENT;
+	rc = fabric_route_path(&r->fr, s, r->cas[dst].lid, &p);
+	if (rc)
+		return rc;
+	if (p.n > max)
+		return -ENOSPC;
+	for (i = 0; i < p.n; i++)
+		cables[i] = r->cable_of_port[p.hop[i].out->id];
+	return p.n;
+}
+
+struct name_buf {
+	char *buf;
+	size_t len, at;
+};
+
+static void name_put(void *ctx, const char *s, size_t n)
+{
+	struct name_buf *b = ctx;
+	size_t room = b->len - b->at - 1;
+
+	if (n > room)
+		n = room;
+	memcpy(b->buf + b->at, s, n);
+	b->at += n;
+	b->buf[b->at] = '\0';
+}
+
+void burnin_cable_name(const struct burnin_routes *r, int c, char *buf,
+		       size_t len)
+{
+	const struct burnin_cable *k = burnin_routes_cable(r, c);
+	struct name_buf b = { buf, len, 0 };
+	char num[32];
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!k) {
+		snprintf(buf, len, "cable#%d", c);
+		return;
+	}
+	text_term_each(k->from_name, name_put, &b);
+	snprintf(num, sizeof(num), ":%d->", k->from_port);
+	name_put(&b, num, strlen(num));
+	text_term_each(k->to_name, name_put, &b);
+	snprintf(num, sizeof(num), ":%d", k->to_port);
+	name_put(&b, num, strlen(num));
+}
