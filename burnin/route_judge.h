@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_ROUTE_JUDGE_H
+#define IBPROOF_BURNIN_ROUTE_JUDGE_H
+
+/*
+ * Route context for judging by route (issue 16, docs/judging.md "Judging
+ * by route"): the cables of a pair's path in its record (`cables`,
+ * `cables_ba`) and the `cable` records of judge_cables()'s verdicts
+ * (docs/records.md). A cable's id is its egress port, "0xNODEGUID:PORT".
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "burnin/route_model.h"
+#include "judge/cablejudge.h"
+
+#define BURNIN_CABLE_ID_LEN 32
+
+/* "0x0008f10300000004:3" into buf. */
+void burnin_cable_id(const struct burnin_routes *r, int c, char *buf,
+		     size_t len);
+
+/*
+ * Adds to a pair record the path of CA a to CA b (`cables`) and, when
+ * bidir, of b to a (`cables_ba`); a path the routes do not give adds
+ * `route` with why (`no-route`, `dead-port`, `loop`, `not-in-routes`)
+ * instead. A CA index < 0 is a port not in the routes. 0 or -ENOMEM.
+ */
+int burnin_pair_route_fields(json_t *rec, const struct burnin_routes *r,
+			     int ca_a, int ca_b, bool bidir);
+
+/*
+ * The `cable` record of cable c and its verdict v; or_port (stolen, may
+ * be NULL): the port reference of v->or_port. NULL on ENOMEM.
+ */
+json_t *burnin_cable_record(const struct burnin_routes *r, int c,
+			    const struct judge_cable *v, json_t *or_port);
+
+#endif
