@@ -10,6 +10,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -17,6 +18,20 @@
 #include "judge/cablejudge.h"
 
 #define BURNIN_CABLE_ID_LEN 32
+
+/*
+ * Judges by route the pairs that judge_pairs() judged into res (rank 0,
+ * after the pair judge; cablejudge.h has the rules): each pair's path
+ * from the routes, a -> b and, for a bidirectional test, b -> a. ca[p]:
+ * the CA index in r of port p, -1 when the routes do not have it (its
+ * pairs are judged by port only). err_delta[c]: the error counter deltas
+ * of cable c at both ends, NULL when none were read. Withdraws in res the
+ * blame of ports the cables explain. 0 or -ENOMEM (out then empty).
+ */
+int burnin_route_judge(const struct burnin_routes *r, const int *ca,
+		       size_t n_ports, const struct judge_pair *pairs,
+		       const uint64_t *err_delta, struct judge_result *res,
+		       struct judge_cable_result *out);
 
 /* "0x0008f10300000004:3" into buf. */
 void burnin_cable_id(const struct burnin_routes *r, int c, char *buf,

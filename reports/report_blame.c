@@ -14,7 +14,7 @@
 #include "reports/report.h"
 
 static const char *const action_rank[] = {
-	"none",		 "swap-cables", "disable-port",
+	"none",		 "retest",	"swap-cables", "disable-port",
 	"check-pcie",	 "reseat",	"replace-optic",
 	"replace-cable", "drain-node",	NULL,
 };
