@@ -49,6 +49,7 @@ void judge_cable_result_free(struct judge_cable_result *out)
 {
 	free(out->cables);
 	free(out->cleared);
+	free(out->explained);
 	memset(out, 0, sizeof(*out));
 }
 
@@ -425,6 +426,14 @@ static int judge_all(struct cable_state *s)
 	return 0;
 }
 
+static uint8_t *steal(uint8_t **p)
+{
+	uint8_t *v = *p;
+
+	*p = NULL;
+	return v;
+}
+
 int judge_cables(const struct judge_cable_params *cp,
 		 const struct judge_pair *pairs, const struct judge_routes *rt,
 		 struct judge_result *res, struct judge_cable_result *out)
@@ -458,6 +467,8 @@ int judge_cables(const struct judge_cable_params *cp,
 done:
 	if (ret)
 		judge_cable_result_free(out);
+	else
+		out->explained = steal(&s.explained);
 	free(s.c_start);
 	free(s.c_pairs);
 	free(s.explained);

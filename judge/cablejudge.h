@@ -98,6 +98,8 @@ struct judge_cable_result {
 	size_t n_cables;
 	uint8_t *cleared; /* [n_ports]: the blame withdrawn from the port
 			     (JUDGE_LOW ...), its pairs explained by cables */
+	uint8_t *explained; /* [n_pairs]: a bad pair a blamed or ambiguous
+			       cable explains */
 	size_t n_blamed, n_ambiguous;
 };
 

@@ -203,6 +203,8 @@ int report_route_take_pair(struct report *r, const json_t *rec, size_t pair);
 int report_route_take_cable(struct report *r, const json_t *rec);
 int report_route_judge(struct report *r, const struct judge_pair *pairs,
 		       struct judge_result *res, json_t *findings);
+/* Pair `pair` is bad and a blamed or ambiguous cable explains it. */
+bool report_route_explained(const struct report *r, size_t pair);
 void report_route_free(struct report *r);
 
 /* The disable list (report_blame.c). */

@@ -31,6 +31,8 @@ struct report_routes {
 	size_t n_cables, cap_cables;
 	uint32_t *ent_pair, *ent_cable; /* (pair, cable), a pair's together */
 	size_t n_ent, cap_ent, cap_ent2;
+	uint8_t *explained; /* per pair, after judging: a cable explains it */
+	size_t n_explained;
 };
 
 static struct report_routes *routes_of(struct report *r)
@@ -57,6 +59,7 @@ void report_route_free(struct report *r)
 	free(rt->cables);
 	free(rt->ent_pair);
 	free(rt->ent_cable);
+	free(rt->explained);
 	free(rt);
 	r->routes = NULL;
 }
@@ -174,6 +177,37 @@ static void cable_in_of(const struct route_cable *c, struct judge_cable_in *in)
 	};
 }
 
+bool report_route_explained(const struct report *r, size_t pair)
+{
+	const struct report_routes *rt = r->routes;
+
+	return rt && rt->explained && pair < rt->n_explained &&
+	       rt->explained[pair];
+}
+
+/* The module a transceiver record put at the end, when it has none. */
+static json_t *with_xcvr(const struct report *r, json_t *ref)
+{
+	const struct report_xcvr *x;
+	uint64_t guid = 0;
+
+	if (!ref || json_object_get(ref, "transceiver"))
+		return ref;
+	if (!json_is_string(json_object_get(ref, "guid")) ||
+	    record_guid_parse(json_string_value(json_object_get(ref, "guid")),
+			      &guid))
+		return ref;
+	x = report_xcvr_at(
+		r, guid, (int)json_integer_value(json_object_get(ref, "port")));
+	if (x && (x->vendor || x->part_number || x->serial))
+		json_object_set_new(ref, "transceiver",
+				    json_pack("{s:s?, s:s?, s:s?}", "vendor",
+					      x->vendor, "part_number",
+					      x->part_number, "serial",
+					      x->serial));
+	return ref;
+}
+
 /* One end of the cable ("from", "to"): from its record, else the egress
  * port of its id and the link there. */
 static json_t *cable_end(struct report *r, const struct route_cable *c,
@@ -255,7 +289,8 @@ static json_t *cable_finding(struct report *r, const struct route_cable *c,
 			     const struct judge_cable *v)
 {
 	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
-	json_t *from = cable_end(r, c, "from"), *to = cable_end(r, c, "to");
+	json_t *from = with_xcvr(r, cable_end(r, c, "from"));
+	json_t *to = with_xcvr(r, cable_end(r, c, "to"));
 	json_t *subj;
 	const char *host = "?";
 	char name[320];
@@ -338,6 +373,10 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 		&cr);
 	if (!ret) {
 		ret = findings_of(r, &cr, findings);
+		free(rt->explained);
+		rt->explained = cr.explained;
+		rt->n_explained = res->n_pairs;
+		cr.explained = NULL;
 		judge_cable_result_free(&cr);
 	}
 out:
