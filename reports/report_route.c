@@ -292,8 +292,7 @@ static json_t *cable_finding(struct report *r, const struct route_cable *c,
 	json_t *from = with_xcvr(r, cable_end(r, c, "from"));
 	json_t *to = with_xcvr(r, cable_end(r, c, "to"));
 	json_t *subj;
-	const char *host = "?";
-	char name[320];
+	char name[320], port[160] = "?";
 
 	if (!from) {
 		json_decref(to);
@@ -311,16 +310,18 @@ static json_t *cable_finding(struct report *r, const struct route_cable *c,
 	 * egress switch port */
 	subj = to ? json_pack("{s:o, s:o}", "a", from, "b", to) : from;
 	if (ambiguous && v->or_port < r->n_hports)
-		host = r->hports[v->or_port].host;
+		snprintf(port, sizeof(port), "%s %s port %d",
+			 r->hports[v->or_port].host, r->hports[v->or_port].ca,
+			 r->hports[v->or_port].port);
 	return ambiguous
 		       ? record_finding(
 				 "fail", "cable-or-port", subj,
 				 cable_evidence(r, c, v), "retest",
-				 "cable %s or the HCA port of %s behind it: "
+				 "cable %s or the HCA port %s behind it: "
 				 "%u of %u pairs through it bad, and no pair "
 				 "of that port off the cable; retest it "
 				 "within its leaf",
-				 name, host, v->n_bad, v->n_meas)
+				 name, port, v->n_bad, v->n_meas)
 		       : record_finding("fail", "bad-cable", subj,
 					cable_evidence(r, c, v),
 					"replace-cable",

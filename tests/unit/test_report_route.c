@@ -207,6 +207,7 @@ static void slow_downlink_alone_is_retested(void **state)
 	const struct report_entry *e;
 	const json_t *ev;
 	struct report r;
+	char line[256];
 
 	(void)state;
 	/* spine 2 -> leaf 3: host 3 x 6 + 2, no intra-leaf pairs */
@@ -218,6 +219,8 @@ static void slow_downlink_alone_is_retested(void **state)
 				    json_object_get(ev, "or_port"), "host")),
 			    "node020");
 	assert_int_equal(1, (int)r.n_entries); /* and not the HCA */
+	report_verdict_line(&r, line, sizeof(line));
+	assert_string_equal(line, "FAIL: 1 cable to retest");
 	report_fini(&r);
 }
 
