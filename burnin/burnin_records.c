@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "burnin/route_judge.h"
 #include "burnin/run.h"
 
 const char *burnin_test_name(int test)
@@ -138,6 +139,10 @@ json_t *burnin_pair_record(const struct burnin_coord *co,
 	}
 	if (error)
 		json_object_set_new(rec, "error", json_string(error));
+	if (burnin_coord_route_fields(co, m, rec)) { /* with --routes */
+		json_decref(rec);
+		return NULL;
+	}
 	if (m->error_completions)
 		json_object_set_new(rec, "errors_by_status",
 				    errors_by_status(ra, rb));

@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "burnin/route_judge.h"
+#include "burnin/run.h"
 #include "common/record.h"
 
 #define MAX_PATH 64
@@ -138,4 +140,113 @@ json_t *burnin_cable_record(const struct burnin_routes *r, int c,
 		return NULL;
 	}
 	return rec;
+}
+
+int burnin_coord_route_fields(const struct burnin_coord *co,
+			      const struct burnin_measure *m, json_t *rec)
+{
+	int a, b;
+
+	if (!co->routes || m->a < 0 || m->b < 0 || m->a >= co->n_inv ||
+	    m->b >= co->n_inv)
+		return 0;
+	a = co->route_ca
+		    ? co->route_ca[m->a]
+		    : burnin_routes_ca_by_guid(co->routes, co->inv[m->a].guid);
+	b = co->route_ca
+		    ? co->route_ca[m->b]
+		    : burnin_routes_ca_by_guid(co->routes, co->inv[m->b].guid);
+	return burnin_pair_route_fields(rec, co->routes, a, b, m->bidir);
+}
+
+static json_t *or_port_ref(const struct burnin_coord *co,
+			   const struct judge_cable *v)
+{
+	const struct burnin_port *p;
+
+	if (v->or_port == JUDGE_NO_PORT || (int)v->or_port >= co->n_inv)
+		return NULL;
+	p = &co->inv[v->or_port];
+	return record_port_ref(p->host, p->ca, p->port, p->guid);
+}
+
+/* The finding of a blamed or ambiguous cable, as the report makes it. */
+static json_t *cable_finding(const struct burnin_coord *co, int c,
+			     const struct judge_cable *v, const json_t *rec)
+{
+	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
+	char name[96];
+
+	burnin_cable_name(co->routes, c, name, sizeof(name));
+	return record_finding(
+		"fail", ambiguous ? "cable-or-port" : "bad-cable",
+		json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
+			  json_object_get(rec, "to")),
+		json_deep_copy(json_object_get(rec, "evidence")),
+		ambiguous ? "retest" : "replace-cable",
+		ambiguous ? "cable %s or the HCA port behind it: %u of %u "
+			    "pairs through it bad, none of that port off it"
+			  : "cable %s: %u of %u pairs through it bad",
+		name, v->n_bad, v->n_meas);
+}
+
+int burnin_cable_records(const struct burnin_coord *co,
+			 const struct judge_cable_result *cables, json_t *out,
+			 int *n_fail)
+{
+	for (size_t c = 0; co->routes && c < cables->n_cables; c++) {
+		const struct judge_cable *v = &cables->cables[c];
+		bool bad = v->verdict == JUDGE_CABLE_BLAMED ||
+			   v->verdict == JUDGE_CABLE_AMBIGUOUS;
+		json_t *rec;
+
+		if (!burnin_routes_cable(co->routes, (int)c)->inter_switch ||
+		    v->verdict == JUDGE_CABLE_UNUSED)
+			continue;
+		rec = burnin_cable_record(co->routes, (int)c, v,
+					  or_port_ref(co, v));
+		if (!rec ||
+		    (bad && json_array_append_new(
+				    out, cable_finding(co, (int)c, v, rec))) ||
+		    json_array_append_new(out, rec))
+			return -ENOMEM;
+		*n_fail += bad;
+	}
+	return 0;
+}
+
+/* Each inventory port's CA in the routes, once. */
+static int route_cas(struct burnin_coord *co)
+{
+	if (co->route_ca)
+		return 0;
+	co->route_ca = malloc((size_t)(co->n_inv > 0 ? co->n_inv : 1) *
+			      sizeof(*co->route_ca));
+	if (!co->route_ca)
+		return -ENOMEM;
+	for (int p = 0; p < co->n_inv; p++)
+		co->route_ca[p] =
+			burnin_routes_ca_by_guid(co->routes, co->inv[p].guid);
+	return 0;
+}
+
+int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
+		       struct judge_cable_result *cables)
+{
+	struct burnin_judge_params jp = co->ctx->cfg->judge;
+
+	if (co->routes && !route_cas(co)) {
+		jp.routes = co->routes;
+		jp.route_ca = co->route_ca;
+		jp.cables = cables;
+	}
+	return burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
+}
+
+void burnin_coord_routes_free(struct burnin_coord *co)
+{
+	burnin_routes_free(co->routes);
+	free(co->route_ca);
+	co->routes = NULL;
+	co->route_ca = NULL;
 }

@@ -106,6 +106,10 @@ struct burnin_coord {
 	char worst[400];
 	int pairs_done;
 	int pairs_resumed; /* pairs of the steps --resume skips */
+	/* --routes: the routes rank 0 keeps (freed with the coord), and
+	 * each inventory port's CA in them, -1 none (route_judge.h) */
+	struct burnin_routes *routes;
+	int *route_ca;
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */

@@ -10,11 +10,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "burnin/route_judge.h"
+#include "burnin/run.h"
 #include "common/record.h"
 
 #define RECORDS FIXTURES_DIR "/fabric/plan/small.records"
@@ -116,12 +119,61 @@ static void cable_record_passes_schema(void **state)
 	burnin_routes_free(r);
 }
 
+/* Rank 0's hooks with --routes: a pair record's paths from the
+ * inventory's GUIDs; a cable record and a finding per blamed cable. */
+static void coord_hooks(void **state)
+{
+	struct burnin_port inv[4] = { 0 };
+	struct burnin_coord co = { .inv = inv, .n_inv = 4 };
+	struct burnin_measure m = { .a = 0, .b = 3, .bidir = false };
+	struct judge_cable_result cr = { 0 };
+	json_t *rec = json_object(), *out = json_array();
+	int n_fail = 0, c;
+
+	(void)state;
+	co.routes = load();
+	for (int p = 0; p < 4; p++) {
+		snprintf(inv[p].host, sizeof(inv[p].host), "node%03d", p + 1);
+		snprintf(inv[p].ca, sizeof(inv[p].ca), "mlx5_0");
+		inv[p].port = 1;
+		inv[p].guid = 0x0008f10400000001ull + 0x10ull * (uint64_t)p;
+	}
+	assert_int_equal(burnin_coord_route_fields(&co, &m, rec), 0);
+	assert_true(json_array_size(json_object_get(rec, "cables")) >= 2);
+	assert_null(json_object_get(rec, "cables_ba"));
+	cr.n_cables = (size_t)burnin_routes_n_cables(co.routes);
+	cr.cables = calloc(cr.n_cables, sizeof(*cr.cables));
+	assert_non_null(cr.cables);
+	for (c = 0; !burnin_routes_cable(co.routes, c)->inter_switch; c++)
+		;
+	cr.cables[c] = (struct judge_cable){ .verdict = JUDGE_CABLE_BLAMED,
+					     .by = JUDGE_CABLE_BY_ROUTE,
+					     .n_meas = 2,
+					     .n_bad = 2,
+					     .or_port = JUDGE_NO_PORT };
+	assert_int_equal(burnin_cable_records(&co, &cr, out, &n_fail), 0);
+	assert_int_equal(n_fail, 1);
+	assert_int_equal(json_array_size(out), 2); /* finding, record */
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(out, 0), "action")),
+			    "replace-cable");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(out, 1), "kind")),
+			    "cable");
+	free(cr.cables);
+	json_decref(rec);
+	json_decref(out);
+	burnin_coord_routes_free(&co);
+	assert_null(co.routes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pair_gets_both_paths),
 		cmocka_unit_test(port_not_in_routes_is_named),
 		cmocka_unit_test(cable_record_passes_schema),
+		cmocka_unit_test(coord_hooks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
