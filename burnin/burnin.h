@@ -132,10 +132,18 @@ struct burnin_measure {
 
 /* The pair judge's params (judge/pairjudge.h, docs/judging.md), and
  * burnin's own check of link rates. */
+struct burnin_routes;
+struct judge_cable_result;
+
 struct burnin_judge_params {
 	struct judge_params pairs;
 	double link_rate; /* every port's active rate, Gb/s; 0: no check;
 				 * < 0 (default): its peers' usual rate */
+	/* judging by route (burnin/route_judge.h): NULL without routes */
+	const struct burnin_routes *routes;
+	const int *route_ca; /* per port: its CA index in routes, -1 none */
+	const uint64_t *cable_err; /* per cable: error deltas, or NULL */
+	struct judge_cable_result *cables; /* out: the verdicts, or NULL */
 };
 
 enum burnin_blame {

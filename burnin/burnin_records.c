@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "burnin/route_judge.h"
 #include "burnin/run.h"
 #include "judge/judge_options.h"
 
@@ -139,6 +140,10 @@ json_t *burnin_pair_record(const struct burnin_coord *co,
 	}
 	if (error)
 		json_object_set_new(rec, "error", json_string(error));
+	if (burnin_coord_route_fields(co, m, rec)) { /* with --routes */
+		json_decref(rec);
+		return NULL;
+	}
 	if (m->error_completions)
 		json_object_set_new(rec, "errors_by_status",
 				    errors_by_status(ra, rb));

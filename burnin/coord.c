@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "burnin/route_model.h"
+#include "burnin/route_judge.h"
 #include "burnin/run.h"
 #include "common/array.h"
 #include "common/cli.h"
@@ -64,7 +65,7 @@ int burnin_coord_release(struct burnin_coord *co)
 	free(co->alive);
 	free(co->m);
 	free(co->done_steps);
-	burnin_routes_free(co->routes);
+	burnin_coord_routes_free(co);
 	burnin_coord_init(co, co->ctx); /* counts and pointers alike */
 	return ret;
 }
@@ -454,8 +455,7 @@ static void *judge_thread(void *arg)
 					      (long)((delay - (time_t)delay) *
 						     1e9) },
 			  NULL);
-	j->ret = burnin_judge(&j->co->ctx->cfg->judge, j->co->m, j->co->n_m,
-			      j->v, j->co->n_inv);
+	j->ret = burnin_coord_judge(j->co, j->v, NULL);
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -514,6 +514,20 @@ static int run_retests(struct burnin_coord *co, struct burnin_port_verdict *v)
 	return 0;
 }
 
+/* With --routes: the cable records and findings (route_judge.h). */
+static int emit_cables(struct burnin_coord *co,
+		       const struct judge_cable_result *cables, int *n_fail)
+{
+	json_t *recs = json_array();
+	int ret = recs ? burnin_cable_records(co, cables, recs, n_fail)
+		       : -ENOMEM;
+
+	for (size_t k = 0; !ret && k < json_array_size(recs); k++)
+		ret = emit(co, json_incref(json_array_get(recs, k)));
+	json_decref(recs);
+	return ret;
+}
+
 static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 {
 	int n_fail = 0, code;
@@ -525,11 +539,14 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 			"interrupted: the records of every finished round are written; --resume continues");
 		code = IBP_EXIT_RUNTIME;
 	} else {
-		burnin_judge(&co->ctx->cfg->judge, co->m, co->n_m, v,
-			     co->n_inv);
-		if (burnin_emit_findings(co, v, &n_fail) < 0)
+		struct judge_cable_result cables = { 0 };
+
+		burnin_coord_judge(co, v, &cables);
+		if (burnin_emit_findings(co, v, &n_fail) < 0 ||
+		    emit_cables(co, &cables, &n_fail) < 0)
 			n_fail++;
 		burnin_coord_proof_close(co, &n_fail);
+		judge_cable_result_free(&cables);
 		code = n_fail ? IBP_EXIT_FAIL : IBP_EXIT_PASS;
 	}
 	burnin_progress_done(co);

@@ -12,11 +12,16 @@
 #include <string.h>
 
 #include "burnin/burnin.h"
+#include "burnin/route_judge.h"
 
 void burnin_judge_defaults(struct burnin_judge_params *jp)
 {
 	judge_defaults(&jp->pairs);
 	jp->link_rate = -1;
+	jp->routes = NULL;
+	jp->route_ca = NULL;
+	jp->cable_err = NULL;
+	jp->cables = NULL;
 }
 
 static struct judge_pair judge_pair_of(const struct burnin_measure *m)
@@ -63,6 +68,22 @@ static void verdict_of(const struct judge_port *j,
 	};
 }
 
+static int judge_by_route(const struct burnin_judge_params *jp,
+			  const struct judge_pair *in, int n_ports,
+			  struct judge_result *res)
+{
+	struct judge_cable_result own, *out = jp->cables ? jp->cables : &own;
+	int ret = burnin_route_judge(jp->routes, jp->route_ca,
+				     n_ports > 0 ? (size_t)n_ports : 0, in,
+				     jp->cable_err, res, out);
+
+	if (ret)
+		judge_result_free(res);
+	else if (out == &own)
+		judge_cable_result_free(&own);
+	return ret;
+}
+
 int burnin_judge(const struct burnin_judge_params *jp, struct burnin_measure *m,
 		 int n_m, struct burnin_port_verdict *v, int n_ports)
 {
@@ -78,6 +99,8 @@ int burnin_judge(const struct burnin_judge_params *jp, struct burnin_measure *m,
 		in[i] = judge_pair_of(&m[i]);
 	ret = judge_pairs(&jp->pairs, in, n, n_ports > 0 ? (size_t)n_ports : 0,
 			  &res);
+	if (!ret && jp->routes) /* the cables, and the ports they clear */
+		ret = judge_by_route(jp, in, n_ports, &res);
 	free(in);
 	if (ret)
 		return ret;

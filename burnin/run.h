@@ -153,6 +153,8 @@ struct burnin_coord {
 	struct burnin_routes *routes;
 	struct burnin_load_proof *proof; /* NULL: no load proof */
 	struct record_writer *proof_cert; /* --coverage, appended to */
+	/* each inventory port's CA in the routes, -1 none (route_judge.h) */
+	int *route_ca;
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */

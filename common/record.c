@@ -108,7 +108,8 @@ static const char *const severities[] = { "fail", "warn", "info", NULL };
 const char *const record_actions[] = {
 	"disable-port", "replace-cable", "replace-optic",
 	"swap-cables",	"reseat",	 "drain-node",
-	"check-pcie",	"none",		 NULL
+	"check-pcie",	"none",		 "retest",
+	NULL
 };
 
 json_t *record_finding(const char *severity, const char *category,

@@ -175,6 +175,25 @@ static const struct field_rule cable_load_fields[] = {
 	{ NULL },
 };
 
+static const char *const cable_verdicts[] = {
+	"ok", "not-tested", "blamed", "ambiguous", "port", NULL
+};
+
+static const struct field_rule cable_fields[] = {
+	{ "id", FT_STRING },
+	{ "from", FT_OBJECT },
+	{ "from.node", FT_STRING },
+	{ "from.guid", FT_STRING },
+	{ "from.port", FT_PORT },
+	{ "to", FT_OBJECT },
+	{ "to.node", FT_STRING },
+	{ "to.guid", FT_STRING },
+	{ "to.port", FT_PORT },
+	{ "verdict", FT_STRING, cable_verdicts },
+	{ "evidence", FT_OBJECT },
+	{ NULL },
+};
+
 static const struct kind_rules kinds[] = {
 	{ "port", port_fields },
 	{ "pair", pair_fields },
@@ -187,6 +206,7 @@ static const struct kind_rules kinds[] = {
 	{ "event", event_fields },
 	{ "transceiver", transceiver_fields },
 	{ "cable-load", cable_load_fields },
+	{ "cable", cable_fields },
 	{ NULL, NULL },
 };
 

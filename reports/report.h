@@ -153,6 +153,7 @@ struct report {
 	struct report_meas *meas;
 	size_t n_pairs, cap_pairs;
 	struct judge_port *attr; /* per hport, after judging */
+	struct report_routes *routes; /* pair paths, cable records; or NULL */
 	struct report_finding *findings;
 	size_t n_findings, cap_findings;
 	json_t *finding_keys; /* dedup: key -> index */
@@ -220,6 +221,20 @@ int report_judging_from_runs(struct report *r, char **files, int n);
 
 /* Judging (report_judge.c): pair verdicts, attribution, own findings. */
 int report_judge(struct report *r);
+
+/*
+ * Judging by route (report_route.c): the `cables`/`cables_ba` of pair
+ * `pair` (callers hold r->lock), the `cable` records, and judge_cables()
+ * on the judged pairs, its findings appended to the array findings (a
+ * cable it cannot place: null). Each 0 or -errno.
+ */
+int report_route_take_pair(struct report *r, const json_t *rec, size_t pair);
+int report_route_take_cable(struct report *r, const json_t *rec);
+int report_route_judge(struct report *r, const struct judge_pair *pairs,
+		       struct judge_result *res, json_t *findings);
+/* Pair `pair` is bad and a blamed or ambiguous cable explains it. */
+bool report_route_explained(const struct report *r, size_t pair);
+void report_route_free(struct report *r);
 
 /* The disable list (report_blame.c). */
 int report_build_disable_list(struct report *r);

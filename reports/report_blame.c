@@ -14,9 +14,9 @@
 #include "reports/report.h"
 
 static const char *const action_rank[] = {
-	"none",		 "swap-cables", "disable-port",
-	"check-pcie",	 "reseat",	"replace-optic",
-	"replace-cable", "drain-node",	NULL,
+	"none",	      "retest", "swap-cables",	 "disable-port",
+	"check-pcie", "reseat", "replace-optic", "replace-cable",
+	"drain-node", NULL,
 };
 
 static int rank_of(const char *action)
@@ -446,7 +446,8 @@ static int action_count(const struct report *r, const char *action, bool nodes)
 			json_object_set_new(hosts, e->host, json_true());
 		else if (!nodes && e->kind == ENTRY_PORT &&
 			 (!action || !strcmp(e->action, action)) &&
-			 (action || strcmp(e->action, "swap-cables")))
+			 (action || (strcmp(e->action, "swap-cables") &&
+				     strcmp(e->action, "retest"))))
 			n++;
 	}
 	if (nodes)
@@ -492,6 +493,8 @@ void report_verdict_line(const struct report *r, char *buf, size_t len)
 		     "ports to disable");
 	append_count(buf, len, action_count(r, "swap-cables", false),
 		     "pair of cables to swap", "pairs of cables to swap");
+	append_count(buf, len, action_count(r, "retest", false),
+		     "cable to retest", "cables to retest");
 	append_count(buf, len, action_count(r, "drain-node", true),
 		     "node to drain", "nodes to drain");
 	append_count(buf, len, action_count(r, "check-pcie", true),

@@ -32,6 +32,7 @@ int report_init(struct report *r)
 
 void report_fini(struct report *r)
 {
+	report_route_free(r);
 	for (size_t i = 0; i < r->n_findings; i++)
 		json_decref(r->findings[i].rec);
 	for (size_t i = 0; i < r->n_entries; i++) {

@@ -190,6 +190,9 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 		report_buf_puts(b,
 				"# both cables work: exchange their far ends "
 				"by hand; nothing to disable\n");
+	} else if (!strcmp(e->action, "retest")) {
+		report_buf_puts(b, "# the cable or the HCA port behind it: "
+				   "retest before disabling either\n");
 	} else if (e->kind == ENTRY_NODE || !t) {
 		report_buf_puts(
 			b, "# no switch port to disable: act on the node\n");

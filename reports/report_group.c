@@ -114,7 +114,8 @@ int report_group_rounds(struct report *r)
 		const struct attr_pair *p = &r->pairs[i];
 
 		if (p->verdict == ATTR_LOW && !(r->attr[p->a].blame != 0) &&
-		    !(r->attr[p->b].blame != 0))
+		    !(r->attr[p->b].blame != 0) &&
+		    !report_route_explained(r, i)) /* nor a cable */
 			ret = round_note(rounds, r, i);
 	}
 	json_object_foreach(rounds, key, g) if (!ret) ret =

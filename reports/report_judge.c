@@ -57,6 +57,22 @@ static struct judge_pair judge_pair_of(const struct attr_pair *p,
 	};
 }
 
+static int judge_routes(struct report *r, const struct judge_pair *in,
+			struct judge_result *res)
+{
+	json_t *findings = json_array();
+	int ret = findings ? report_route_judge(r, in, res, findings) : -ENOMEM;
+
+	for (size_t k = 0; !ret && k < json_array_size(findings); k++)
+		if (!json_is_null(json_array_get(findings, k)))
+			ret = report_add_finding(
+				r, json_incref(json_array_get(findings, k)));
+	json_decref(findings);
+	if (ret)
+		judge_result_free(res);
+	return ret;
+}
+
 /* Every pair record through the one pair judge, once. */
 static int judge_records(struct report *r)
 {
@@ -69,6 +85,8 @@ static int judge_records(struct report *r)
 	for (size_t i = 0; i < r->n_pairs; i++)
 		in[i] = judge_pair_of(&r->pairs[i], &r->meas[i]);
 	ret = judge_pairs(&r->params.judge, in, r->n_pairs, r->n_hports, &res);
+	if (!ret) /* with routes: the cables, and the ports they clear */
+		ret = judge_routes(r, in, &res);
 	free(in);
 	if (ret)
 		return ret;

@@ -7,7 +7,10 @@
  * pair-record fixture in tests/, the demo's records (tests/fixtures/judge/,
  * from a run of scripts/demo) and a generated 512-port all-pairs set with
  * a slow, an intermittent and an erroring port planted (bench_burnin_judge
- * compares the two at 4,096 ports).
+ * compares the two at 4,096 ports). With routes (issue 16): pair records
+ * carrying their paths on a generated fat tree, the same blamed ports and
+ * the same blamed and ambiguous cables through burnin_judge() with the
+ * routes and through the report.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,8 +24,10 @@
 #include <cmocka.h>
 
 #include "burnin/burnin.h"
+#include "burnin/route_judge.h"
 #include "common/record.h"
 #include "reports/report.h"
+#include "route_fabric.h"
 
 #define MAXP 4096
 
@@ -257,12 +262,262 @@ static void test_generated(void **state)
 	unlink(path);
 }
 
+/* ---- with routes ---- */
+
+struct routed {
+	struct rf_tree t;
+	struct burnin_routes *routes;
+	int *ca; /* port -> CA index in routes */
+	struct burnin_measure *m;
+	size_t n_m;
+	char path[64];
+};
+
+static void load_tree(struct routed *x)
+{
+	char topo[] = "/tmp/ibproof-eq-topo-XXXXXX";
+	char lfts[] = "/tmp/ibproof-eq-lfts-XXXXXX";
+	int fd_t = mkstemp(topo), fd_l = mkstemp(lfts);
+	FILE *ft = fdopen(fd_t, "w"), *fl = fdopen(fd_l, "w");
+	char err[512];
+
+	assert_non_null(ft);
+	assert_non_null(fl);
+	rf_topo(&x->t, ft);
+	rf_lfts(&x->t, fl);
+	assert_int_equal(0, fclose(ft));
+	assert_int_equal(0, fclose(fl));
+	if (burnin_routes_load(topo, lfts, &x->routes, err, sizeof(err)))
+		fail_msg("routes: %s", err);
+	unlink(topo);
+	unlink(lfts);
+	x->ca = calloc((size_t)rf_hosts(&x->t), sizeof(*x->ca));
+	assert_non_null(x->ca);
+	for (int p = 0; p < rf_hosts(&x->t); p++) {
+		x->ca[p] = burnin_routes_ca_by_guid(x->routes, rf_port_guid(p));
+		assert_true(x->ca[p] >= 0);
+	}
+}
+
+/* The cable leaving switch guid at port, -1 none. */
+static int cable_at(const struct burnin_routes *r, uint64_t guid, int port)
+{
+	for (int c = 0; c < burnin_routes_n_cables(r); c++)
+		if (burnin_routes_cable(r, c)->from_guid == guid &&
+		    burnin_routes_cable(r, c)->from_port == port)
+			return c;
+	return -1;
+}
+
+static bool crosses(const struct routed *x, int a, int b, int cable)
+{
+	int path[64],
+		n = burnin_routes_path(x->routes, x->ca[a], x->ca[b], path, 64);
+
+	assert_true(n > 0);
+	for (int k = 0; k < n; k++)
+		if (path[k] == cable)
+			return true;
+	return false;
+}
+
+static json_t *port_json(int p)
+{
+	char host[16];
+
+	snprintf(host, sizeof(host), "node%03d", p);
+	return record_port_ref(host, "mlx5_0", 1, rf_port_guid(p));
+}
+
+/* Bidirectional all-pairs (intra-leaf pairs or not), the slow HCA and
+ * the slow cable planted; the records (with their paths) and the
+ * measures burnin keeps. */
+static void routed_pairs(struct routed *x, bool intra_leaf, int slow_port,
+			 int slow_cable)
+{
+	int n = rf_hosts(&x->t), fd;
+	struct record_writer *w;
+	size_t k = 0;
+
+	snprintf(x->path, sizeof(x->path), "/tmp/ibproof-eq-routed-XXXXXX");
+	fd = mkstemp(x->path);
+	assert_true(fd >= 0);
+	close(fd);
+	w = record_writer_open(x->path, false);
+	assert_non_null(w);
+	x->m = calloc((size_t)n * n, sizeof(*x->m));
+	x->n_m = 0;
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++, k++) {
+			bool slow = a == slow_port || b == slow_port ||
+				    (slow_cable >= 0 &&
+				     (crosses(x, a, b, slow_cable) ||
+				      crosses(x, b, a, slow_cable)));
+			double g = slow ? 45 : 95 + (double)(k % 7) * 0.1;
+			json_t *rec;
+
+			if (!intra_leaf && a / x->t.spines == b / x->t.spines)
+				continue;
+			rec = json_pack(
+				"{s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s, s:o, s:o, s:f, s:f, s:f, s:s}",
+				"schema", "ibproof/1", "kind", "pair", "time",
+				"2026-12-04T00:00:00Z", "host", "node000",
+				"version", "0.1.0", "round", (json_int_t)1,
+				"test", "write", "dir", "bi", "a", port_json(a),
+				"b", port_json(b), "gbps", g, "gbps_min", g - 1,
+				"expected_gbps", 100.0, "status", "ok");
+			assert_int_equal(0, burnin_pair_route_fields(
+						    rec, x->routes, x->ca[a],
+						    x->ca[b], true));
+			assert_int_equal(0, record_writer_emit_steal(w, rec));
+			x->m[x->n_m++] = (struct burnin_measure){
+				.a = a,
+				.b = b,
+				.test = BURNIN_TEST_WRITE,
+				.bidir = true,
+				.status = BURNIN_PAIR_OK,
+				.gbps = (float)g,
+				.gbps_min = (float)(g - 1),
+				.expected_gbps = 100,
+			};
+		}
+	assert_int_equal(0, record_writer_close(w));
+}
+
+/* "0x...:P" of the cables the report blamed (category), sorted by text. */
+static void report_cables(const struct report *r, const char *category,
+			  char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < r->n_findings; i++) {
+		const json_t *f = r->findings[i].rec;
+
+		if (strcmp(json_string_value(json_object_get(f, "category")),
+			   category))
+			continue;
+		strncat(out,
+			json_string_value(json_object_get(
+				json_object_get(f, "evidence"), "cable")),
+			len - strlen(out) - 2);
+		strncat(out, " ", len - strlen(out) - 1);
+	}
+}
+
+static void burnin_cables(const struct routed *x,
+			  const struct judge_cable_result *cr, uint8_t verdict,
+			  char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t c = 0; c < cr->n_cables; c++) {
+		char id[BURNIN_CABLE_ID_LEN];
+
+		if (cr->cables[c].verdict != verdict)
+			continue;
+		burnin_cable_id(x->routes, (int)c, id, sizeof(id));
+		strncat(out, id, len - strlen(out) - 2);
+		strncat(out, " ", len - strlen(out) - 1);
+	}
+}
+
+/* Both sides over the routed records: the same ports, the same cables;
+ * returns the blamed cables (ids) and ports (count) for the caller. */
+static void same_routed_verdicts(struct routed *x, char *blamed_cables,
+				 char *ambiguous, int *blamed_ports)
+{
+	int n = rf_hosts(&x->t);
+	struct burnin_port_verdict *v = calloc((size_t)n, sizeof(*v));
+	struct judge_cable_result cr;
+	struct burnin_judge_params bp;
+	char *files[] = { x->path }, rep[1024];
+	struct report r;
+
+	assert_non_null(v);
+	burnin_judge_defaults(&bp);
+	bp.routes = x->routes;
+	bp.route_ca = x->ca;
+	bp.cables = &cr;
+	assert_int_equal(0, burnin_judge(&bp, x->m, (int)x->n_m, v, n));
+	assert_int_equal(0, report_init(&r));
+	r.params.judge = bp.pairs;
+	r.params.threads = 1;
+	assert_int_equal(0, report_analyse(&r, files, 1, NULL));
+	*blamed_ports = 0;
+	for (size_t i = 0; i < r.n_hports; i++) {
+		int p = (int)((r.hports[i].guid - RF_CA_GUID) / 16);
+
+		assert_true(p >= 0 && p < n);
+		if (v[p].blame != r.attr[i].blame ||
+		    v[p].suspect != r.attr[i].suspect)
+			fail_msg(
+				"port %d: burnin blame %u suspect %d, report blame %u suspect %d",
+				p, v[p].blame, v[p].suspect, r.attr[i].blame,
+				r.attr[i].suspect);
+		*blamed_ports += v[p].blame != 0;
+	}
+	burnin_cables(x, &cr, JUDGE_CABLE_BLAMED, blamed_cables, 256);
+	report_cables(&r, "bad-cable", rep, sizeof(rep));
+	assert_string_equal(blamed_cables, rep);
+	burnin_cables(x, &cr, JUDGE_CABLE_AMBIGUOUS, ambiguous, 256);
+	report_cables(&r, "cable-or-port", rep, sizeof(rep));
+	assert_string_equal(ambiguous, rep);
+	judge_cable_result_free(&cr);
+	report_fini(&r);
+	free(v);
+}
+
+static void routed_done(struct routed *x)
+{
+	unlink(x->path);
+	free(x->m);
+	free(x->ca);
+	burnin_routes_free(x->routes);
+}
+
+/* list names cable c alone. */
+static void names_only(const struct routed *x, int c, const char *list)
+{
+	char id[BURNIN_CABLE_ID_LEN + 1];
+
+	burnin_cable_id(x->routes, c, id, sizeof(id) - 1);
+	strcat(id, " ");
+	assert_string_equal(list, id);
+}
+
+static void test_routed(void **state)
+{
+	struct routed x = { .t = { .leaves = 6, .spines = 6 } };
+	char blamed[256], ambiguous[256];
+	int ports, up, down;
+
+	(void)state;
+	load_tree(&x);
+	up = cable_at(x.routes, RF_LEAF_GUID + 0, 1 + 6 + 1);
+	down = cable_at(x.routes, RF_SPINE_GUID + 2, 1 + 3);
+	assert_true(up >= 0 && down >= 0);
+	/* a slow up-link and a slow HCA elsewhere: that cable, that HCA */
+	routed_pairs(&x, true, 2 * 6 + 4, up);
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, up, blamed);
+	assert_string_equal(ambiguous, "");
+	assert_int_equal(ports, 1);
+	unlink(x.path);
+	free(x.m);
+	/* a slow down-link, no intra-leaf pairs: ambiguous on both sides */
+	routed_pairs(&x, false, -1, down);
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, down, ambiguous);
+	assert_string_equal(blamed, "");
+	assert_int_equal(ports, 0);
+	routed_done(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_demo_records),
 		cmocka_unit_test(test_generated),
+		cmocka_unit_test(test_routed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_BURNIN_ROUTE_JUDGE_H
+#define IBPROOF_BURNIN_ROUTE_JUDGE_H
+
+/*
+ * Route context for judging by route (issue 16, docs/judging.md "Judging
+ * by route"): the cables of a pair's path in its record (`cables`,
+ * `cables_ba`) and the `cable` records of judge_cables()'s verdicts
+ * (docs/records.md). A cable's id is its egress port, "0xNODEGUID:PORT".
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "burnin/route_model.h"
+#include "judge/cablejudge.h"
+
+#define BURNIN_CABLE_ID_LEN 32
+
+/*
+ * Judges by route the pairs that judge_pairs() judged into res (rank 0,
+ * after the pair judge; cablejudge.h has the rules): each pair's path
+ * from the routes, a -> b and, for a bidirectional test, b -> a. ca[p]:
+ * the CA index in r of port p, -1 when the routes do not have it (its
+ * pairs are judged by port only). err_delta[c]: the error counter deltas
+ * of cable c at both ends, NULL when none were read. Withdraws in res the
+ * blame of ports the cables explain. 0 or -ENOMEM (out then empty).
+ */
+int burnin_route_judge(const struct burnin_routes *r, const int *ca,
+		       size_t n_ports, const struct judge_pair *pairs,
+		       const uint64_t *err_delta, struct judge_result *res,
+		       struct judge_cable_result *out);
+
+/*
+ * Rank 0 with --routes (co->routes set by route_plan.h's burnin_plan_keep()):
+ * burnin_coord_judge() is burnin_judge() on co's measures, by route when
+ * co has routes (the verdicts into cables when not NULL); the pair
+ * record of m gains its paths; the cable records and findings of the
+ * verdicts are appended to out (n_fail counts the blamed and ambiguous
+ * cables).
+ * Without routes each does what it did before: nothing more.
+ */
+struct burnin_coord;
+struct burnin_measure;
+struct burnin_port_verdict;
+
+int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
+		       struct judge_cable_result *cables);
+int burnin_coord_route_fields(const struct burnin_coord *co,
+			      const struct burnin_measure *m, json_t *rec);
+int burnin_cable_records(const struct burnin_coord *co,
+			 const struct judge_cable_result *cables, json_t *out,
+			 int *n_fail);
+void burnin_coord_routes_free(struct burnin_coord *co);
+
+/* "0x0008f10300000004:3" into buf. */
+void burnin_cable_id(const struct burnin_routes *r, int c, char *buf,
+		     size_t len);
+
+/*
+ * Adds to a pair record the path of CA a to CA b (`cables`) and, when
+ * bidir, of b to a (`cables_ba`); a path the routes do not give adds
+ * `route` with why (`no-route`, `dead-port`, `loop`, `not-in-routes`)
+ * instead. A CA index < 0 is a port not in the routes. 0 or -ENOMEM.
+ */
+int burnin_pair_route_fields(json_t *rec, const struct burnin_routes *r,
+			     int ca_a, int ca_b, bool bidir);
+
+/*
+ * The `cable` record of cable c and its verdict v; or_port (stolen, may
+ * be NULL): the port reference of v->or_port. NULL on ENOMEM.
+ */
+json_t *burnin_cable_record(const struct burnin_routes *r, int c,
+			    const struct judge_cable *v, json_t *or_port);
+
+#endif

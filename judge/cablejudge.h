@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IBPROOF_JUDGE_CABLEJUDGE_H
+#define IBPROOF_JUDGE_CABLEJUDGE_H
+
+/*
+ * Judging by route (issue 16, docs/judging.md "Judging by route"): a
+ * pair is evidence about its two ports and about every directed cable on
+ * its path. After judge_pairs() has marked the pairs and blamed ports,
+ * judge_cables() blames the fewest cables that explain the bad pairs and
+ * clears the ports whose bad pairs they explain.
+ *
+ * - A cable is blamed when at least hit_ratio of its measured pairs are
+ *   bad (deTector's 0.8) and min_fine_ends distinct ends of its bad pairs
+ *   are fine on the other cables they crossed (at most fine_max_bad of
+ *   their other pairs bad).
+ * - The fat-tree confound: when every pair through a cable has one port
+ *   in common (a spine-to-leaf cable under opensm's ftree routing carries
+ *   the traffic of exactly one destination host), that port's pairs that
+ *   do not cross the cable (intra-leaf pairs, the other direction)
+ *   separate the two: fine there -> the cable; bad there -> the port (the
+ *   port judge's blame stands); no such pair -> one finding, ambiguous,
+ *   naming both the cable and the port (or_port), and the port's blame
+ *   is withdrawn: never the port alone.
+ * - A cable whose error counters rose (err_delta >= min_errors) is blamed
+ *   from its counters, and they separate the confound the same way.
+ *
+ * Only inter-switch cables are judged: a host link and its HCA port are
+ * one part to the port judge. Pure: no I/O, no globals. O(P x path
+ * length) time and memory.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "judge/pairjudge.h"
+
+#define JUDGE_NO_PORT UINT32_MAX
+
+struct judge_cable_params {
+	double hit_ratio; /* bad pairs / measured pairs to blame: 0.8 */
+	unsigned int min_fine_ends; /* ends fine elsewhere: 2 */
+	double fine_max_bad; /* "fine elsewhere": at most this share bad:
+				0.25 */
+	uint64_t min_errors; /* counter errors that blame a cable: 1 */
+};
+
+void judge_cable_defaults(struct judge_cable_params *cp);
+
+/* What the judge knows of a cable besides the pairs through it. */
+struct judge_cable_in {
+	bool inter_switch; /* both ends switches: judged */
+	bool has_counters; /* err_delta was read */
+	uint64_t err_delta; /* error counter deltas at both ends */
+};
+
+enum judge_cable_verdict {
+	JUDGE_CABLE_UNUSED, /* no measured pair through it */
+	JUDGE_CABLE_FINE,
+	JUDGE_CABLE_BLAMED,
+	JUDGE_CABLE_AMBIGUOUS, /* this cable or the port or_port */
+	JUDGE_CABLE_PORT, /* its bad pairs are the port or_port's */
+};
+
+/* Why a cable is blamed: bits. */
+#define JUDGE_CABLE_BY_ROUTE 1u /* its pairs */
+#define JUDGE_CABLE_BY_COUNTERS 2u /* its error counters */
+
+/* Per cable, out: the verdict and its evidence. */
+struct judge_cable {
+	uint8_t verdict; /* enum judge_cable_verdict */
+	uint8_t by; /* JUDGE_CABLE_BY_* */
+	uint8_t bad; /* JUDGE_LOW | JUDGE_DIP | JUDGE_ERR of its bad pairs */
+	uint32_t n_pairs, n_meas, n_bad; /* pairs through it */
+	uint32_t fine_ends; /* ends of its bad pairs fine elsewhere */
+	uint32_t bad_ends; /* ... bad elsewhere */
+	uint32_t or_port; /* the port every pair through it has in common,
+			     JUDGE_NO_PORT none */
+	uint32_t or_port_meas, or_port_bad; /* its pairs not through it */
+	uint64_t err_delta;
+	float hit_ratio; /* n_bad / n_meas */
+	float worst_gbps; /* of its measured ok pairs, -1 none */
+};
+
+/*
+ * The pairs and their paths: the directed cables pair i crosses are
+ * path_cables[path_start[i] .. path_start[i + 1]) (both directions for a
+ * bidirectional test; a pair without a route has none).
+ */
+struct judge_routes {
+	const uint32_t *path_start; /* [n_pairs + 1] */
+	const uint32_t *path_cables; /* cable ids < n_cables */
+	const struct judge_cable_in *cables; /* [n_cables] */
+	size_t n_cables;
+};
+
+struct judge_cable_result {
+	struct judge_cable *cables; /* [n_cables] */
+	size_t n_cables;
+	uint8_t *cleared; /* [n_ports]: the blame withdrawn from the port
+			     (JUDGE_LOW ...), its pairs explained by cables */
+	uint8_t *explained; /* [n_pairs]: a bad pair a blamed or ambiguous
+			       cable explains */
+	size_t n_blamed, n_ambiguous;
+};
+
+/*
+ * Judges the cables of rt against the pairs and res (judge_pairs()'s
+ * verdicts on the same pairs), and withdraws in res the blame and
+ * suspicion of the ports whose bad pairs the cables explain (the blame
+ * withdrawn is in out->cleared). 0, -EINVAL (a cable id out of range),
+ * or -ENOMEM (out then empty, res untouched). Free with
+ * judge_cable_result_free().
+ */
+int judge_cables(const struct judge_cable_params *cp,
+		 const struct judge_pair *pairs, const struct judge_routes *rt,
+		 struct judge_result *res, struct judge_cable_result *out);
+void judge_cable_result_free(struct judge_cable_result *out);
+
+/* "ok", "not-tested", "blamed", "ambiguous", "port". */
+const char *judge_cable_verdict_name(uint8_t verdict);
+
+#endif

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Judging by route in the report (docs/judging.md "Judging by route"):
+ * the paths pair records carry (`cables`, `cables_ba`, cable ids) and the
+ * `cable` records (ends, counters) go through judge_cables(), the same
+ * judge burnin's rank 0 runs. A blamed cable gives a `bad-cable`
+ * finding (replace-cable, both ends, so both transceivers join as for any
+ * cable); an ambiguous one a `cable-or-port` finding (retest, naming the
+ * cable and the port).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/array.h"
+#include "common/record.h"
+#include "judge/cablejudge.h"
+#include "reports/report.h"
+
+struct route_cable {
+	const char *id; /* interned "0xGUID:PORT" */
+	bool at_edge, inside; /* first or last of a path; in between */
+	json_t *rec; /* its cable record, or NULL */
+};
+
+struct report_routes {
+	json_t *ids; /* cable id -> index */
+	struct route_cable *cables;
+	size_t n_cables, cap_cables;
+	uint32_t *ent_pair, *ent_cable; /* (pair, cable), a pair's together */
+	size_t n_ent, cap_ent, cap_ent2;
+	uint8_t *explained; /* per pair, after judging: a cable explains it */
+	size_t n_explained;
+};
+
+static struct report_routes *routes_of(struct report *r)
+{
+	if (!r->routes) {
+		r->routes = calloc(1, sizeof(*r->routes));
+		if (r->routes && !(r->routes->ids = json_object())) {
+			free(r->routes);
+			r->routes = NULL;
+		}
+	}
+	return r->routes;
+}
+
+void report_route_free(struct report *r)
+{
+	struct report_routes *rt = r->routes;
+
+	if (!rt)
+		return;
+	for (size_t c = 0; c < rt->n_cables; c++)
+		json_decref(rt->cables[c].rec);
+	json_decref(rt->ids);
+	free(rt->cables);
+	free(rt->ent_pair);
+	free(rt->ent_cable);
+	free(rt->explained);
+	free(rt);
+	r->routes = NULL;
+}
+
+/* The index of cable id, added when new; -1 on ENOMEM. */
+static long cable_index(struct report *r, const char *id)
+{
+	struct report_routes *rt = r->routes;
+	json_t *idx = json_object_get(rt->ids, id);
+	struct route_cable *c;
+
+	if (idx)
+		return (long)json_integer_value(idx);
+	if (array_reserve(&rt->cables, &rt->cap_cables, rt->n_cables,
+			  sizeof(*c)))
+		return -1;
+	c = &rt->cables[rt->n_cables];
+	*c = (struct route_cable){ .id = strtab_intern(&r->strs, id) };
+	if (!c->id ||
+	    json_object_set_new(rt->ids, id,
+				json_integer((json_int_t)rt->n_cables)))
+		return -1;
+	return (long)rt->n_cables++;
+}
+
+static int take_path(struct report *r, const json_t *arr, size_t pair)
+{
+	struct report_routes *rt = r->routes;
+	size_t n = json_array_size(arr);
+
+	for (size_t k = 0; k < n; k++) {
+		const char *id = json_string_value(json_array_get(arr, k));
+		long c;
+
+		if (!id)
+			continue;
+		c = cable_index(r, id);
+		if (c < 0 ||
+		    array_reserve(&rt->ent_pair, &rt->cap_ent, rt->n_ent,
+				  sizeof(*rt->ent_pair)) ||
+		    array_reserve(&rt->ent_cable, &rt->cap_ent2, rt->n_ent,
+				  sizeof(*rt->ent_cable)))
+			return -ENOMEM;
+		if (k == 0 || k + 1 == n)
+			rt->cables[c].at_edge = true;
+		else
+			rt->cables[c].inside = true;
+		rt->ent_pair[rt->n_ent] = (uint32_t)pair;
+		rt->ent_cable[rt->n_ent++] = (uint32_t)c;
+	}
+	return 0;
+}
+
+int report_route_take_pair(struct report *r, const json_t *rec, size_t pair)
+{
+	const json_t *ab = json_object_get(rec, "cables");
+	const json_t *ba = json_object_get(rec, "cables_ba");
+
+	if (!json_is_array(ab) && !json_is_array(ba))
+		return 0;
+	if (!routes_of(r))
+		return -ENOMEM;
+	return take_path(r, ab, pair) ?: take_path(r, ba, pair);
+}
+
+int report_route_take_cable(struct report *r, const json_t *rec)
+{
+	const char *id = json_string_value(json_object_get(rec, "id"));
+	long c;
+
+	if (!id)
+		return 0;
+	if (!routes_of(r) || (c = cable_index(r, id)) < 0)
+		return -ENOMEM;
+	json_decref(r->routes->cables[c].rec);
+	r->routes->cables[c].rec = json_incref((json_t *)rec);
+	return 0;
+}
+
+/* The paths as CSR arrays by pair (a pair's entries were added together). */
+static int paths_csr(const struct report_routes *rt, size_t n_pairs,
+		     uint32_t **start_out, uint32_t **cables_out)
+{
+	uint32_t *start = calloc(n_pairs + 2, sizeof(*start));
+	uint32_t *cables =
+		malloc((rt->n_ent ? rt->n_ent : 1) * sizeof(*cables));
+
+	if (!start || !cables) {
+		free(start);
+		free(cables);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < rt->n_ent; j++)
+		start[rt->ent_pair[j] + 2]++;
+	for (size_t i = 0; i < n_pairs; i++)
+		start[i + 2] += start[i + 1];
+	for (size_t j = 0; j < rt->n_ent; j++)
+		cables[start[rt->ent_pair[j] + 1]++] = rt->ent_cable[j];
+	*start_out = start;
+	*cables_out = cables;
+	return 0;
+}
+
+static void cable_in_of(const struct route_cable *c, struct judge_cable_in *in)
+{
+	const json_t *err = json_object_get(json_object_get(c->rec, "evidence"),
+					    "err_delta");
+
+	*in = (struct judge_cable_in){
+		.inter_switch = !c->at_edge && (c->inside || c->rec),
+		.has_counters = json_is_integer(err),
+		.err_delta = json_is_integer(err) && json_integer_value(err) > 0
+				     ? (uint64_t)json_integer_value(err)
+				     : 0,
+	};
+}
+
+bool report_route_explained(const struct report *r, size_t pair)
+{
+	const struct report_routes *rt = r->routes;
+
+	return rt && rt->explained && pair < rt->n_explained &&
+	       rt->explained[pair];
+}
+
+/* The module a transceiver record put at the end, when it has none. */
+static json_t *with_xcvr(const struct report *r, json_t *ref)
+{
+	const struct report_xcvr *x;
+	uint64_t guid = 0;
+
+	if (!ref || json_object_get(ref, "transceiver"))
+		return ref;
+	if (!json_is_string(json_object_get(ref, "guid")) ||
+	    record_guid_parse(json_string_value(json_object_get(ref, "guid")),
+			      &guid))
+		return ref;
+	x = report_xcvr_at(
+		r, guid, (int)json_integer_value(json_object_get(ref, "port")));
+	if (x && (x->vendor || x->part_number || x->serial))
+		json_object_set_new(ref, "transceiver",
+				    json_pack("{s:s?, s:s?, s:s?}", "vendor",
+					      x->vendor, "part_number",
+					      x->part_number, "serial",
+					      x->serial));
+	return ref;
+}
+
+/* One end of the cable ("from", "to"): from its record, else the egress
+ * port of its id and the link there. */
+static json_t *cable_end(struct report *r, const struct route_cable *c,
+			 const char *which)
+{
+	const json_t *ref = json_object_get(c->rec, which);
+	bool from = !strcmp(which, "from");
+	const struct report_end *e = NULL;
+	uint64_t guid = 0;
+	int port = 0, li;
+
+	if (json_is_object(ref))
+		return json_deep_copy(ref);
+	if (sscanf(c->id, "0x%" SCNx64 ":%d", &guid, &port) != 2)
+		return NULL;
+	li = report_link_find(r, guid, port);
+	if (li >= 0) {
+		bool a = r->links[li].a.guid == guid &&
+			 r->links[li].a.port == port;
+
+		e = a == from ? &r->links[li].a : &r->links[li].b;
+	}
+	if (e && e->name)
+		return record_switch_port_ref(e->name, e->guid, e->port);
+	if (!from)
+		return NULL;
+	return record_switch_port_ref(report_node_name(r, guid, c->id), guid,
+				      port);
+}
+
+static json_t *route_evidence(const struct judge_cable *v)
+{
+	return json_pack(
+		"{s:i, s:i, s:i, s:f, s:i, s:i, s:f, s:b, s:b}", "pairs",
+		(json_int_t)v->n_pairs, "measured", (json_int_t)v->n_meas,
+		"bad", (json_int_t)v->n_bad, "hit_ratio", (double)v->hit_ratio,
+		"fine_ends", (json_int_t)v->fine_ends, "bad_ends",
+		(json_int_t)v->bad_ends, "worst_gbps", (double)v->worst_gbps,
+		"by_route", !!(v->by & JUDGE_CABLE_BY_ROUTE), "by_counters",
+		!!(v->by & JUDGE_CABLE_BY_COUNTERS));
+}
+
+static json_t *hport_json(const struct report *r, uint32_t p)
+{
+	const struct report_hport *h = &r->hports[p];
+
+	return record_port_ref(h->host, h->ca, h->port, h->guid);
+}
+
+static json_t *cable_evidence(const struct report *r,
+			      const struct route_cable *c,
+			      const struct judge_cable *v)
+{
+	json_t *ev = json_pack("{s:s, s:o}", "cable", c->id, "route",
+			       route_evidence(v));
+
+	if (ev && (v->by & JUDGE_CABLE_BY_COUNTERS))
+		json_object_set_new(ev, "counters",
+				    json_pack("{s:I}", "err_delta",
+					      (json_int_t)v->err_delta));
+	if (ev && v->verdict == JUDGE_CABLE_AMBIGUOUS &&
+	    v->or_port < r->n_hports) {
+		json_object_set_new(ev, "or_port", hport_json(r, v->or_port));
+		json_object_set_new(ev, "or_port_measured",
+				    json_integer(v->or_port_meas));
+	}
+	return ev;
+}
+
+/* "leaf01 port 3" of a switch port reference. */
+static void end_text(const json_t *ref, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s port %d",
+		 json_string_value(json_object_get(ref, "node")),
+		 (int)json_integer_value(json_object_get(ref, "port")));
+}
+
+static json_t *cable_finding(struct report *r, const struct route_cable *c,
+			     const struct judge_cable *v)
+{
+	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
+	json_t *from = with_xcvr(r, cable_end(r, c, "from"));
+	json_t *to = with_xcvr(r, cable_end(r, c, "to"));
+	json_t *subj;
+	char name[320], port[160] = "?";
+
+	if (!from) {
+		json_decref(to);
+		return json_null(); /* an id the report cannot read */
+	}
+	end_text(from, name, sizeof(name));
+	if (to) {
+		size_t len = strlen(name);
+
+		snprintf(name + len, sizeof(name) - len, " -> ");
+		len = strlen(name);
+		end_text(to, name + len, sizeof(name) - len);
+	}
+	/* both ends: a cable entry; without links or a cable record, the
+	 * egress switch port */
+	subj = to ? json_pack("{s:o, s:o}", "a", from, "b", to) : from;
+	if (ambiguous && v->or_port < r->n_hports)
+		snprintf(port, sizeof(port), "%s %s port %d",
+			 r->hports[v->or_port].host, r->hports[v->or_port].ca,
+			 r->hports[v->or_port].port);
+	return ambiguous
+		       ? record_finding(
+				 "fail", "cable-or-port", subj,
+				 cable_evidence(r, c, v), "retest",
+				 "cable %s or the HCA port %s behind it: "
+				 "%u of %u pairs through it bad, and no pair "
+				 "of that port off the cable; retest it "
+				 "within its leaf",
+				 name, port, v->n_bad, v->n_meas)
+		       : record_finding("fail", "bad-cable", subj,
+					cable_evidence(r, c, v),
+					"replace-cable",
+					"cable %s: %u of %u pairs through it "
+					"bad (%s)",
+					name, v->n_bad, v->n_meas,
+					v->by & JUDGE_CABLE_BY_COUNTERS
+						? "its error counters rose"
+						: "their hosts fine elsewhere");
+}
+
+static int findings_of(struct report *r, const struct judge_cable_result *cr,
+		       json_t *findings)
+{
+	for (size_t c = 0; c < cr->n_cables; c++) {
+		json_t *f;
+
+		if (cr->cables[c].verdict != JUDGE_CABLE_BLAMED &&
+		    cr->cables[c].verdict != JUDGE_CABLE_AMBIGUOUS)
+			continue;
+		f = cable_finding(r, &r->routes->cables[c], &cr->cables[c]);
+		if (!f || json_array_append_new(findings, f))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int report_route_judge(struct report *r, const struct judge_pair *pairs,
+		       struct judge_result *res, json_t *findings)
+{
+	struct report_routes *rt = r->routes;
+	struct judge_cable_params cp;
+	struct judge_cable_result cr;
+	struct judge_cable_in *in;
+	uint32_t *start = NULL, *cables = NULL;
+	int ret;
+
+	if (!rt || !rt->n_cables)
+		return 0;
+	in = calloc(rt->n_cables, sizeof(*in));
+	ret = in ? paths_csr(rt, res->n_pairs, &start, &cables) : -ENOMEM;
+	if (ret)
+		goto out;
+	for (size_t c = 0; c < rt->n_cables; c++)
+		cable_in_of(&rt->cables[c], &in[c]);
+	judge_cable_defaults(&cp);
+	ret = judge_cables(
+		&cp, pairs,
+		&(struct judge_routes){ start, cables, in, rt->n_cables }, res,
+		&cr);
+	if (!ret) {
+		ret = findings_of(r, &cr, findings);
+		free(rt->explained);
+		rt->explained = cr.explained;
+		rt->n_explained = res->n_pairs;
+		cr.explained = NULL;
+		judge_cable_result_free(&cr);
+	}
+out:
+	free(in);
+	free(start);
+	free(cables);
+	return ret;
+}

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Judging by route (judge/cablejudge.h): a two-level fat tree of 4 leaves,
+ * 4 spines and 4 hosts a leaf, routed as opensm's ftree does (the flow to
+ * host i of a leaf goes up to spine i, so each spine-to-leaf cable carries
+ * the traffic of exactly one host), bidirectional all-pairs (both
+ * directions' cables on each pair's path). A planted slow up-link blames
+ * that cable and no HCA; a slow HCA blames the HCA and no cable; a slow
+ * down-link blames the cable when the host's intra-leaf pairs are fine,
+ * and is ambiguous (naming the cable and the host) without them; an
+ * erroring cable is blamed from its counters.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "judge/cablejudge.h"
+
+#define LEAVES 8
+#define SPINES 8
+#define HOSTS 8 /* a leaf */
+#define PORTS (LEAVES * HOSTS)
+#define N_UP (LEAVES * SPINES)
+#define N_CABLES (2 * N_UP + 2 * PORTS) /* up, down, host links */
+#define MAX_PAIRS (PORTS * PORTS)
+#define MAX_PATH 8
+
+static uint32_t up(int leaf, int spine)
+{
+	return (uint32_t)(leaf * SPINES + spine);
+}
+
+static uint32_t down(int spine, int leaf)
+{
+	return (uint32_t)(N_UP + spine * LEAVES + leaf);
+}
+
+static uint32_t host_link(int port, int to_leaf)
+{
+	return (uint32_t)(2 * N_UP + 2 * port + to_leaf);
+}
+
+struct fabric {
+	struct judge_pair pairs[MAX_PAIRS];
+	uint32_t path_start[MAX_PAIRS + 1];
+	uint32_t path_cables[MAX_PAIRS * MAX_PATH];
+	struct judge_cable_in cables[N_CABLES];
+	size_t n_pairs;
+	/* the fault */
+	int slow_port;
+	uint32_t slow_cable;
+};
+
+/* The directed path a -> b, appended. */
+static void route(struct fabric *f, uint32_t *n, int a, int b)
+{
+	int la = a / HOSTS, lb = b / HOSTS, spine = b % HOSTS;
+
+	f->path_cables[(*n)++] = host_link(a, 1);
+	if (la != lb) {
+		f->path_cables[(*n)++] = up(la, spine);
+		f->path_cables[(*n)++] = down(spine, lb);
+	}
+	f->path_cables[(*n)++] = host_link(b, 0);
+}
+
+static bool crosses(const struct fabric *f, size_t i, uint32_t c)
+{
+	for (uint32_t j = f->path_start[i]; j < f->path_start[i + 1]; j++)
+		if (f->path_cables[j] == c)
+			return true;
+	return false;
+}
+
+/* Bidirectional all-pairs, intra-leaf pairs or not. */
+static void build(struct fabric *f, bool intra_leaf, int slow_port,
+		  uint32_t slow_cable)
+{
+	uint32_t n = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (uint32_t c = 0; c < N_CABLES; c++)
+		f->cables[c] =
+			(struct judge_cable_in){ .inter_switch = c < 2 * N_UP,
+						 .has_counters = true };
+	for (int a = 0; a < PORTS; a++)
+		for (int b = a + 1; b < PORTS; b++) {
+			struct judge_pair *p = &f->pairs[f->n_pairs];
+
+			if (!intra_leaf && a / HOSTS == b / HOSTS)
+				continue;
+			*p = (struct judge_pair){ .a = (uint32_t)a,
+						  .b = (uint32_t)b,
+						  .bidir = 1,
+						  .expected = 100,
+						  .gbps = 97,
+						  .gbps_min = 95 };
+			f->path_start[f->n_pairs] = n;
+			route(f, &n, a, b);
+			route(f, &n, b, a);
+			f->n_pairs++;
+		}
+	f->path_start[f->n_pairs] = n;
+	for (size_t i = 0; i < f->n_pairs; i++) {
+		struct judge_pair *p = &f->pairs[i];
+
+		if ((int)p->a == slow_port || (int)p->b == slow_port ||
+		    (slow_cable != UINT32_MAX && crosses(f, i, slow_cable)))
+			p->gbps = p->gbps_min = 48;
+	}
+}
+
+struct verdicts {
+	struct judge_result res;
+	struct judge_cable_result cab;
+};
+
+static void judge(struct fabric *f, struct verdicts *v)
+{
+	struct judge_params jp;
+	struct judge_cable_params cp;
+	struct judge_routes rt = { f->path_start, f->path_cables, f->cables,
+				   N_CABLES };
+
+	judge_defaults(&jp);
+	judge_cable_defaults(&cp);
+	assert_int_equal(judge_pairs(&jp, f->pairs, f->n_pairs, PORTS, &v->res),
+			 0);
+	assert_int_equal(judge_cables(&cp, f->pairs, &rt, &v->res, &v->cab), 0);
+}
+
+static int n_blamed_ports(const struct verdicts *v)
+{
+	int n = 0;
+
+	for (size_t p = 0; p < v->res.n_ports; p++)
+		n += v->res.ports[p].blame != 0;
+	return n;
+}
+
+static int n_cables_with(const struct verdicts *v, uint8_t verdict)
+{
+	int n = 0;
+
+	for (size_t c = 0; c < v->cab.n_cables; c++)
+		n += v->cab.cables[c].verdict == verdict;
+	return n;
+}
+
+static void done(struct verdicts *v)
+{
+	judge_cable_result_free(&v->cab);
+	judge_result_free(&v->res);
+}
+
+static struct fabric fab;
+
+static void slow_uplink_blames_cable_not_hca(void **state)
+{
+	struct verdicts v;
+	uint32_t c = up(0, 1);
+
+	(void)state;
+	build(&fab, true, -1, c);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_BLAMED);
+	assert_true(v.cab.cables[c].by & JUDGE_CABLE_BY_ROUTE);
+	assert_int_equal(v.cab.cables[c].or_port, JUDGE_NO_PORT);
+	assert_true(v.cab.cables[c].fine_ends >= 2);
+	assert_true(v.cab.cables[c].bad & JUDGE_LOW);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 1);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_AMBIGUOUS), 0);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	for (size_t p = 0; p < PORTS; p++)
+		assert_false(v.res.ports[p].suspect);
+	done(&v);
+}
+
+static void slow_hca_blames_hca_not_cable(void **state)
+{
+	struct verdicts v;
+	int h = 1 * HOSTS + 2;
+
+	(void)state;
+	build(&fab, true, h, UINT32_MAX);
+	judge(&fab, &v);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 0);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_AMBIGUOUS), 0);
+	/* its down-link: every pair through it is the host's, bad too
+	 * within the leaf: the port's */
+	assert_int_equal(v.cab.cables[down(2, 1)].verdict, JUDGE_CABLE_PORT);
+	assert_int_equal(v.cab.cables[down(2, 1)].or_port, (uint32_t)h);
+	assert_true(v.res.ports[h].blame & JUDGE_LOW);
+	assert_int_equal(n_blamed_ports(&v), 1);
+	assert_int_equal(v.cab.cleared[h], 0);
+	done(&v);
+}
+
+static void slow_downlink_with_intra_leaf_blames_cable(void **state)
+{
+	struct verdicts v;
+	uint32_t c = down(2, 3);
+	int h = 3 * HOSTS + 2;
+
+	(void)state;
+	build(&fab, true, -1, c);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_BLAMED);
+	assert_int_equal(v.cab.cables[c].or_port, (uint32_t)h);
+	assert_int_equal(v.cab.cables[c].or_port_meas, HOSTS - 1);
+	assert_int_equal(v.cab.cables[c].or_port_bad, 0);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 1);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	done(&v);
+}
+
+static void slow_downlink_without_intra_leaf_is_ambiguous(void **state)
+{
+	struct verdicts v;
+	uint32_t c = down(2, 3);
+	int h = 3 * HOSTS + 2;
+
+	(void)state;
+	build(&fab, false, -1, c);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_AMBIGUOUS);
+	assert_int_equal(v.cab.cables[c].or_port, (uint32_t)h);
+	assert_int_equal(v.cab.cables[c].or_port_meas, 0);
+	assert_int_equal(v.cab.n_ambiguous, 1);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 0);
+	/* never the HCA alone */
+	assert_int_equal(n_blamed_ports(&v), 0);
+	assert_false(v.res.ports[h].suspect);
+	done(&v);
+}
+
+static void counters_separate_the_confound(void **state)
+{
+	struct verdicts v;
+	uint32_t c = down(2, 3);
+
+	(void)state;
+	build(&fab, false, -1, c);
+	fab.cables[c].err_delta = 40;
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_BLAMED);
+	assert_int_equal(v.cab.cables[c].by,
+			 JUDGE_CABLE_BY_COUNTERS | JUDGE_CABLE_BY_ROUTE);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_AMBIGUOUS), 0);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	done(&v);
+}
+
+static void erroring_cable_blamed_from_counters(void **state)
+{
+	struct verdicts v;
+	uint32_t c = up(2, 3);
+
+	(void)state;
+	build(&fab, true, -1, UINT32_MAX);
+	fab.cables[c].err_delta = 7;
+	fab.cables[up(1, 0)].err_delta = 5;
+	fab.cables[up(1, 0)].has_counters = false; /* not read: no word */
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_BLAMED);
+	assert_int_equal(v.cab.cables[c].by, JUDGE_CABLE_BY_COUNTERS);
+	assert_int_equal(v.cab.cables[c].err_delta, 7);
+	assert_int_equal(v.cab.cables[c].n_bad, 0);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 1);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	done(&v);
+}
+
+/* An HCA behind the up-link's traffic: the cable and the HCA, and not the
+ * ports bad only with the one or the other. */
+static void slow_uplink_and_hca_blame_both(void **state)
+{
+	struct verdicts v;
+	uint32_t c = up(0, 1);
+	int h = 2 * HOSTS + 1;
+
+	(void)state;
+	build(&fab, true, h, c);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_BLAMED);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 1);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_AMBIGUOUS), 0);
+	assert_true(v.res.ports[h].blame & JUDGE_LOW);
+	assert_int_equal(n_blamed_ports(&v), 1);
+	done(&v);
+}
+
+static void fine_fabric_blames_nothing(void **state)
+{
+	struct verdicts v;
+
+	(void)state;
+	build(&fab, true, -1, UINT32_MAX);
+	judge(&fab, &v);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 0);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_AMBIGUOUS), 0);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_FINE), 2 * N_UP);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	done(&v);
+}
+
+static void cable_id_out_of_range_is_einval(void **state)
+{
+	struct judge_params jp;
+	struct judge_cable_params cp;
+	struct judge_result res;
+	struct judge_cable_result out;
+	struct judge_pair p = { .a = 0, .b = 1, .expected = 100, .gbps = 99 };
+	uint32_t start[2] = { 0, 1 }, cab[1] = { 5 };
+	struct judge_cable_in in[2] = { { .inter_switch = true } };
+	struct judge_routes rt = { start, cab, in, 2 };
+
+	(void)state;
+	judge_defaults(&jp);
+	judge_cable_defaults(&cp);
+	assert_int_equal(judge_pairs(&jp, &p, 1, 2, &res), 0);
+	assert_int_equal(judge_cables(&cp, &p, &rt, &res, &out), -EINVAL);
+	assert_null(out.cables);
+	judge_result_free(&res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(slow_uplink_blames_cable_not_hca),
+		cmocka_unit_test(slow_hca_blames_hca_not_cable),
+		cmocka_unit_test(slow_downlink_with_intra_leaf_blames_cable),
+		cmocka_unit_test(slow_downlink_without_intra_leaf_is_ambiguous),
+		cmocka_unit_test(counters_separate_the_confound),
+		cmocka_unit_test(erroring_cable_blamed_from_counters),
+		cmocka_unit_test(slow_uplink_and_hca_blame_both),
+		cmocka_unit_test(fine_fabric_blames_nothing),
+		cmocka_unit_test(cable_id_out_of_range_is_einval),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report judging by route (reports/report_route.c): pair records with
+ * their paths (`cables`, `cables_ba`) on a 6 x 6 fat tree routed as
+ * opensm's ftree, a `cable` record and the transceivers of both ends. A
+ * slow up-link whose counters rose: one replace-cable entry with both
+ * ends, both modules, the route evidence and the counters, and no common
+ * cause made of the pairs it explains. A slow down-link without
+ * intra-leaf pairs: a retest entry naming the cable and the port.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/record.h"
+#include "reports/report.h"
+
+#define N 6 /* leaves = spines = hosts a leaf */
+#define LEAF 0x0008f10300000100ull
+#define SPINE 0x0008f10300000200ull
+#define CA 0x0008f10400001000ull
+
+static json_t *id(uint64_t guid, int port)
+{
+	char s[40];
+
+	snprintf(s, sizeof(s), "0x%016llx:%d", (unsigned long long)guid, port);
+	return json_string(s);
+}
+
+static json_t *path(int a, int b)
+{
+	json_t *p = json_array();
+
+	json_array_append_new(p, id(CA + 16 * (uint64_t)a, 1));
+	if (a / N != b / N) {
+		json_array_append_new(p, id(LEAF + a / N, 1 + N + b % N));
+		json_array_append_new(p, id(SPINE + b % N, 1 + b / N));
+	}
+	json_array_append_new(p, id(LEAF + b / N, 1 + b % N));
+	return p;
+}
+
+static bool has(const json_t *p, const char *cable)
+{
+	for (size_t k = 0; k < json_array_size(p); k++)
+		if (!strcmp(json_string_value(json_array_get(p, k)), cable))
+			return true;
+	return false;
+}
+
+static json_t *port_ref(int p)
+{
+	char host[16];
+
+	snprintf(host, sizeof(host), "node%03d", p);
+	return record_port_ref(host, "mlx5_0", 1, CA + 16 * (uint64_t)p + 1);
+}
+
+static json_t *pair(int a, int b, const char *slow, int k)
+{
+	json_t *ab = path(a, b), *ba = path(b, a), *rec = record_new("pair");
+	double g = has(ab, slow) || has(ba, slow) ? 45 : 95 + (k % 7) * 0.1;
+
+	json_object_update_new(
+		rec, json_pack("{s:i, s:s, s:s, s:o, s:o, s:f, s:f, s:f, s:s}",
+			       "round", 1 + k % 35, "test", "write", "dir",
+			       "bi", "a", port_ref(a), "b", port_ref(b), "gbps",
+			       g, "gbps_min", g - 1, "expected_gbps", 100.0,
+			       "status", "ok"));
+	json_object_set_new(rec, "cables", ab);
+	json_object_set_new(rec, "cables_ba", ba);
+	return rec;
+}
+
+static json_t *xcvr(uint64_t guid, int port, const char *node,
+		    const char *serial)
+{
+	json_t *rec = record_new("transceiver");
+	char g[19];
+
+	json_object_set_new(rec, "port",
+			    json_pack("{s:s, s:i, s:s, s:s}", "node", node,
+				      "port", port, "type", "switch", "guid",
+				      record_guid_str(guid, g)));
+	json_object_update_new(rec,
+			       json_pack("{s:s, s:b, s:s, s:s, s:s}", "source",
+					 "ibdiagnet", "present", 1, "vendor",
+					 "Mellanox", "part_number",
+					 "MMA1B00-E100", "serial", serial));
+	return rec;
+}
+
+static void write_records(const char *file, bool intra_leaf, const char *slow,
+			  bool cable_record)
+{
+	struct record_writer *w = record_writer_open(file, false);
+	int k = 0;
+
+	assert_non_null(w);
+	for (int a = 0; a < N * N; a++)
+		for (int b = a + 1; b < N * N; b++, k++)
+			if (intra_leaf || a / N != b / N)
+				assert_int_equal(
+					0, record_writer_emit_steal(
+						   w, pair(a, b, slow, k)));
+	if (cable_record)
+		assert_int_equal(
+			0,
+			record_writer_emit_steal(
+				w,
+				json_pack(
+					"{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:i}, s:{s:s, s:s, s:i}, s:s, s:{s:i}}",
+					"schema", "ibproof/1", "kind", "cable",
+					"time", "2026-12-04T00:00:00.000Z",
+					"host", "node000", "version", "0.1.0",
+					"id", slow, "from", "node", "leaf00",
+					"guid", "0x0008f10300000100", "port",
+					1 + N + 1, "to", "node", "spine01",
+					"guid", "0x0008f10300000201", "port", 1,
+					"verdict", "blamed", "evidence",
+					"err_delta", 12)));
+	assert_int_equal(0,
+			 record_writer_emit_steal(
+				 w, xcvr(LEAF, 1 + N + 1, "leaf00", "MT0001")));
+	assert_int_equal(0,
+			 record_writer_emit_steal(
+				 w, xcvr(SPINE + 1, 1, "spine01", "MT0002")));
+	assert_int_equal(0, record_writer_close(w));
+}
+
+/* The records written, then read and judged by the report. */
+static void analyse(bool intra_leaf, const char *slow, bool cable_record,
+		    struct report *r)
+{
+	char file[] = "/tmp/ibproof-report-route-XXXXXX";
+	char *files[] = { file };
+	int fd = mkstemp(file);
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_records(file, intra_leaf, slow, cable_record);
+	assert_int_equal(0, report_init(r));
+	judge_defaults(&r->params.judge);
+	r->params.group_min = 4; /* the command's default */
+	r->params.threads = 1;
+	assert_int_equal(0, report_analyse(r, files, 1, NULL));
+	unlink(file);
+}
+
+static const struct report_entry *entry(const struct report *r,
+					const char *action)
+{
+	for (size_t i = 0; i < r->n_entries; i++)
+		if (!strcmp(r->entries[i].action, action))
+			return &r->entries[i];
+	fail_msg("no %s entry", action);
+	return NULL;
+}
+
+static int n_category(const struct report *r, const char *cat)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < r->n_findings; i++)
+		n += !strcmp(json_string_value(json_object_get(
+				     r->findings[i].rec, "category")),
+			     cat);
+	return n;
+}
+
+static void slow_uplink_is_replaced_with_both_ends(void **state)
+{
+	const struct report_entry *e;
+	const json_t *ev;
+	struct report r;
+
+	(void)state;
+	analyse(true, "0x0008f10300000100:8", true, &r);
+	e = entry(&r, "replace-cable");
+	assert_string_equal(e->port.name, "leaf00");
+	assert_int_equal(e->port.port, 8);
+	assert_string_equal(e->peer.name, "spine01");
+	assert_int_equal(e->peer.port, 1);
+	assert_string_equal(e->port.xcvr.serial, "MT0001");
+	assert_string_equal(e->peer.xcvr.serial, "MT0002");
+	ev = json_object_get(e->evidence, "bad-cable");
+	assert_int_equal(30, json_integer_value(json_object_get(
+				     json_object_get(ev, "route"), "bad")));
+	assert_int_equal(
+		12, json_integer_value(json_object_get(
+			    json_object_get(ev, "counters"), "err_delta")));
+	assert_int_equal(1, (int)r.n_entries);
+	assert_int_equal(0, n_category(&r, "common-cause"));
+	report_fini(&r);
+}
+
+static void slow_downlink_alone_is_retested(void **state)
+{
+	const struct report_entry *e;
+	const json_t *ev;
+	struct report r;
+	char line[256];
+
+	(void)state;
+	/* spine 2 -> leaf 3: host 3 x 6 + 2, no intra-leaf pairs */
+	analyse(false, "0x0008f10300000202:4", false, &r);
+	e = entry(&r, "retest");
+	assert_int_equal(e->port.port, 4);
+	ev = json_object_get(e->evidence, "cable-or-port");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(ev, "or_port"), "host")),
+			    "node020");
+	assert_int_equal(1, (int)r.n_entries); /* and not the HCA */
+	report_verdict_line(&r, line, sizeof(line));
+	assert_string_equal(line, "FAIL: 1 cable to retest");
+	report_fini(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(slow_uplink_is_replaced_with_both_ends),
+		cmocka_unit_test(slow_downlink_alone_is_retested),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
