@@ -519,8 +519,8 @@ static int emit_cables(struct burnin_coord *co,
 		       const struct judge_cable_result *cables, int *n_fail)
 {
 	json_t *recs = json_array();
-	int ret = recs ? burnin_cable_records(co, cables, recs, n_fail)
-		       : -ENOMEM;
+	int ret =
+		recs ? burnin_cable_records(co, cables, recs, n_fail) : -ENOMEM;
 
 	for (size_t k = 0; !ret && k < json_array_size(recs); k++)
 		ret = emit(co, json_incref(json_array_get(recs, k)));

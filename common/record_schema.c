@@ -175,12 +175,13 @@ static const struct field_rule cable_load_fields[] = {
 	{ NULL },
 };
 
-static const char *const cable_verdicts[] = {
-	"ok", "not-tested", "blamed", "ambiguous", "port", NULL
-};
+static const char *const cable_verdicts[] = { "ok",	"not-tested",
+					      "blamed", "ambiguous",
+					      "port",	NULL };
 
+/* judging by route (issue 16): one directed cable's verdict. */
 static const struct field_rule cable_fields[] = {
-	{ "id", FT_STRING },
+	{ "id", FT_STRING }, /* "0xGUID:PORT", its egress port */
 	{ "from", FT_OBJECT },
 	{ "from.node", FT_STRING },
 	{ "from.guid", FT_STRING },
