@@ -18,6 +18,7 @@
 #include "common/record.h"
 #include "judge/cablejudge.h"
 #include "reports/report.h"
+#include "reports/report_scan.h"
 
 struct route_cable {
 	const char *id; /* interned "0xGUID:PORT" */
@@ -85,31 +86,62 @@ static long cable_index(struct report *r, const char *id)
 	return (long)rt->n_cables++;
 }
 
-static int take_path(struct report *r, const json_t *arr, size_t pair)
+/* Entry k of n of a pair's path: the cable id, its place in the path. */
+static int take_id(struct report *r, const char *id, size_t k, size_t n,
+		   size_t pair)
 {
 	struct report_routes *rt = r->routes;
+	long c = cable_index(r, id);
+
+	if (c < 0 ||
+	    array_reserve(&rt->ent_pair, &rt->cap_ent, rt->n_ent,
+			  sizeof(*rt->ent_pair)) ||
+	    array_reserve(&rt->ent_cable, &rt->cap_ent2, rt->n_ent,
+			  sizeof(*rt->ent_cable)))
+		return -ENOMEM;
+	if (k == 0 || k + 1 == n)
+		rt->cables[c].at_edge = true;
+	else
+		rt->cables[c].inside = true;
+	rt->ent_pair[rt->n_ent] = (uint32_t)pair;
+	rt->ent_cable[rt->n_ent++] = (uint32_t)c;
+	return 0;
+}
+
+static int take_path(struct report *r, const json_t *arr, size_t pair)
+{
 	size_t n = json_array_size(arr);
 
 	for (size_t k = 0; k < n; k++) {
 		const char *id = json_string_value(json_array_get(arr, k));
-		long c;
+		int ret = id ? take_id(r, id, k, n, pair) : 0;
 
-		if (!id)
-			continue;
-		c = cable_index(r, id);
-		if (c < 0 ||
-		    array_reserve(&rt->ent_pair, &rt->cap_ent, rt->n_ent,
-				  sizeof(*rt->ent_pair)) ||
-		    array_reserve(&rt->ent_cable, &rt->cap_ent2, rt->n_ent,
-				  sizeof(*rt->ent_cable)))
-			return -ENOMEM;
-		if (k == 0 || k + 1 == n)
-			rt->cables[c].at_edge = true;
-		else
-			rt->cables[c].inside = true;
-		rt->ent_pair[rt->n_ent] = (uint32_t)pair;
-		rt->ent_cable[rt->n_ent++] = (uint32_t)c;
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+/* The same from the fast scanner's paths (report_scan.h). */
+int report_route_take_scan(struct report *r, const struct scan_path *path,
+			   size_t pair)
+{
+	if (!path[0].present && !path[1].present)
+		return 0;
+	if (!routes_of(r))
+		return -ENOMEM;
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < path[i].n; k++) {
+			char id[SCAN_CABLE_ID_MAX + 1];
+			int ret;
+
+			memcpy(id, path[i].id[k].s, path[i].id[k].len);
+			id[path[i].id[k].len] = '\0';
+			ret = take_id(r, id, (size_t)k, (size_t)path[i].n,
+				      pair);
+			if (ret)
+				return ret;
+		}
 	return 0;
 }
 
