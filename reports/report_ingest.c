@@ -435,6 +435,8 @@ static int ingest_record(struct report *r, json_t *rec, uint16_t run,
 		ret = ingest_transceiver(r, rec);
 	else if (!strcmp(kind, "cable"))
 		ret = report_route_take_cable(r, rec);
+	else if (!strcmp(kind, "cable-load"))
+		ret = report_route_take_load(r, rec);
 	else if (!strcmp(kind, "pcie"))
 		ret = json_array_append(r->pcie, rec);
 	else if (!strcmp(kind, "run"))

@@ -24,6 +24,8 @@ struct route_cable {
 	const char *id; /* interned "0xGUID:PORT" */
 	bool at_edge, inside; /* first or last of a path; in between */
 	json_t *rec; /* its cable record, or NULL */
+	bool load_read, load_inter; /* cable-load: counters read, inter-switch */
+	uint64_t load_err; /* their error rises, both ends, every step */
 };
 
 struct report_routes {
@@ -171,6 +173,57 @@ int report_route_take_cable(struct report *r, const json_t *rec)
 	return 0;
 }
 
+/* The sum of an errors_from / errors_to object, saturating. */
+static uint64_t error_sum(const json_t *errs, uint64_t sum)
+{
+	const char *name;
+	json_t *v;
+
+	json_object_foreach((json_t *)errs, name, v)
+	{
+		json_int_t n = json_integer_value(v);
+
+		(void)name;
+		if (n > 0)
+			sum = sum > UINT64_MAX - (uint64_t)n ? UINT64_MAX
+							     : sum + (uint64_t)n;
+	}
+	return sum;
+}
+
+/*
+ * A `cable-load` record of the load proof: its error rises at both ends,
+ * summed over the steps into the cable judge's cable (joined on the egress
+ * end, from.guid + from.port, the cable id), as burnin's rank 0 sums them
+ * (burnin_load_proof_cable_error_total): counters count when read.
+ */
+int report_route_take_load(struct report *r, const json_t *rec)
+{
+	const json_t *from = json_object_get(rec, "from");
+	const json_t *ef = json_object_get(rec, "errors_from");
+	struct route_cable *c;
+	uint64_t guid;
+	char id[48];
+	long i;
+
+	if (!json_is_string(json_object_get(from, "guid")) ||
+	    record_guid_parse(json_string_value(json_object_get(from, "guid")),
+			      &guid))
+		return 0; /* the reader validated it: nothing to join */
+	snprintf(id, sizeof(id), "0x%016" PRIx64 ":%d", guid,
+		 (int)json_integer_value(json_object_get(from, "port")));
+	if (!routes_of(r) || (i = cable_index(r, id)) < 0)
+		return -ENOMEM;
+	c = &r->routes->cables[i];
+	c->load_inter |= json_is_true(json_object_get(rec, "inter_switch"));
+	if (!json_is_object(ef))
+		return 0; /* unread: no counters of this step */
+	c->load_read = true;
+	c->load_err = error_sum(json_object_get(rec, "errors_to"),
+				error_sum(ef, c->load_err));
+	return 0;
+}
+
 /* The paths as CSR arrays by pair (a pair's entries were added together). */
 static int paths_csr(const struct report_routes *rt, size_t n_pairs,
 		     uint32_t **start_out, uint32_t **cables_out)
@@ -195,17 +248,21 @@ static int paths_csr(const struct report_routes *rt, size_t n_pairs,
 	return 0;
 }
 
+/* Its counters: the cable record's err_delta (burnin judged them), or
+ * the load proof's rises; the larger when both. */
 static void cable_in_of(const struct route_cable *c, struct judge_cable_in *in)
 {
 	const json_t *err = json_object_get(json_object_get(c->rec, "evidence"),
 					    "err_delta");
+	uint64_t rec_err = json_is_integer(err) && json_integer_value(err) > 0
+				   ? (uint64_t)json_integer_value(err)
+				   : 0;
 
 	*in = (struct judge_cable_in){
-		.inter_switch = !c->at_edge && (c->inside || c->rec),
-		.has_counters = json_is_integer(err),
-		.err_delta = json_is_integer(err) && json_integer_value(err) > 0
-				     ? (uint64_t)json_integer_value(err)
-				     : 0,
+		.inter_switch = !c->at_edge &&
+				(c->inside || c->rec || c->load_inter),
+		.has_counters = json_is_integer(err) || c->load_read,
+		.err_delta = rec_err > c->load_err ? rec_err : c->load_err,
 	};
 }
 

@@ -302,12 +302,37 @@ static void fast_path_judges_as_jansson(void **state)
 	report_fini(&slow);
 }
 
+/* Only the load proof's counters blame leaf01 -> spine02: every pair is
+ * fine. With its cable-load records the report blames it (3 errors over
+ * two steps) and not the clean one; without them, nothing. */
+static void counters_of_load_proof_blame_cable(void **state)
+{
+	const struct report_entry *e;
+	const json_t *ev;
+	struct report r;
+
+	(void)state;
+	analyse_x(true, "none", false, &(struct extra){ .loads = true }, &r);
+	e = entry(&r, "replace-cable");
+	assert_int_equal(1, (int)r.n_entries);
+	assert_int_equal(e->port.port, 1 + N + 3);
+	ev = json_object_get(e->evidence, "bad-cable");
+	assert_int_equal(
+		3, json_integer_value(json_object_get(
+			   json_object_get(ev, "counters"), "err_delta")));
+	report_fini(&r);
+	analyse_x(true, "none", false, &(struct extra){ 0 }, &r);
+	assert_int_equal(0, (int)r.n_entries);
+	report_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(slow_uplink_is_replaced_with_both_ends),
 		cmocka_unit_test(slow_downlink_alone_is_retested),
 		cmocka_unit_test(fast_path_judges_as_jansson),
+		cmocka_unit_test(counters_of_load_proof_blame_cable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
