@@ -29,11 +29,13 @@ struct value {
 	double d;
 };
 
+/* The first byte first: the key dispatch compares each key with every
+ * name, and most differ there (v holds no NUL). */
 int scan_eq(const struct scan_str *v, const char *s)
 {
-	size_t n = strlen(s);
-
-	return v->s && v->len == n && !memcmp(v->s, s, n);
+	if (!v->s || (v->len ? v->s[0] != s[0] : s[0] != '\0'))
+		return 0;
+	return !strncmp(v->s, s, v->len) && s[v->len] == '\0';
 }
 
 static void skip_ws(struct scanner *sc)
