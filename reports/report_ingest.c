@@ -272,8 +272,7 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 	struct pair_in in = { 0 };
 	int ret;
 
-	if (r->params.no_fast_path ||
-	    !report_scan_pair(line, len, &sp) ||
+	if (r->params.no_fast_path || !report_scan_pair(line, len, &sp) ||
 	    !scan_ref_in(&in, 0, &sp.a, bufs[0]) ||
 	    !scan_ref_in(&in, 1, &sp.b, bufs[1]) ||
 	    (sp.str[SF_ERROR].s && !scan_copy(error, &sp.str[SF_ERROR])))
