@@ -226,10 +226,16 @@ int report_judge(struct report *r);
  * Judging by route (report_route.c): the `cables`/`cables_ba` of pair
  * `pair` (callers hold r->lock), the `cable` records, and judge_cables()
  * on the judged pairs, its findings appended to the array findings (a
- * cable it cannot place: null). Each 0 or -errno.
+ * cable it cannot place: null). take_scan takes the fast scanner's paths
+ * (report_scan.h), take_load a `cable-load` record's error rises at both
+ * ends into the cable of its egress end. Each 0 or -errno.
  */
 int report_route_take_pair(struct report *r, const json_t *rec, size_t pair);
 int report_route_take_cable(struct report *r, const json_t *rec);
+int report_route_take_load(struct report *r, const json_t *rec);
+struct scan_path;
+int report_route_take_scan(struct report *r, const struct scan_path *path,
+			   size_t pair);
 int report_route_judge(struct report *r, const struct judge_pair *pairs,
 		       struct judge_result *res, json_t *findings);
 /* Pair `pair` is bad and a blamed or ambiguous cable explains it. */

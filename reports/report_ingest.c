@@ -165,7 +165,8 @@ struct pair_in {
 	struct report_meas m;
 };
 
-static int add_pair(struct report *r, struct pair_in *in, const json_t *rec)
+static int add_pair(struct report *r, struct pair_in *in, const json_t *rec,
+		    const struct scan_path *path)
 {
 	struct attr_pair p = { .verdict = ATTR_UNTESTED };
 	int ret;
@@ -180,6 +181,8 @@ static int add_pair(struct report *r, struct pair_in *in, const json_t *rec)
 	      report_pair_add(r, &p, &in->m);
 	if (!ret && rec) /* its path, with routes (report_route.c) */
 		ret = report_route_take_pair(r, rec, r->n_pairs - 1);
+	else if (!ret && path)
+		ret = report_route_take_scan(r, path, r->n_pairs - 1);
 	pthread_mutex_unlock(&r->lock);
 	return ret;
 }
@@ -223,7 +226,7 @@ static int ingest_pair(struct report *r, const json_t *rec, uint16_t run)
 	pair_ref_in(&in, 0, json_object_get(rec, "a"));
 	pair_ref_in(&in, 1, json_object_get(rec, "b"));
 	in.error = str_field(rec, "error");
-	return add_pair(r, &in, rec);
+	return add_pair(r, &in, rec, NULL);
 }
 
 #define SCAN_STR_MAX 256
@@ -259,12 +262,6 @@ struct ingest_src {
 	uint16_t run;
 };
 
-/* A pair with its path (report_route.c) goes the jansson way. */
-static bool has_route(const char *line, size_t len)
-{
-	return memmem(line, len, "\"cables", 7) != NULL;
-}
-
 /* record_fast_fn: takes plain pair lines without building JSON. */
 static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 {
@@ -275,8 +272,7 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 	struct pair_in in = { 0 };
 	int ret;
 
-	if (r->params.no_fast_path || has_route(line, len) ||
-	    !report_scan_pair(line, len, &sp) ||
+	if (r->params.no_fast_path || !report_scan_pair(line, len, &sp) ||
 	    !scan_ref_in(&in, 0, &sp.a, bufs[0]) ||
 	    !scan_ref_in(&in, 1, &sp.b, bufs[1]) ||
 	    (sp.str[SF_ERROR].s && !scan_copy(error, &sp.str[SF_ERROR])))
@@ -298,7 +294,7 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 					     : (uint32_t)sp.error_completions,
 		.run = src->run,
 	};
-	ret = add_pair(r, &in, NULL);
+	ret = add_pair(r, &in, NULL, sp.path);
 	if (ret)
 		r->fast_error = ret;
 	return ret ? 0 : 1;
@@ -438,6 +434,8 @@ static int ingest_record(struct report *r, json_t *rec, uint16_t run,
 		ret = ingest_transceiver(r, rec);
 	else if (!strcmp(kind, "cable"))
 		ret = report_route_take_cable(r, rec);
+	else if (!strcmp(kind, "cable-load"))
+		ret = report_route_take_load(r, rec);
 	else if (!strcmp(kind, "pcie"))
 		ret = json_array_append(r->pcie, rec);
 	else if (!strcmp(kind, "run"))

@@ -18,19 +18,27 @@
 #include "common/record.h"
 #include "judge/cablejudge.h"
 #include "reports/report.h"
+#include "reports/report_scan.h"
 
 struct route_cable {
 	const char *id; /* interned "0xGUID:PORT" */
 	bool at_edge, inside; /* first or last of a path; in between */
 	json_t *rec; /* its cable record, or NULL */
+	bool load_read,
+		load_inter; /* cable-load: counters read, inter-switch */
+	uint64_t load_err; /* their error rises, both ends, every step */
 };
 
 struct report_routes {
 	json_t *ids; /* cable id -> index */
 	struct route_cable *cables;
 	size_t n_cables, cap_cables;
-	uint32_t *ent_pair, *ent_cable; /* (pair, cable), a pair's together */
-	size_t n_ent, cap_ent, cap_ent2;
+	/* the paths as CSR: pair p's cables are ent_cable[pstart[p] ..
+	 * pstart[p + 1]) (pairs come in order: report_pair_add appends them
+	 * under the lock their paths are taken under); pairs past n_pstart
+	 * have none */
+	uint32_t *pstart, *ent_cable;
+	size_t n_pstart, cap_pstart, n_ent, cap_ent;
 	uint8_t *explained; /* per pair, after judging: a cable explains it */
 	size_t n_explained;
 };
@@ -57,7 +65,7 @@ void report_route_free(struct report *r)
 		json_decref(rt->cables[c].rec);
 	json_decref(rt->ids);
 	free(rt->cables);
-	free(rt->ent_pair);
+	free(rt->pstart);
 	free(rt->ent_cable);
 	free(rt->explained);
 	free(rt);
@@ -85,31 +93,66 @@ static long cable_index(struct report *r, const char *id)
 	return (long)rt->n_cables++;
 }
 
-static int take_path(struct report *r, const json_t *arr, size_t pair)
+/* Entry k of n of a pair's path: the cable id, its place in the path. */
+static int take_id(struct report *r, const char *id, size_t k, size_t n,
+		   size_t pair)
 {
 	struct report_routes *rt = r->routes;
+	long c = cable_index(r, id);
+
+	if (pair + 1 < rt->n_pstart || rt->n_ent >= UINT32_MAX)
+		return -EINVAL; /* out of order, or past the CSR's index */
+	if (c < 0 || array_reserve(&rt->ent_cable, &rt->cap_ent, rt->n_ent,
+				   sizeof(*rt->ent_cable)))
+		return -ENOMEM;
+	for (; rt->n_pstart <= pair; rt->n_pstart++) {
+		if (array_reserve(&rt->pstart, &rt->cap_pstart, rt->n_pstart,
+				  sizeof(*rt->pstart)))
+			return -ENOMEM;
+		rt->pstart[rt->n_pstart] = (uint32_t)rt->n_ent;
+	}
+	if (k == 0 || k + 1 == n)
+		rt->cables[c].at_edge = true;
+	else
+		rt->cables[c].inside = true;
+	rt->ent_cable[rt->n_ent++] = (uint32_t)c;
+	return 0;
+}
+
+static int take_path(struct report *r, const json_t *arr, size_t pair)
+{
 	size_t n = json_array_size(arr);
 
 	for (size_t k = 0; k < n; k++) {
 		const char *id = json_string_value(json_array_get(arr, k));
-		long c;
+		int ret = id ? take_id(r, id, k, n, pair) : 0;
 
-		if (!id)
-			continue;
-		c = cable_index(r, id);
-		if (c < 0 ||
-		    array_reserve(&rt->ent_pair, &rt->cap_ent, rt->n_ent,
-				  sizeof(*rt->ent_pair)) ||
-		    array_reserve(&rt->ent_cable, &rt->cap_ent2, rt->n_ent,
-				  sizeof(*rt->ent_cable)))
-			return -ENOMEM;
-		if (k == 0 || k + 1 == n)
-			rt->cables[c].at_edge = true;
-		else
-			rt->cables[c].inside = true;
-		rt->ent_pair[rt->n_ent] = (uint32_t)pair;
-		rt->ent_cable[rt->n_ent++] = (uint32_t)c;
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+/* The same from the fast scanner's paths (report_scan.h). */
+int report_route_take_scan(struct report *r, const struct scan_path *path,
+			   size_t pair)
+{
+	if (!path[0].present && !path[1].present)
+		return 0;
+	if (!routes_of(r))
+		return -ENOMEM;
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < path[i].n; k++) {
+			char id[SCAN_CABLE_ID_MAX + 1];
+			int ret;
+
+			memcpy(id, path[i].id[k].s, path[i].id[k].len);
+			id[path[i].id[k].len] = '\0';
+			ret = take_id(r, id, (size_t)k, (size_t)path[i].n,
+				      pair);
+			if (ret)
+				return ret;
+		}
 	return 0;
 }
 
@@ -139,41 +182,84 @@ int report_route_take_cable(struct report *r, const json_t *rec)
 	return 0;
 }
 
-/* The paths as CSR arrays by pair (a pair's entries were added together). */
-static int paths_csr(const struct report_routes *rt, size_t n_pairs,
-		     uint32_t **start_out, uint32_t **cables_out)
+/* The sum of an errors_from / errors_to object, saturating. */
+static uint64_t error_sum(const json_t *errs, uint64_t sum)
 {
-	uint32_t *start = calloc(n_pairs + 2, sizeof(*start));
-	uint32_t *cables =
-		malloc((rt->n_ent ? rt->n_ent : 1) * sizeof(*cables));
+	const char *name;
+	json_t *v;
 
-	if (!start || !cables) {
-		free(start);
-		free(cables);
-		return -ENOMEM;
+	json_object_foreach((json_t *)errs, name, v)
+	{
+		json_int_t n = json_integer_value(v);
+
+		(void)name;
+		if (n > 0)
+			sum = sum > UINT64_MAX - (uint64_t)n
+				      ? UINT64_MAX
+				      : sum + (uint64_t)n;
 	}
-	for (size_t j = 0; j < rt->n_ent; j++)
-		start[rt->ent_pair[j] + 2]++;
-	for (size_t i = 0; i < n_pairs; i++)
-		start[i + 2] += start[i + 1];
-	for (size_t j = 0; j < rt->n_ent; j++)
-		cables[start[rt->ent_pair[j] + 1]++] = rt->ent_cable[j];
-	*start_out = start;
-	*cables_out = cables;
+	return sum;
+}
+
+/*
+ * A `cable-load` record of the load proof: its error rises at both ends,
+ * summed over the steps into the cable judge's cable (joined on the egress
+ * end, from.guid + from.port, the cable id), as burnin's rank 0 sums them
+ * (burnin_load_proof_cable_error_total): counters count when read.
+ */
+int report_route_take_load(struct report *r, const json_t *rec)
+{
+	const json_t *from = json_object_get(rec, "from");
+	const json_t *ef = json_object_get(rec, "errors_from");
+	struct route_cable *c;
+	uint64_t guid;
+	char id[48];
+	long i;
+
+	if (!json_is_string(json_object_get(from, "guid")) ||
+	    record_guid_parse(json_string_value(json_object_get(from, "guid")),
+			      &guid))
+		return 0; /* the reader validated it: nothing to join */
+	snprintf(id, sizeof(id), "0x%016" PRIx64 ":%d", guid,
+		 (int)json_integer_value(json_object_get(from, "port")));
+	if (!routes_of(r) || (i = cable_index(r, id)) < 0)
+		return -ENOMEM;
+	c = &r->routes->cables[i];
+	c->load_inter |= json_is_true(json_object_get(rec, "inter_switch"));
+	if (!json_is_object(ef))
+		return 0; /* unread: no counters of this step */
+	c->load_read = true;
+	c->load_err = error_sum(json_object_get(rec, "errors_to"),
+				error_sum(ef, c->load_err));
 	return 0;
 }
 
+/* The CSR's starts for n_pairs pairs (those past the last path: none). */
+static uint32_t *paths_start(const struct report_routes *rt, size_t n_pairs)
+{
+	uint32_t *start = malloc((n_pairs + 1) * sizeof(*start));
+
+	for (size_t p = 0; start && p <= n_pairs; p++)
+		start[p] =
+			p < rt->n_pstart ? rt->pstart[p] : (uint32_t)rt->n_ent;
+	return start;
+}
+
+/* Its counters: the cable record's err_delta (burnin judged them), or
+ * the load proof's rises; the larger when both. */
 static void cable_in_of(const struct route_cable *c, struct judge_cable_in *in)
 {
 	const json_t *err = json_object_get(json_object_get(c->rec, "evidence"),
 					    "err_delta");
+	uint64_t rec_err = json_is_integer(err) && json_integer_value(err) > 0
+				   ? (uint64_t)json_integer_value(err)
+				   : 0;
 
 	*in = (struct judge_cable_in){
-		.inter_switch = !c->at_edge && (c->inside || c->rec),
-		.has_counters = json_is_integer(err),
-		.err_delta = json_is_integer(err) && json_integer_value(err) > 0
-				     ? (uint64_t)json_integer_value(err)
-				     : 0,
+		.inter_switch =
+			!c->at_edge && (c->inside || c->rec || c->load_inter),
+		.has_counters = json_is_integer(err) || c->load_read,
+		.err_delta = rec_err > c->load_err ? rec_err : c->load_err,
 	};
 }
 
@@ -356,22 +442,23 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 	struct judge_cable_params cp;
 	struct judge_cable_result cr;
 	struct judge_cable_in *in;
-	uint32_t *start = NULL, *cables = NULL;
+	uint32_t *start = NULL;
 	int ret;
 
 	if (!rt || !rt->n_cables)
 		return 0;
 	in = calloc(rt->n_cables, sizeof(*in));
-	ret = in ? paths_csr(rt, res->n_pairs, &start, &cables) : -ENOMEM;
+	start = paths_start(rt, res->n_pairs);
+	ret = in && start ? 0 : -ENOMEM;
 	if (ret)
 		goto out;
 	for (size_t c = 0; c < rt->n_cables; c++)
 		cable_in_of(&rt->cables[c], &in[c]);
 	judge_cable_defaults(&cp);
-	ret = judge_cables(
-		&cp, pairs,
-		&(struct judge_routes){ start, cables, in, rt->n_cables }, res,
-		&cr);
+	ret = judge_cables(&cp, pairs,
+			   &(struct judge_routes){ start, rt->ent_cable, in,
+						   rt->n_cables },
+			   res, &cr);
 	if (!ret) {
 		ret = findings_of(r, &cr, findings);
 		free(rt->explained);
@@ -383,6 +470,5 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 out:
 	free(in);
 	free(start);
-	free(cables);
 	return ret;
 }

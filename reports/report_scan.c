@@ -29,11 +29,13 @@ struct value {
 	double d;
 };
 
+/* The first byte first: the key dispatch compares each key with every
+ * name, and most differ there (v holds no NUL). */
 int scan_eq(const struct scan_str *v, const char *s)
 {
-	size_t n = strlen(s);
-
-	return v->s && v->len == n && !memcmp(v->s, s, n);
+	if (!v->s || (v->len ? v->s[0] != s[0] : s[0] != '\0'))
+		return 0;
+	return !strncmp(v->s, s, v->len) && s[v->len] == '\0';
 }
 
 static void skip_ws(struct scanner *sc)
@@ -271,6 +273,7 @@ enum {
 	BITS_ALL = (1 << 15) - 1, /* the required fields */
 	BIT_ERRC = 15, /* optional ones */
 	BIT_RETEST = 16,
+	BIT_PATH = 17, /* and 18 */
 };
 
 static int num_field(struct scan_pair *p, unsigned int i, struct scanner *sc)
@@ -288,6 +291,29 @@ static int num_field(struct scan_pair *p, unsigned int i, struct scanner *sc)
 	else
 		return -1;
 	return 1;
+}
+
+/* An array of cable ids: plain strings, at most SCAN_PATH_MAX of them. */
+static int path_field(struct scan_pair *p, unsigned int i, struct scanner *sc)
+{
+	struct scan_path *path = &p->path[i];
+
+	if (!once(&p->seen, BIT_PATH + i) || !take(sc, '['))
+		return -1;
+	path->present = 1;
+	if (take(sc, ']'))
+		return 1;
+	for (;;) {
+		struct scan_str *id = &path->id[path->n];
+
+		if (path->n == SCAN_PATH_MAX || !scan_string(sc, id) ||
+		    id->len > SCAN_CABLE_ID_MAX)
+			return -1;
+		path->n++;
+		if (take(sc, ','))
+			continue;
+		return take(sc, ']') ? 1 : -1;
+	}
 }
 
 static int pair_field(void *ctx, const struct scan_str *key, struct scanner *sc)
@@ -324,6 +350,8 @@ static int pair_field(void *ctx, const struct scan_str *key, struct scanner *sc)
 		p->retest = *at == 't';
 		return 1;
 	}
+	if (scan_eq(key, "cables") || scan_eq(key, "cables_ba"))
+		return path_field(p, key->len > 6, sc);
 	if (scan_eq(key, "a") || scan_eq(key, "b")) {
 		bool a = key->s[0] == 'a';
 

@@ -22,8 +22,20 @@ struct scan_ref {
 	unsigned int seen;
 };
 
+/* A pair's path, `cables` or `cables_ba`: plain strings, bounded; a
+ * longer path or id leaves the line to the reader. */
+#define SCAN_PATH_MAX 16
+#define SCAN_CABLE_ID_MAX 48
+
+struct scan_path {
+	struct scan_str id[SCAN_PATH_MAX];
+	int n;
+	int present;
+};
+
 struct scan_pair {
 	struct scan_str str[9]; /* enum scan_str_field */
+	struct scan_path path[2]; /* "cables" (a -> b), "cables_ba" */
 	long long round;
 	double gbps, gbps_min, expected;
 	long long error_completions; /* 0 when absent */

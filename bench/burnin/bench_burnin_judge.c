@@ -24,6 +24,8 @@
 #include "common/cli.h"
 #include "common/clock.h"
 
+#include "bench_run_report.h"
+
 /* The planted faults: ports 7 (slow), 11 (intermittent), 13 (errors). */
 enum { SLOW = 7, DIP = 11, ERR = 13 };
 
@@ -201,7 +203,6 @@ static void bench_report(const char *ibproof, int n_ports)
 	double t0, wall, judge_s = -1, judge_cpu = -1;
 	struct rusage ru;
 	int status;
-	pid_t pid;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/bench-judge-%d.jsonl", tmp,
@@ -214,18 +215,8 @@ static void bench_report(const char *ibproof, int n_ports)
 		return;
 	}
 	t0 = clock_mono_now();
-	fflush(stdout);
-	pid = fork();
-	if (!pid) {
-		if (!freopen(log, "w", stderr) ||
-		    !freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execl(ibproof, ibproof, "report", "-v", path, "--json", json,
-		      (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) > 1) {
+	status = bench_run_report(ibproof, path, log, json, &ru);
+	if (status < 0 || status > 1) {
 		printf("report %4d ports: ibproof report failed (see %s)\n",
 		       n_ports, log);
 		unlink(path);

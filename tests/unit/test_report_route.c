@@ -98,8 +98,51 @@ static json_t *xcvr(uint64_t guid, int port, const char *node,
 	return rec;
 }
 
+/* Beyond the records above: what analyse() adds or changes. */
+struct extra {
+	bool loads; /* the load proof's cable-load records (load_record) */
+	bool jansson; /* no fast path: every line through jansson */
+};
+
+/* A cable-load record of round 1 for the cable leaf -> spine of up-port
+ * up, its error rises at the far end (0: none rose). */
+static json_t *load_record(int leaf, int up, int spine, int errors)
+{
+	json_t *rec = record_new("cable-load");
+	char gf[19], gt[19];
+
+	json_object_update_new(
+		rec,
+		json_pack(
+			"{s:i, s:s, s:s, s:{s:s, s:s, s:i, s:i}, s:{s:s, s:s, s:i, s:i}, s:b, s:i, s:f, s:f, s:s, s:i, s:s, s:{}, s:o}",
+			"round", 1, "test", "write", "cable", "leaf->spine",
+			"from", "name", "leaf", "guid",
+			record_guid_str(LEAF + (uint64_t)leaf, gf), "port", up,
+			"lid", 2, "to", "name", "spine", "guid",
+			record_guid_str(SPINE + (uint64_t)spine, gt), "port",
+			1 + leaf, "lid", 9, "inter_switch", 1, "flows", 1,
+			"expected_bytes", 1e9, "moved_bytes", 1e9, "status",
+			"loaded", "sent_bytes", 1000000000, "sent", "exact",
+			"errors_from", "errors_to",
+			errors ? json_pack("{s:i}", "SymbolErrorCounter",
+					   errors)
+			       : json_object()));
+	return rec;
+}
+
+static void write_loads(struct record_writer *w)
+{
+	/* leaf01 -> spine02 rose in two steps; leaf02 -> spine03 clean */
+	assert_int_equal(0, record_writer_emit_steal(
+				    w, load_record(1, 1 + N + 3, 2, 2)));
+	assert_int_equal(0, record_writer_emit_steal(
+				    w, load_record(1, 1 + N + 3, 2, 1)));
+	assert_int_equal(0, record_writer_emit_steal(
+				    w, load_record(2, 1 + N + 4, 3, 0)));
+}
+
 static void write_records(const char *file, bool intra_leaf, const char *slow,
-			  bool cable_record)
+			  bool cable_record, const struct extra *x)
 {
 	struct record_writer *w = record_writer_open(file, false);
 	int k = 0;
@@ -133,12 +176,14 @@ static void write_records(const char *file, bool intra_leaf, const char *slow,
 	assert_int_equal(0,
 			 record_writer_emit_steal(
 				 w, xcvr(SPINE + 1, 1, "spine01", "MT0002")));
+	if (x && x->loads)
+		write_loads(w);
 	assert_int_equal(0, record_writer_close(w));
 }
 
 /* The records written, then read and judged by the report. */
-static void analyse(bool intra_leaf, const char *slow, bool cable_record,
-		    struct report *r)
+static void analyse_x(bool intra_leaf, const char *slow, bool cable_record,
+		      const struct extra *x, struct report *r)
 {
 	char file[] = "/tmp/ibproof-report-route-XXXXXX";
 	char *files[] = { file };
@@ -146,13 +191,20 @@ static void analyse(bool intra_leaf, const char *slow, bool cable_record,
 
 	assert_true(fd >= 0);
 	close(fd);
-	write_records(file, intra_leaf, slow, cable_record);
+	write_records(file, intra_leaf, slow, cable_record, x);
 	assert_int_equal(0, report_init(r));
+	r->params.no_fast_path = x && x->jansson;
 	judge_defaults(&r->params.judge);
 	r->params.group_min = 4; /* the command's default */
 	r->params.threads = 1;
 	assert_int_equal(0, report_analyse(r, files, 1, NULL));
 	unlink(file);
+}
+
+static void analyse(bool intra_leaf, const char *slow, bool cable_record,
+		    struct report *r)
+{
+	analyse_x(intra_leaf, slow, cable_record, NULL, r);
 }
 
 static const struct report_entry *entry(const struct report *r,
@@ -224,11 +276,63 @@ static void slow_downlink_alone_is_retested(void **state)
 	report_fini(&r);
 }
 
+/* The fast scanner's paths judge as jansson's: same entries, same pairs
+ * explained. */
+static void fast_path_judges_as_jansson(void **state)
+{
+	struct report fast, slow;
+
+	(void)state;
+	analyse_x(true, "0x0008f10300000100:8", true, &(struct extra){ 0 },
+		  &fast);
+	analyse_x(true, "0x0008f10300000100:8", true,
+		  &(struct extra){ .jansson = true }, &slow);
+	assert_int_equal(slow.n_pairs, fast.n_pairs);
+	assert_int_equal(slow.n_entries, fast.n_entries);
+	for (size_t i = 0; i < fast.n_entries; i++) {
+		assert_string_equal(slow.entries[i].action,
+				    fast.entries[i].action);
+		assert_int_equal(slow.entries[i].port.port,
+				 fast.entries[i].port.port);
+	}
+	for (size_t p = 0; p < fast.n_pairs; p++)
+		assert_int_equal(report_route_explained(&slow, p),
+				 report_route_explained(&fast, p));
+	report_fini(&fast);
+	report_fini(&slow);
+}
+
+/* Only the load proof's counters blame leaf01 -> spine02: every pair is
+ * fine. With its cable-load records the report blames it (3 errors over
+ * two steps) and not the clean one; without them, nothing. */
+static void counters_of_load_proof_blame_cable(void **state)
+{
+	const struct report_entry *e;
+	const json_t *ev;
+	struct report r;
+
+	(void)state;
+	analyse_x(true, "none", false, &(struct extra){ .loads = true }, &r);
+	e = entry(&r, "replace-cable");
+	assert_int_equal(1, (int)r.n_entries);
+	assert_int_equal(e->port.port, 1 + N + 3);
+	ev = json_object_get(e->evidence, "bad-cable");
+	assert_int_equal(
+		3, json_integer_value(json_object_get(
+			   json_object_get(ev, "counters"), "err_delta")));
+	report_fini(&r);
+	analyse_x(true, "none", false, &(struct extra){ 0 }, &r);
+	assert_int_equal(0, (int)r.n_entries);
+	report_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(slow_uplink_is_replaced_with_both_ends),
 		cmocka_unit_test(slow_downlink_alone_is_retested),
+		cmocka_unit_test(fast_path_judges_as_jansson),
+		cmocka_unit_test(counters_of_load_proof_blame_cable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

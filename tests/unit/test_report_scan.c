@@ -27,6 +27,14 @@
 	HEAD "\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS \
 	     "\"gbps\":97.5,\"gbps_min\":91,\"expected_gbps\":1e2,\"status\":\"ok\"}\n"
 
+/* a routed pair as burnin --routes writes it: the path both ways */
+#define ROUTED                                                     \
+	HEAD "\"round\":2,\"test\":\"write\",\"dir\":\"bi\"," REFS \
+	     "\"gbps\":40.5,\"gbps_min\":39,\"expected_gbps\":100,\"status\":\"ok\",\"cables\":[\"0x0000000000001234:1\",\"0x0008f10300000004:17\",\"0x0008f10300000008:5\",\"0x0008f10300000006:3\"],\"cables_ba\":[ \"0x0000000000005678:2\" , \"0x0008f10300000006:18\"],\"seconds\":1.0}\n"
+#define ROUTED_HEAD                                                 \
+	HEAD "\"round\":2,\"test\":\"write\",\"dir\":\"uni\"," REFS \
+	     "\"gbps\":1,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\","
+
 /* What the reader's validation says of a line. */
 static int reader_accepts(const char *line)
 {
@@ -114,6 +122,20 @@ static const char *const refused[] = {
 	HEAD
 	"\"round\":3,\"test\":\"write\",\"dir\":\"uni\"," REFS
 	"\"gbps\":1e999,\"gbps_min\":1,\"expected_gbps\":1,\"status\":\"ok\"}",
+	/* paths the fast path does not take: not strings, nested, too long
+	 * (17 ids; an id of 49 characters), twice, not an array */
+	ROUTED_HEAD "\"cables\":[\"0x1:1\",2]}",
+	ROUTED_HEAD "\"cables\":[[\"0x1:1\"]]}",
+	ROUTED_HEAD
+	"\"cables\":[\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\","
+	"\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\"]}",
+	ROUTED_HEAD
+	"\"cables\":[\"0123456789012345678901234567890123456789012345678\"]}",
+	ROUTED_HEAD "\"cables\":[\"0x1:1\"],\"cables\":[\"0x1:1\"]}",
+	ROUTED_HEAD "\"cables\":null}",
+	ROUTED_HEAD "\"cables_ba\":\"0x1:1\"}",
+	ROUTED_HEAD "\"cables\":[\"0x1:1\",]}",
+	ROUTED_HEAD "\"cables\":[\"a\\\"b\"]}",
 	/* another kind */
 	"{\"schema\":\"ibproof/1\",\"kind\":\"run\",\"time\":\"t\",\"host\":\"h\",\"version\":\"v\",\"tool\":\"x\",\"event\":\"start\"}",
 };
@@ -129,6 +151,41 @@ static void test_burnin_pair_taken(void **state)
 	assert_true(scan_eq(&p.str[SF_ERROR], "stalled: 3 outstanding"));
 	assert_true(scan_eq(&p.str[SF_TEST], "read") &&
 		    scan_eq(&p.str[SF_DIR], "bi"));
+}
+
+/* The scanned path of each direction is jansson's array, id by id. */
+static void assert_path_as_jansson(const struct scan_path *path,
+				   const json_t *arr)
+{
+	assert_true(path->present);
+	assert_int_equal(json_array_size(arr), path->n);
+	for (int k = 0; k < path->n; k++)
+		assert_true(scan_eq(
+			&path->id[k],
+			json_string_value(json_array_get(arr, (size_t)k))));
+}
+
+static void test_routed_pair_taken_as_jansson(void **state)
+{
+	json_t *rec = json_loads(ROUTED, JSON_REJECT_DUPLICATES, NULL);
+	struct scan_pair p;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_true(reader_accepts(ROUTED));
+	assert_int_equal(1, report_scan_pair(ROUTED, strlen(ROUTED), &p));
+	assert_path_as_jansson(&p.path[0], json_object_get(rec, "cables"));
+	assert_path_as_jansson(&p.path[1], json_object_get(rec, "cables_ba"));
+	assert_true(scan_eq(&p.path[1].id[1], "0x0008f10300000006:18"));
+	json_decref(rec);
+	/* a line without paths: none present */
+	assert_int_equal(1, report_scan_pair(GOOD, strlen(GOOD), &p));
+	assert_false(p.path[0].present || p.path[1].present);
+	/* an empty path is a path of no cables, as for jansson */
+	assert_int_equal(
+		1, report_scan_pair(ROUTED_HEAD "\"cables\":[]}",
+				    strlen(ROUTED_HEAD "\"cables\":[]}"), &p));
+	assert_true(p.path[0].present && !p.path[0].n);
 }
 
 static void test_doubtful_lines_left_to_reader(void **state)
@@ -178,6 +235,7 @@ static void test_mutations_never_wrongly_taken(void **state)
 	(void)state;
 	mutate(GOOD);
 	mutate(BURNIN);
+	mutate(ROUTED);
 }
 
 int main(void)
@@ -185,6 +243,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_pair_taken),
 		cmocka_unit_test(test_burnin_pair_taken),
+		cmocka_unit_test(test_routed_pair_taken_as_jansson),
 		cmocka_unit_test(test_doubtful_lines_left_to_reader),
 		cmocka_unit_test(test_mutations_never_wrongly_taken),
 	};
