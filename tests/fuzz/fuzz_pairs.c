@@ -4,7 +4,8 @@
  * (burnin/schedule_file.c) over a fixed inventory of six ports. Oracles:
  * a refused file is "PATH:LINE: ..." (an empty one "PATH: no pairs ..."); an
  * accepted one is a schedule of real pairs: ports of the inventory, never a
- * port with itself, never a port twice in one round.
+ * port with itself, never a port twice in one round (in a full-duplex
+ * schedule: never twice as initiator, never twice as target).
  */
 #include "burnin/burnin.h"
 #include "fuzz.h"
@@ -29,14 +30,15 @@ static void fuzz_inventory(struct burnin_port *p)
 static void check_schedule(const struct burnin_schedule *s)
 {
 	for (int r = 0; r < s->n_rounds; r++) {
-		int busy[N_PORTS] = { 0 };
+		int as_a[N_PORTS] = { 0 }, as_b[N_PORTS] = { 0 };
 
 		for (int i = s->start[r];
 		     i < s->start[r] + burnin_schedule_round_size(s, r); i++) {
 			int a = s->pairs[i].a, b = s->pairs[i].b;
 
 			if (a < 0 || b < 0 || a >= N_PORTS || b >= N_PORTS ||
-			    a == b || busy[a]++ || busy[b]++) {
+			    a == b || as_a[a]++ || as_b[b]++ ||
+			    (!s->duplex && (as_b[a] || as_a[b]))) {
 				fprintf(stderr,
 					"oracle: round %d: bad pair %d-%d\n", r,
 					a, b);
