@@ -18,16 +18,28 @@
 #   burnin-routes-mpi.sh IBPROOF FIXTURES slow-down  slow-cable on
 #       spine01:1 (spine01 -> leaf01): the cable, or the ambiguous finding
 #       naming the cable and the port behind it, never the HCA alone
+#   burnin-routes-mpi.sh IBPROOF FIXTURES cover-32   cover over 32 ranks on
+#       the planner's ftree fixture (tests/fixtures/fabric/plan/
+#       tree-ftree.records: 8 leaves of 4 hosts, 4 spines): 2 rounds, 64
+#       cables loaded, 0 contended, 64 pairs ok
+#   burnin-routes-mpi.sh IBPROOF FIXTURES slow-up-32 the same with
+#       slow-cable on leaf01:5: that cable, no HCA
 # Every case with pair records then checks that `ibproof report` on them
 # blames the same ports, cables and ambiguous cables (tests/blamed-ports.sh).
 set -u
-usage="usage: burnin-routes-mpi.sh IBPROOF FIXTURES cover|all-pairs|slow-up|slow-hca|slow-down"
+usage="usage: burnin-routes-mpi.sh IBPROOF FIXTURES cover|all-pairs|slow-up|slow-hca|slow-down|cover-32|slow-up-32"
 bin=${1:?$usage}
 fixtures=${2:?$usage}
 case=${3:?$usage}
 job=mpitest-routesmpi
 . "$(dirname "$0")/fake-routes-lib.sh"
 rec=$dir/records.jsonl
+np=16 # ranks, one per fake port: the CA ports of $routes
+case $case in *-32)
+	routes=$fixtures/fabric/plan/tree-ftree.records
+	np=32
+	;;
+esac
 q() { jq -r "$@" 2>/dev/null; } # q FILTER FILE: jq, quiet on a missing file
 
 run() { # run EXTRA_FAKE ARGS...: 16 ranks, one per fake port
@@ -35,7 +47,7 @@ run() { # run EXTRA_FAKE ARGS...: 16 ranks, one per fake port
 	shift
 	rm -f "$dir"/rc.*
 	start=$(date +%s)
-	timeout 120 mpirun --oversubscribe --mca orte_enable_recovery 1 -np 16 \
+	timeout 120 mpirun --oversubscribe --mca orte_enable_recovery 1 -np "$np" \
 		-x IBPROOF_HOST -x IBP_FAKE_JOB \
 		sh -c '"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
 		"$bin" burnin --transport fake --fake "$spec" --routes "$routes" \
@@ -53,24 +65,24 @@ ends() {
 	q --arg c "$1" 'select(.kind == "finding" and .category == $c) |
 		"\(.subject.a.node):\(.subject.a.port) \(.subject.b.node):\(.subject.b.port)"' "$rec"
 }
-cover_pairs() { # 2 rounds of 16 pairs, every pair measured ok
-	check "32 pairs, all measured ok" \
-		test "$(q 'select(.kind == "pair" and .status == "ok") | 1' "$rec" | wc -l)" = 32
-	check "2 rounds of 16 pairs" test "$(q 'select(.kind == "pair") | .round' "$rec" |
-		sort | uniq -c | awk '$1 == 16' | wc -l)" = 2
+cover_pairs() { # 2 rounds of np pairs, every pair measured ok
+	check "$((2 * np)) pairs, all measured ok" \
+		test "$(q 'select(.kind == "pair" and .status == "ok") | 1' "$rec" | wc -l)" = $((2 * np))
+	check "2 rounds of $np pairs" test "$(q 'select(.kind == "pair") | .round' "$rec" |
+		sort | uniq -c | awk -v n="$np" '$1 == n' | wc -l)" = 2
 }
 
 case $case in
-cover)
+cover | cover-32)
 	run '' --schedule cover --coverage "$dir/cert.jsonl"
 	check "rank 0 exit 0 (nothing wrong)" test "$(cat "$dir/rc.0" 2>/dev/null)" = 0
 	cover_pairs
-	check "the certificate: 2 rounds, 32 switch-to-switch cables, 32 loaded, 0 contended" \
+	check "the certificate: 2 rounds, $((2 * np)) switch-to-switch cables, all loaded, 0 contended" \
 		test "$(q 'select(.kind == "coverage") | "\(.rounds) \(.inter_switch) \(.loaded) \(.contended_cables) \(.unreachable)"' \
-		"$dir/cert.jsonl")" = "2 32 32 0 0"
+		"$dir/cert.jsonl")" = "2 $((2 * np)) $((2 * np)) 0 0"
 	check "every switch-to-switch cable loaded in a round, alone" \
 		test "$(q 'select(.kind == "coverage-cable" and .inter_switch and .reachable
-			and (.rounds | length) > 0 and .contended == false) | 1' "$dir/cert.jsonl" | wc -l)" = 32
+			and (.rounds | length) > 0 and .contended == false) | 1' "$dir/cert.jsonl" | wc -l)" = $((2 * np))
 	check "no finding" test "$(q 'select(.kind == "finding") | 1' "$rec" | wc -l)" = 0
 	;;
 all-pairs)
@@ -82,7 +94,7 @@ all-pairs)
 		grep -Eq '^route-blind all-pairs: 15 rounds; switch-to-switch cables 32: loaded 32, contended [1-9]' "$dir/out"
 	check "no pair was run" test ! -s "$rec" -o "$(q 'select(.kind == "pair") | 1' "$rec" | wc -l)" = 0
 	;;
-slow-up)
+slow-up | slow-up-32)
 	run 'slow-cable=leaf01:5@0.5' --schedule cover
 	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0" 2>/dev/null)" = 1
 	cover_pairs
