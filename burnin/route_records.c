@@ -175,15 +175,17 @@ static json_t *cable_finding(const struct burnin_coord *co, int c,
 			     const struct judge_cable *v, const json_t *rec)
 {
 	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
+	json_t *ev = json_deep_copy(json_object_get(rec, "evidence"));
 	char name[96];
 
+	if (ev && ambiguous && json_object_get(rec, "or_port"))
+		json_object_set(ev, "or_port", json_object_get(rec, "or_port"));
 	burnin_cable_name(co->routes, c, name, sizeof(name));
 	return record_finding(
 		"fail", ambiguous ? "cable-or-port" : "bad-cable",
 		json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
 			  json_object_get(rec, "to")),
-		json_deep_copy(json_object_get(rec, "evidence")),
-		ambiguous ? "retest" : "replace-cable",
+		ev, ambiguous ? "retest" : "replace-cable",
 		ambiguous ? "cable %s or the HCA port behind it: %u of %u "
 			    "pairs through it bad, none of that port off it"
 			  : "cable %s: %u of %u pairs through it bad",

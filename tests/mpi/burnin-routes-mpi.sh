@@ -18,6 +18,11 @@
 #   burnin-routes-mpi.sh IBPROOF FIXTURES slow-down  slow-cable on
 #       spine01:1 (spine01 -> leaf01): the cable, or the ambiguous finding
 #       naming the cable and the port behind it, never the HCA alone
+#   burnin-routes-mpi.sh IBPROOF FIXTURES ambiguous  slow-cable on
+#       spine01:1 again, but node001 (fake15) only ever receives, from the
+#       other leaves, all of it down that cable (ftree: one host's traffic
+#       per down-link), and no retest: no pair separates the cable from
+#       fake15's port, so cable-or-port names both; not the HCA alone
 #   burnin-routes-mpi.sh IBPROOF FIXTURES cover-32   cover over 32 ranks on
 #       the planner's ftree fixture (tests/fixtures/fabric/plan/
 #       tree-ftree.records: 8 leaves of 4 hosts, 4 spines): 2 rounds, 64
@@ -27,7 +32,7 @@
 # Every case with pair records then checks that `ibproof report` on them
 # blames the same ports, cables and ambiguous cables (tests/blamed-ports.sh).
 set -u
-usage="usage: burnin-routes-mpi.sh IBPROOF FIXTURES cover|all-pairs|slow-up|slow-hca|slow-down|cover-32|slow-up-32"
+usage="usage: burnin-routes-mpi.sh IBPROOF FIXTURES cover|all-pairs|slow-up|slow-hca|slow-down|ambiguous|cover-32|slow-up-32"
 bin=${1:?$usage}
 fixtures=${2:?$usage}
 case=${3:?$usage}
@@ -126,6 +131,31 @@ slow-down)
 	check "the summary names the cable" \
 		grep -Eq '^  fail (bad-cable|cable-or-port): cable spine01:1->leaf01:5' "$dir/out"
 	check "the summary does not say none" test "$(grep -c '^  none$' "$dir/out")" = 0
+	;;
+ambiguous)
+	# fake11, fake7, fake3: node005, node009, node013 on leaf02-04, each
+	# fine on a pair of its own; fake15 (node001) their only target
+	cat >"$dir/pairs" <<'PAIRS'
+0 mpitest:fake11:1 mpitest:fake15:1
+0 mpitest:fake7:1 mpitest:fake14:1
+1 mpitest:fake7:1 mpitest:fake15:1
+1 mpitest:fake11:1 mpitest:fake10:1
+2 mpitest:fake3:1 mpitest:fake15:1
+2 mpitest:fake11:1 mpitest:fake6:1
+3 mpitest:fake3:1 mpitest:fake14:1
+PAIRS
+	run 'slow-cable=spine01:1@0.5' --schedule "pairs:$dir/pairs" --retests 0
+	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0" 2>/dev/null)" = 1
+	check "7 pairs, all measured ok" \
+		test "$(q 'select(.kind == "pair" and .status == "ok") | 1' "$rec" | wc -l)" = 7
+	check "one cable-or-port finding, no bad-cable" \
+		test "$(findings cable-or-port) $(findings bad-cable)" = "1 0"
+	check "it names spine01:1 and leaf01:5" test "$(ends cable-or-port)" = "spine01:1 leaf01:5"
+	check "and fake15's port behind it" test "$(q 'select(.kind == "finding" and
+		.category == "cable-or-port") | .evidence.or_port.ca' "$rec")" = fake15
+	check "fake15 not blamed alone" test "$(findings low-bandwidth)" = 0
+	check "the summary names both" \
+		grep -q '^  fail cable-or-port: cable spine01:1->leaf01:5 or the HCA port behind it' "$dir/out"
 	;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
