@@ -25,10 +25,7 @@ static int put(struct finding_ctx *fc, json_t *f)
 
 	if (!f)
 		return -ENOMEM;
-	fprintf(fc->summary, "  %s %s: %s\n",
-		json_string_value(json_object_get(f, "severity")),
-		json_string_value(json_object_get(f, "category")),
-		json_string_value(json_object_get(f, "message")));
+	burnin_summary_finding(fc->co, f);
 	fc->n_fail += !strcmp(json_string_value(json_object_get(f, "severity")),
 			      "fail");
 	fc->n_emitted++;
@@ -284,11 +281,7 @@ static int port_findings(struct finding_ctx *fc, int p,
 int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v, int *n_fail)
 {
-	struct finding_ctx fc = {
-		co, co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-")
-			    ? stderr
-			    : stdout
-	};
+	struct finding_ctx fc = { co, burnin_summary_stream(co) };
 	int ret = 0;
 
 	fc.rates = calloc((size_t)co->n_inv + 1, sizeof(*fc.rates));
@@ -305,7 +298,7 @@ int burnin_emit_findings(struct burnin_coord *co,
 	for (int p = 0; p < co->n_inv; p++)
 		ret |= port_findings(&fc, p, &v[p]);
 	free(fc.rates);
-	if (!fc.n_emitted)
+	if (!fc.n_emitted && !co->n_bad_cables) /* cables: route_records.c */
 		fprintf(fc.summary, "  none\n");
 	*n_fail = fc.n_fail;
 	return ret ? -EIO : 0;

@@ -175,19 +175,35 @@ static json_t *cable_finding(const struct burnin_coord *co, int c,
 			     const struct judge_cable *v, const json_t *rec)
 {
 	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
+	json_t *ev = json_deep_copy(json_object_get(rec, "evidence"));
 	char name[96];
 
+	if (ev && ambiguous && json_object_get(rec, "or_port"))
+		json_object_set(ev, "or_port", json_object_get(rec, "or_port"));
 	burnin_cable_name(co->routes, c, name, sizeof(name));
 	return record_finding(
 		"fail", ambiguous ? "cable-or-port" : "bad-cable",
 		json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
 			  json_object_get(rec, "to")),
-		json_deep_copy(json_object_get(rec, "evidence")),
-		ambiguous ? "retest" : "replace-cable",
+		ev, ambiguous ? "retest" : "replace-cable",
 		ambiguous ? "cable %s or the HCA port behind it: %u of %u "
 			    "pairs through it bad, none of that port off it"
 			  : "cable %s: %u of %u pairs through it bad",
 		name, v->n_bad, v->n_meas);
+}
+
+/* The finding, also on the summary after the port findings (summary.c). */
+static int append_cable_finding(const struct burnin_coord *co, int c,
+				const struct judge_cable *v, const json_t *rec,
+				json_t *out)
+{
+	json_t *f = cable_finding(co, c, v, rec);
+
+	if (!f)
+		return -ENOMEM;
+	if (co->ctx)
+		burnin_summary_finding(co, f);
+	return json_array_append_new(out, f);
 }
 
 int burnin_cable_records(const struct burnin_coord *co,
@@ -206,8 +222,7 @@ int burnin_cable_records(const struct burnin_coord *co,
 		rec = burnin_cable_record(co->routes, (int)c, v,
 					  or_port_ref(co, v));
 		if (!rec ||
-		    (bad && json_array_append_new(
-				    out, cable_finding(co, (int)c, v, rec))) ||
+		    (bad && append_cable_finding(co, (int)c, v, rec, out)) ||
 		    json_array_append_new(out, rec))
 			return -ENOMEM;
 		*n_fail += bad;
@@ -230,17 +245,34 @@ static int route_cas(struct burnin_coord *co)
 	return 0;
 }
 
+/* The inter-switch cables burnin_cable_records makes fail findings of. */
+static int count_bad_cables(const struct burnin_coord *co,
+			    const struct judge_cable_result *cables)
+{
+	int n = 0;
+
+	for (size_t c = 0; co->routes && c < cables->n_cables; c++)
+		n += burnin_routes_cable(co->routes, (int)c)->inter_switch &&
+		     (cables->cables[c].verdict == JUDGE_CABLE_BLAMED ||
+		      cables->cables[c].verdict == JUDGE_CABLE_AMBIGUOUS);
+	return n;
+}
+
 int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 		       struct judge_cable_result *cables)
 {
 	struct burnin_judge_params jp = co->ctx->cfg->judge;
+	int ret;
 
 	if (co->routes && !route_cas(co)) {
 		jp.routes = co->routes;
 		jp.route_ca = co->route_ca;
 		jp.cables = cables;
 	}
-	return burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
+	ret = burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
+	if (cables) /* NULL: between rounds, no cable verdicts kept */
+		co->n_bad_cables = count_bad_cables(co, cables);
+	return ret;
 }
 
 void burnin_coord_routes_free(struct burnin_coord *co)

@@ -155,6 +155,7 @@ struct burnin_coord {
 	struct record_writer *proof_cert; /* --coverage, appended to */
 	/* each inventory port's CA in the routes, -1 none (route_judge.h) */
 	int *route_ca;
+	int n_bad_cables; /* blamed or ambiguous, from burnin_coord_judge */
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
@@ -214,6 +215,10 @@ json_t *burnin_pair_record(const struct burnin_coord *co,
 			   const struct wire_result *rb);
 int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v, int *n_fail);
+/* summary.c: the human summary (stdout unless the records go there), and
+ * a finding record's line on it */
+FILE *burnin_summary_stream(const struct burnin_coord *co);
+void burnin_summary_finding(const struct burnin_coord *co, const json_t *f);
 json_t *burnin_run_record(const struct burnin_coord *co, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);

@@ -4,7 +4,11 @@
 # One judge, one verdict: the ports burnin blamed (its `fail` findings
 # low-bandwidth, intermittent, completion-errors in RECORDS) must be
 # exactly the ports `ibproof report RECORDS` blames (its --json ports[]
-# with blamed true). The report gets no judging options (it reads them
+# with blamed true), and the cables burnin blamed or found ambiguous (its
+# `fail` findings bad-cable and cable-or-port, with both ends and, for an
+# ambiguous one, evidence.or_port) must be exactly the report's (the same
+# findings in its --json findings[]: the report judges the cables again
+# and leaves burnin's out). The report gets no judging options (it reads them
 # from burnin's run start records) unless REPORT_OPTIONs are given. Prints
 # both sets; exit 0 when they are equal, 1 when they differ, 2 on a usage
 # or report error.
@@ -32,25 +36,53 @@ python3 - "$tmp/report.json" "${files[@]}" <<'PY'
 import json, sys
 
 PAIR_KINDS = {"low-bandwidth", "intermittent", "completion-errors"}
+CABLE_KINDS = {"bad-cable", "cable-or-port"}
 
 def key(ref):
     return "%s %s port %s" % (ref.get("host"), ref.get("ca"), ref.get("port"))
 
+def end(ref):
+    return "%s(%s):%s" % (ref.get("node"), ref.get("guid"), ref.get("port"))
+
+def cable_key(finding):
+    sub = finding.get("subject") or {}
+    text = "%s %s->%s" % (finding["category"], end(sub.get("a") or {}),
+                          end(sub.get("b") or {}))
+    or_port = (finding.get("evidence") or {}).get("or_port")
+    if or_port:
+        text += " or %s" % key(or_port)
+    return text
+
+def cable_finding(rec):
+    return rec.get("severity") == "fail" and rec.get("category") in CABLE_KINDS
+
+def compare(what, burnin, report):
+    print("burnin %s: %s" % (what, ", ".join(sorted(burnin)) or "none"))
+    print("report %s: %s" % (what, ", ".join(sorted(report)) or "none"))
+    if burnin == report:
+        return True
+    print("DIFFER (%s): only burnin: %s; only report: %s" % (what,
+        ", ".join(sorted(burnin - report)) or "none",
+        ", ".join(sorted(report - burnin)) or "none"))
+    return False
+
 burnin = set()
+burnin_cables = set()
 for path in sys.argv[2:]:
     with open(path) as f:
         for line in f:
             rec = json.loads(line)
-            if (rec.get("kind") == "finding" and rec.get("severity") == "fail"
-                    and rec.get("category") in PAIR_KINDS):
+            if rec.get("kind") != "finding":
+                continue
+            if rec.get("severity") == "fail" and rec.get("category") in PAIR_KINDS:
                 burnin.add(key(rec["subject"]))
+            elif cable_finding(rec):
+                burnin_cables.add(cable_key(rec))
 with open(sys.argv[1]) as f:
-    report = {key(p) for p in json.load(f)["ports"] if p.get("blamed")}
-print("burnin blamed: %s" % (", ".join(sorted(burnin)) or "none"))
-print("report blamed: %s" % (", ".join(sorted(report)) or "none"))
-if burnin != report:
-    print("DIFFER: only burnin: %s; only report: %s" % (
-        ", ".join(sorted(burnin - report)) or "none",
-        ", ".join(sorted(report - burnin)) or "none"))
-    sys.exit(1)
+    doc = json.load(f)
+report = {key(p) for p in doc["ports"] if p.get("blamed")}
+report_cables = {cable_key(f) for f in doc.get("findings", []) if cable_finding(f)}
+same = compare("blamed", burnin, report)
+same = compare("cables", burnin_cables, report_cables) and same
+sys.exit(0 if same else 1)
 PY

@@ -15,20 +15,8 @@
 set -u
 bin=${1:?usage: burnin-fake-routes.sh IBPROOF FIXTURES}
 fixtures=${2:?usage: burnin-fake-routes.sh IBPROOF FIXTURES}
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo
-export IBPROOF_HOST=mpitest IBP_FAKE_JOB=mpitest-routes-$$
-routes=$fixtures/fake-routes/ftree-16.jsonl
-dir=$(mktemp -d /tmp/ibproof-mpi-routes-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-check() { # check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
+job=mpitest-routes
+. "$(dirname "$0")/fake-routes-lib.sh"
 # the leaf01 port the tables send LID 14 (node006) and 18 (node010) to
 [ "$(jq -r 'select(.kind == "lft" and .node == "leaf01") |
 	"\(.ports[14]) \(.ports[18]) \(.ports[17])"' "$routes")" = "6 6 5" ] ||

@@ -240,6 +240,54 @@ static void slow_downlink_without_intra_leaf_is_ambiguous(void **state)
 	done(&v);
 }
 
+/* One a -> b pair (unidirectional), slow if it crosses cable slow. */
+static void one_way(struct fabric *f, uint32_t *n, int a, int b, uint32_t slow)
+{
+	size_t i = f->n_pairs++;
+
+	f->pairs[i] = (struct judge_pair){ .a = (uint32_t)a,
+					   .b = (uint32_t)b,
+					   .expected = 100,
+					   .gbps = 97,
+					   .gbps_min = 95 };
+	f->path_start[i] = *n;
+	route(f, n, a, b);
+	f->path_start[i + 1] = *n;
+	if (crosses(f, i, slow))
+		f->pairs[i].gbps = f->pairs[i].gbps_min = 48;
+}
+
+/*
+ * h only receives, from three other leaves, all down the slow cable: the
+ * up-links those flows took carry one bad pair each, which the ambiguous
+ * down-link explains. They were blamed: with h fine on no pair of its
+ * own, weigh() took h off fine_ends it was never counted in (underflow).
+ */
+static void ambiguous_downlink_explains_the_uplinks(void **state)
+{
+	struct verdicts v;
+	uint32_t c = down(2, 3), n = 0;
+	int h = 3 * HOSTS + 2;
+
+	(void)state;
+	memset(&fab, 0, sizeof(fab));
+	for (uint32_t k = 0; k < N_CABLES; k++)
+		fab.cables[k].inter_switch = k < 2 * N_UP;
+	for (int l = 0; l < 3; l++) {
+		one_way(&fab, &n, l * HOSTS, h, c);
+		one_way(&fab, &n, l * HOSTS, ((l + 1) % 3) * HOSTS + 1, c);
+	}
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_AMBIGUOUS);
+	assert_int_equal(v.cab.cables[c].or_port, (uint32_t)h);
+	for (int l = 0; l < 3; l++)
+		assert_int_not_equal(v.cab.cables[up(l, 2)].verdict,
+				     JUDGE_CABLE_BLAMED);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 0);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	done(&v);
+}
+
 static void counters_separate_the_confound(void **state)
 {
 	struct verdicts v;
@@ -337,6 +385,7 @@ int main(void)
 		cmocka_unit_test(slow_hca_blames_hca_not_cable),
 		cmocka_unit_test(slow_downlink_with_intra_leaf_blames_cable),
 		cmocka_unit_test(slow_downlink_without_intra_leaf_is_ambiguous),
+		cmocka_unit_test(ambiguous_downlink_explains_the_uplinks),
 		cmocka_unit_test(counters_separate_the_confound),
 		cmocka_unit_test(erroring_cable_blamed_from_counters),
 		cmocka_unit_test(slow_uplink_and_hca_blame_both),
