@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "burnin/load_proof_run.h"
 #include "burnin/route_judge.h"
 #include "burnin/run.h"
 #include "common/record.h"
@@ -230,17 +231,39 @@ static int route_cas(struct burnin_coord *co)
 	return 0;
 }
 
+/*
+ * The load proof's error deltas per route cable for the cable judge
+ * (burnin_judge_params.cable_err), malloc'd; NULL without a proof. The
+ * proof's cables are those of co->routes.
+ */
+static uint64_t *proof_cable_errors(const struct burnin_coord *co)
+{
+	int n = co->proof ? burnin_routes_n_cables(co->routes) : 0;
+	uint64_t *err = n > 0 ? malloc((size_t)n * sizeof(*err)) : NULL;
+
+	for (int c = 0; err && c < n; c++)
+		if (burnin_load_proof_cable_error_total(co->proof, c, &err[c]))
+			err[c] = BURNIN_CABLE_ERR_UNREAD;
+	return err;
+}
+
 int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 		       struct judge_cable_result *cables)
 {
 	struct burnin_judge_params jp = co->ctx->cfg->judge;
+	uint64_t *err = NULL;
+	int ret;
 
 	if (co->routes && !route_cas(co)) {
 		jp.routes = co->routes;
 		jp.route_ca = co->route_ca;
 		jp.cables = cables;
+		err = proof_cable_errors(co);
+		jp.cable_err = err; /* the load proof's counters */
 	}
-	return burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
+	ret = burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
+	free(err);
+	return ret;
 }
 
 void burnin_coord_routes_free(struct burnin_coord *co)
