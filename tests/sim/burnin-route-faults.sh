@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 16's acceptance in the sim tier: ibsim + opensm routed by the engine
+# given as $1 (ftree, minhop), `fabric routes` for the routes, the threads
+# bootstrap and the fabric-aware fake on them (sim-console driving ibsim's
+# PMA counters, the load proof reading them through umad2sim).
+#   1. Full tree of 16 HCAs: `cover` loads every switch-to-switch cable,
+#      0 contended; route-aware all-pairs has 0 contended rounds, no more
+#      than the route-blind plan printed beside it.
+#   2. Faults planted on the full tree, each run on the cover plan:
+#      a slow up-link is blamed (both ends named), no HCA; a slow HCA is
+#      blamed, no cable; a slow down-link gives the cable or `ambiguous`
+#      naming both, never the HCA alone; an erroring cable is blamed from
+#      its counters (evidence.by has "counters"). `ibproof report` on each
+#      run's records blames the same parts as burnin.
+#   3. The tree with three hosts unplugged before routing: cover loads
+#      every reachable cable, 0 contended, and names each unreachable one
+#      in a not-tested finding; route-aware all-pairs has no more contended
+#      rounds than route-blind.
+#   4. (ftree) The demo's 324-HCA tree (its fixture, routed -R ftree by
+#      tests/fixtures/fabric/plan/make-fixtures.sh): --dry-run cover has 0
+#      contended cables, all-pairs no more contended rounds than blind.
+set -u
+engine=${1:?engine}
+here=$(cd "$(dirname "$0")" && pwd)
+fixtures=$here/../fixtures/fabric/plan
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$here/lib.sh"
+sim_require "${IBPROOF:?}" "${GEN_FATTREE:?}" jq
+IBPROOF=$(realpath "$IBPROOF")
+GEN_FATTREE=$(realpath "$GEN_FATTREE")
+sim_setup
+export IBPROOF_HOST=simhost
+
+# route NAME: opensm -R $engine on the running ibsim, the routes to NAME.jsonl
+route() {
+	rm -rf osm && mkdir -p osm
+	OSM_TMP_DIR=$PWD/osm OSM_CACHE_DIR=$PWD/osm \
+		sim_client opensm -o -R "$engine" -f "$PWD/osm/osm.log" \
+		>osm/stdout 2>&1 || sim_fail "opensm -R $engine"
+	grep -qi "$engine" osm/osm.log || sim_fail "opensm did not use $engine"
+	sim_client "$IBPROOF" fabric routes --records "$1.jsonl" >"$1.rt" 2>&1 ||
+		sim_fail "fabric routes: $(tail -3 "$1.rt")"
+}
+
+# dry ROUTES SCHEDULE OUT: --dry-run over ROUTES; OUT.cov the certificate,
+# OUT.plan the plan, OUT.out what it printed
+dry() {
+	"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$1" \
+		--routes "$1" --schedule "$2" --plan "$3.plan" \
+		--coverage "$3.cov" >"$3.out" 2>&1 ||
+		sim_fail "dry run $2 on $1: $(tail -3 "$3.out")"
+}
+# head_of OUT FIELD: the certificate's summary field
+head_of() { jq -r "select(.kind == \"coverage\") | .$2" "$1.cov"; }
+# blind_of OUT: the route-blind plan's contended rounds, as printed
+blind_of() {
+	sed -n 's/^route-blind .*contended [0-9]* (in \([0-9]*\) rounds).*/\1/p' \
+		"$1.out"
+}
+
+# check_cover OUT: every reachable switch cable loaded, 0 contended, each
+# unreachable one named in a not-tested finding
+check_cover() {
+	local n r u nf
+	[ "$(head_of "$1" contended_cables)" = 0 ] ||
+		sim_fail "$1: cover has $(head_of "$1" contended_cables) contended cables"
+	n=$(head_of "$1" inter_switch) u=$(head_of "$1" unreachable)
+	[ "$(head_of "$1" loaded)" = $((n - u)) ] ||
+		sim_fail "$1: cover loads $(head_of "$1" loaded) of $((n - u)) reachable cables"
+	r=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and
+		.reachable and (.rounds | length) == 0) | .cable' "$1.cov")
+	[ -z "$r" ] || sim_fail "$1: reachable cables not loaded: $r"
+	jq -r 'select(.kind == "coverage-cable" and .inter_switch and
+		(.reachable | not)) | [.subject.a.node, .subject.a.port,
+		.subject.b.node, .subject.b.port] | @tsv' "$1.cov" | sort >"$1.unr"
+	jq -r 'select(.kind == "finding" and .category == "not-tested") |
+		[.subject.a.node, .subject.a.port, .subject.b.node,
+		.subject.b.port] | @tsv' "$1.cov" | sort >"$1.nt"
+	nf=$(wc -l <"$1.nt")
+	{ [ "$nf" = "$u" ] && cmp -s "$1.unr" "$1.nt"; } ||
+		sim_fail "$1: $u unreachable cables, $nf not-tested findings"
+	sim_log "ok: $engine: $1: cover $(head_of "$1" rounds) rounds," \
+		"$((n - u)) reachable switch cables loaded, 0 contended, $u unreachable named"
+}
+
+# check_allpairs OUT: route-aware all-pairs has no more contended rounds
+# than the route-blind plan printed beside it
+check_allpairs() {
+	local aware blind
+	aware=$(head_of "$1" contended_rounds) blind=$(blind_of "$1")
+	[ -n "$blind" ] || sim_fail "$1: no route-blind counts printed"
+	[ "$aware" -le "$blind" ] ||
+		sim_fail "$1: all-pairs $aware contended rounds, route-blind $blind"
+	sim_log "ok: $engine: $1: all-pairs $(head_of "$1" rounds) rounds," \
+		"$aware contended rounds (route-blind: $blind)"
+}
+
+"$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
+	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
+sim_start "$PWD/net"
+route full
+dry full.jsonl cover full-cover
+check_cover full-cover
+dry full.jsonl all-pairs full-ap
+check_allpairs full-ap
+[ "$(head_of full-ap contended_rounds)" = 0 ] ||
+	sim_fail "full tree: all-pairs has $(head_of full-ap contended_rounds) contended rounds"
+
+# run LABEL FAULT: burnin on the cover plan with the fault planted; the
+# findings that blame a part, burnin's (LABEL.burnin) and the report's
+# (LABEL.report), as `CATEGORY SUBJECT` lines
+fake="routes=$PWD/full.jsonl;sim-console=$PWD/console"
+run() {
+	local rc
+	sim_client "$IBPROOF" burnin --transport fake --no-progress \
+		--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
+		--fake "$fake;$2" --routes full.jsonl --prove-load \
+		--schedule pairs:full-cover.plan --records "$1.jsonl" \
+		>"$1.out" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || { tail "$1.out" >&2; sim_fail "$1: burnin exit $rc, want 1"; }
+	"$IBPROOF" report "$1.jsonl" --json "$1.rep" >"$1.rout" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || sim_fail "$1: report exit $rc, want 1"
+	parts 'select(.kind == "finding")' "$1.jsonl" >"$1.burnin"
+	parts '.findings[]' "$1.rep" >"$1.report"
+	cmp -s "$1.burnin" "$1.report" || {
+		diff "$1.burnin" "$1.report" >&2
+		sim_fail "$1: report and burnin blame different parts"
+	}
+}
+# parts FILTER FILE: each blame's category, action and subject, sorted
+parts() {
+	jq -cS "$1 | select(.severity == \"fail\" and
+		.category != \"cable-not-loaded\") |
+		[.category, .action, (.subject | del(.host))]" "$2" | sort
+}
+# blamed LABEL JQ: how many of burnin's blames fit JQ
+blamed() { jq -c "select($2)" "$1.burnin" | wc -l; }
+# shellcheck disable=SC2016 # jq's variables
+cable_is='.[2].a.node == $a and .[2].a.port == $ap and .[2].b.node == $b and .[2].b.port == $bp'
+# ends CABLE: --arg a/ap/b/bp for jq, from leaf01:5->spine01:1
+ends() {
+	local from=${1%%->*} to=${1##*->}
+	echo --arg a "${from%%:*}" --argjson ap "${from##*:}" \
+		--arg b "${to%%:*}" --argjson bp "${to##*:}"
+}
+# cable_blames LABEL CABLE CATEGORY: burnin's CATEGORY findings on CABLE
+cable_blames() {
+	# shellcheck disable=SC2046
+	jq -c $(ends "$2") "select(.[0] == \"$3\" and $cable_is)" "$1.burnin" |
+		wc -l
+}
+
+up=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and .up) |
+	.cable' full-cover.cov | head -1)
+down=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and
+	(.up | not)) | .cable' full-cover.cov | tail -1)
+hca_port=fake5:1 # the fake's sixth CA port of the routes
+{ [ -n "$up" ] && [ -n "$down" ]; } || sim_fail "no up-link or down-link to plant faults on"
+
+run slow-up "slow-cable=${up%%->*}@0.3"
+[ "$(cable_blames slow-up "$up" bad-cable)" = 1 ] ||
+	sim_fail "slow up-link $up: not blamed: $(cat slow-up.burnin)"
+[ "$(blamed slow-up '.[2].guid')" = 0 ] ||
+	sim_fail "slow up-link $up: an HCA is blamed: $(cat slow-up.burnin)"
+[ "$(wc -l <slow-up.burnin)" = 1 ] ||
+	sim_fail "slow up-link $up: other blames: $(cat slow-up.burnin)"
+sim_log "ok: $engine: slow up-link $up blamed, both ends, no HCA; report agrees"
+
+run slow-hca "slow=$hca_port@0.3"
+[ "$(blamed slow-hca ".[2].ca == \"${hca_port%:*}\" and .[2].port == 1")" = 1 ] ||
+	sim_fail "slow HCA $hca_port: not blamed: $(cat slow-hca.burnin)"
+[ "$(blamed slow-hca '.[2].a')" = 0 ] ||
+	sim_fail "slow HCA $hca_port: a cable is blamed: $(cat slow-hca.burnin)"
+[ "$(wc -l <slow-hca.burnin)" = 1 ] ||
+	sim_fail "slow HCA $hca_port: other blames: $(cat slow-hca.burnin)"
+sim_log "ok: $engine: slow HCA $hca_port blamed, no cable; report agrees"
+
+run slow-down "slow-cable=${down%%->*}@0.3"
+nc=$(cable_blames slow-down "$down" bad-cable)
+na=$(cable_blames slow-down "$down" cable-or-port)
+[ $((nc + na)) = 1 ] ||
+	sim_fail "slow down-link $down: neither blamed nor ambiguous: $(cat slow-down.burnin)"
+[ "$(blamed slow-down '.[2].guid')" = 0 ] ||
+	sim_fail "slow down-link $down: an HCA is blamed: $(cat slow-down.burnin)"
+sim_log "ok: $engine: slow down-link $down: $([ "$nc" = 1 ] && echo blamed ||
+	echo ambiguous), no HCA alone; report agrees"
+
+run erroring "errors-cable=${up%%->*}@3"
+[ "$(cable_blames erroring "$up" bad-cable)" = 1 ] ||
+	sim_fail "erroring cable $up: not blamed: $(cat erroring.burnin)"
+# shellcheck disable=SC2046
+by=$(jq -r $(ends "$up") 'select(.kind == "cable" and .from.node == $a and
+	.from.port == $ap) | .evidence.by | join(",")' erroring.jsonl)
+case ",$by," in
+*,counters,*) ;;
+*) sim_fail "erroring cable $up: blamed by '$by', not by its counters" ;;
+esac
+sim_log "ok: $engine: erroring cable $up blamed by $by; report agrees"
+sim_stop
+
+# The tree with three hosts unplugged before routing.
+rm -f ibsim.log
+sim_start "$PWD/net"
+for h in node006-mlx5_0 node011-mlx5_0 node016-mlx5_0; do
+	sim_cmd "Unlink \"$h\""
+done
+route missing
+dry missing.jsonl cover missing-cover
+check_cover missing-cover
+[ "$(head_of missing-cover unreachable)" -gt 0 ] ||
+	sim_fail "hosts missing: cover names no unreachable cable"
+dry missing.jsonl all-pairs missing-ap
+check_allpairs missing-ap
+sim_stop
+
+if [ "$engine" = ftree ]; then
+	dry "$fixtures/demo-ftree.records" cover demo-cover
+	check_cover demo-cover
+	dry "$fixtures/demo-ftree.records" all-pairs demo-ap
+	check_allpairs demo-ap
+fi
+sim_log "PASS: $engine"
