@@ -212,8 +212,11 @@ json_t *burnin_pair_record(const struct burnin_coord *co,
 			   const struct burnin_measure *m, const char *error,
 			   const struct wire_result *ra,
 			   const struct wire_result *rb);
+struct judge_cable_result;
+/* cables: the cable judge's verdicts with --routes, or NULL */
 int burnin_emit_findings(struct burnin_coord *co,
-			 const struct burnin_port_verdict *v, int *n_fail);
+			 const struct burnin_port_verdict *v,
+			 const struct judge_cable_result *cables, int *n_fail);
 json_t *burnin_run_record(const struct burnin_coord *co, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);

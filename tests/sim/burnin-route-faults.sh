@@ -11,8 +11,9 @@
 #      a slow up-link is blamed (both ends named), no HCA; a slow HCA is
 #      blamed, no cable; a slow down-link gives the cable or `ambiguous`
 #      naming both, never the HCA alone; an erroring cable is blamed from
-#      its counters (evidence.by has "counters"). `ibproof report` on each
-#      run's records blames the same parts as burnin.
+#      its counters (evidence.by has "counters"). burnin's summary names
+#      each blame; `ibproof report` on each run's records blames the same
+#      parts as burnin.
 #   3. The tree with three hosts unplugged before routing: cover loads
 #      every reachable cable, 0 contended, and names each unreachable one
 #      in a not-tested finding; route-aware all-pairs has no more contended
@@ -125,6 +126,11 @@ run() {
 	[ "$rc" = 1 ] || sim_fail "$1: report exit $rc, want 1"
 	parts 'select(.kind == "finding")' "$1.jsonl" >"$1.burnin"
 	parts '.findings[]' "$1.rep" >"$1.report"
+	# the operator's summary names each blame
+	[ "$(grep -c '^  fail ' "$1.out")" = "$(wc -l <"$1.burnin")" ] || {
+		sed -n '/^findings:/,$p' "$1.out" >&2
+		sim_fail "$1: the summary does not name the $(wc -l <"$1.burnin") blame(s)"
+	}
 	cmp -s "$1.burnin" "$1.report" || {
 		diff "$1.burnin" "$1.report" >&2
 		sim_fail "$1: report and burnin blame different parts"
