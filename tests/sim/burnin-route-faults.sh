@@ -16,8 +16,9 @@
 #      parts as burnin.
 #   3. The tree with three hosts unplugged before routing: cover loads
 #      every reachable cable, 0 contended, and names each unreachable one
-#      in a not-tested finding; route-aware all-pairs has no more contended
-#      rounds than route-blind.
+#      in a not-tested finding; run, the load proof finds every reachable
+#      cable loaded and the run's records name the unreachable ones;
+#      route-aware all-pairs has 0 contended rounds (route-blind: more).
 #   4. (ftree) The demo's 324-HCA tree (its fixture, routed -R ftree by
 #      tests/fixtures/fabric/plan/make-fixtures.sh): --dry-run cover has 0
 #      contended cables, all-pairs no more contended rounds than blind.
@@ -218,8 +219,34 @@ dry missing.jsonl cover missing-cover
 check_cover missing-cover
 [ "$(head_of missing-cover unreachable)" -gt 0 ] ||
 	sim_fail "hosts missing: cover names no unreachable cable"
+# the cover plan run: every reachable switch cable proven loaded, the
+# unreachable ones not-tested findings in the records, exit 0
+sim_client "$IBPROOF" burnin --transport fake --no-progress --warmup 0.1 \
+	--duration 1 --retests 0 --timeout 60 --routes missing.jsonl \
+	--fake "routes=$PWD/missing.jsonl;sim-console=$PWD/console" \
+	--prove-load --schedule pairs:missing-cover.plan \
+	--records missing-run.jsonl >missing-run.out 2>&1 || {
+	tail missing-run.out >&2
+	sim_fail "missing: the cover run failed"
+}
+jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
+	.cable' missing-cover.cov | sort >missing.reach
+jq -r 'select(.kind == "cable-load" and .inter_switch and
+	.status == "loaded") | .cable' missing-run.jsonl | sort -u >missing.loaded
+cmp -s missing.reach missing.loaded ||
+	sim_fail "missing: proven loaded $(wc -l <missing.loaded) of $(wc -l <missing.reach) reachable cables"
+jq -r 'select(.kind == "finding" and .category == "not-tested" and
+	(.subject | has("a"))) | [.subject.a.node, .subject.a.port,
+	.subject.b.node, .subject.b.port] | @tsv' missing-run.jsonl |
+	sort >missing-run.nt
+cmp -s missing-cover.unr missing-run.nt ||
+	sim_fail "missing: the run's not-tested findings are not the unreachable cables"
+sim_log "ok: $engine: hosts missing: $(wc -l <missing.loaded) reachable cables" \
+	"proven loaded, $(wc -l <missing-run.nt) unreachable named by the run"
 dry missing.jsonl all-pairs missing-ap
 check_allpairs missing-ap
+[ "$(head_of missing-ap contended_rounds)" = 0 ] ||
+	sim_fail "hosts missing: all-pairs has $(head_of missing-ap contended_rounds) contended rounds"
 sim_stop
 
 if [ "$engine" = ftree ]; then
