@@ -261,7 +261,10 @@ static uint8_t weigh(struct cable_state *s, uint32_t c)
 							    : JUDGE_CABLE_FINE;
 	v->or_port_meas = meas_elsewhere(s, h);
 	v->or_port_bad = bad_elsewhere(s, h);
-	fine_others = v->fine_ends - fine_elsewhere(s, h);
+	/* h is among the fine ends only when one of c's bad pairs, not
+	 * explained, has it (ends_of); else nothing to take off */
+	fine_others =
+		v->fine_ends - (s->seen[h] == s->tick && fine_elsewhere(s, h));
 	if (fine_others < s->cp->min_fine_ends)
 		return JUDGE_CABLE_FINE;
 	if (!v->or_port_meas)
