@@ -176,19 +176,33 @@ static json_t *cable_finding(const struct burnin_coord *co, int c,
 			     const struct judge_cable *v, const json_t *rec)
 {
 	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
-	char name[96];
+	json_t *ev = json_deep_copy(json_object_get(rec, "evidence"));
+	const json_t *port = json_object_get(rec, "or_port");
+	char name[96], hca[160] = "?";
+	json_t *subj;
 
 	burnin_cable_name(co->routes, c, name, sizeof(name));
-	return record_finding(
-		"fail", ambiguous ? "cable-or-port" : "bad-cable",
-		json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
-			  json_object_get(rec, "to")),
-		json_deep_copy(json_object_get(rec, "evidence")),
-		ambiguous ? "retest" : "replace-cable",
-		ambiguous ? "cable %s or the HCA port behind it: %u of %u "
-			    "pairs through it bad, none of that port off it"
-			  : "cable %s: %u of %u pairs through it bad",
-		name, v->n_bad, v->n_meas);
+	if (ambiguous && port && ev) { /* the finding names both, as the
+					* report's does */
+		json_object_set(ev, "or_port", (json_t *)port);
+		snprintf(
+			hca, sizeof(hca), "%s:%s:%d",
+			json_string_value(json_object_get(port, "host")),
+			json_string_value(json_object_get(port, "ca")),
+			(int)json_integer_value(json_object_get(port, "port")));
+	}
+	subj = json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
+			 json_object_get(rec, "to"));
+	if (ambiguous)
+		return record_finding("fail", "cable-or-port", subj, ev,
+				      "retest",
+				      "cable %s or the HCA port %s behind it: "
+				      "%u of %u pairs through it bad, none of "
+				      "that port off it",
+				      name, hca, v->n_bad, v->n_meas);
+	return record_finding("fail", "bad-cable", subj, ev, "replace-cable",
+			      "cable %s: %u of %u pairs through it bad", name,
+			      v->n_bad, v->n_meas);
 }
 
 int burnin_cable_records(const struct burnin_coord *co,
