@@ -9,9 +9,11 @@
 #      than the route-blind plan printed beside it.
 #   2. Faults planted on the full tree, each run on the cover plan:
 #      a slow up-link is blamed (both ends named), no HCA; a slow HCA is
-#      blamed, no cable; a slow down-link gives the cable or `ambiguous`
-#      naming both, never the HCA alone; an erroring cable is blamed from
-#      its counters (evidence.by has "counters"). burnin's summary names
+#      blamed, no cable; a slow down-link is blamed alone, and with no
+#      pair of its destination off it is `ambiguous` naming both, never
+#      the HCA alone (both with two more senders, see below); an erroring
+#      cable is blamed from its counters (evidence.by has "counters").
+#      Each blame is the only one of its run. burnin's summary names
 #      each blame; `ibproof report` on each run's records blames the same
 #      parts as burnin.
 #   3. The tree with three hosts unplugged before routing: cover loads
@@ -195,9 +197,8 @@ sim_log "ok: $engine: slow HCA $hca_port blamed, no cable; report agrees"
 
 # A slow down-link. The cover plan sends the down-link's flows (all to
 # its one destination D) from one leaf, through one up-link that carries
-# only them: the two cables are then told apart by nothing (see
-# /work/notes/routese2e.md: the planner's cover should load a down-link
-# from two up-links). The plans here add one round each for two senders
+# only them: the two cables are then told apart by nothing (a gap of the
+# cover planner: it should load each down-link through two up-links). The plans here add one round each for two senders
 # on two other leaves to D: the cover plan so (D's own pairs off the
 # cable are fine: the cable is blamed), and without D's pairs (none off
 # the cable: `ambiguous`, naming the cable and D). Never D alone, never
@@ -252,6 +253,11 @@ sim_log "ok: $engine: slow down-link $down, no pair of $dst off it: ambiguous," 
 run erroring "errors-cable=${up%%->*}@3"
 [ "$(cable_blames erroring "$up" bad-cable)" = 1 ] ||
 	sim_fail "erroring cable $up: not blamed: $(cat erroring.burnin)"
+# the counters are the physical cable's, read at both ends: its reverse
+# direction may be blamed too, nothing else
+rev=${up##*->}"->"${up%%->*}
+[ "$(wc -l <erroring.burnin)" = $((1 + $(cable_blames erroring "$rev" bad-cable))) ] ||
+	sim_fail "erroring cable $up: other blames: $(cat erroring.burnin)"
 # shellcheck disable=SC2046
 by=$(jq -r $(ends "$up") 'select(.kind == "cable" and .from.node == $a and
 	.from.port == $ap) | .evidence.by | join(",")' erroring.jsonl)
