@@ -135,6 +135,8 @@ struct burnin_measure {
 struct burnin_routes;
 struct judge_cable_result;
 
+#define BURNIN_CABLE_ERR_UNREAD UINT64_MAX
+
 struct burnin_judge_params {
 	struct judge_params pairs;
 	double link_rate; /* every port's active rate, Gb/s; 0: no check;
@@ -142,7 +144,9 @@ struct burnin_judge_params {
 	/* judging by route (burnin/route_judge.h): NULL without routes */
 	const struct burnin_routes *routes;
 	const int *route_ca; /* per port: its CA index in routes, -1 none */
-	const uint64_t *cable_err; /* per cable: error deltas, or NULL */
+	/* per cable: error deltas, BURNIN_CABLE_ERR_UNREAD where its
+	 * counters were not read; NULL: none read */
+	const uint64_t *cable_err;
 	struct judge_cable_result *cables; /* out: the verdicts, or NULL */
 };
 

@@ -514,20 +514,6 @@ static int run_retests(struct burnin_coord *co, struct burnin_port_verdict *v)
 	return 0;
 }
 
-/* With --routes: the cable records and findings (route_judge.h). */
-static int emit_cables(struct burnin_coord *co,
-		       const struct judge_cable_result *cables, int *n_fail)
-{
-	json_t *recs = json_array();
-	int ret =
-		recs ? burnin_cable_records(co, cables, recs, n_fail) : -ENOMEM;
-
-	for (size_t k = 0; !ret && k < json_array_size(recs); k++)
-		ret = emit(co, json_incref(json_array_get(recs, k)));
-	json_decref(recs);
-	return ret;
-}
-
 static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 {
 	int n_fail = 0, code;
@@ -542,8 +528,7 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 		struct judge_cable_result cables = { 0 };
 
 		burnin_coord_judge(co, v, &cables);
-		if (burnin_emit_findings(co, v, &n_fail) < 0 ||
-		    emit_cables(co, &cables, &n_fail) < 0)
+		if (burnin_emit_findings(co, v, &cables, &n_fail) < 0)
 			n_fail++;
 		burnin_coord_proof_close(co, &n_fail);
 		judge_cable_result_free(&cables);

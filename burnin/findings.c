@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burnin/route_judge.h"
 #include "burnin/route_plan.h"
 #include "burnin/run.h"
 
@@ -25,7 +26,10 @@ static int put(struct finding_ctx *fc, json_t *f)
 
 	if (!f)
 		return -ENOMEM;
-	burnin_summary_finding(fc->co, f);
+	fprintf(fc->summary, "  %s %s: %s\n",
+		json_string_value(json_object_get(f, "severity")),
+		json_string_value(json_object_get(f, "category")),
+		json_string_value(json_object_get(f, "message")));
 	fc->n_fail += !strcmp(json_string_value(json_object_get(f, "severity")),
 			      "fail");
 	fc->n_emitted++;
@@ -278,10 +282,43 @@ static int port_findings(struct finding_ctx *fc, int p,
 	return ret;
 }
 
-int burnin_emit_findings(struct burnin_coord *co,
-			 const struct burnin_port_verdict *v, int *n_fail)
+/*
+ * With --routes: each judged cable's record, and the findings of the
+ * blamed or ambiguous ones through the summary (route_judge.h).
+ */
+static int cable_findings(struct finding_ctx *fc,
+			  const struct judge_cable_result *cables)
 {
-	struct finding_ctx fc = { co, burnin_summary_stream(co) };
+	json_t *recs = json_array();
+	int n = 0, ret = recs ? burnin_cable_records(fc->co, cables, recs, &n)
+			      : -ENOMEM;
+
+	for (size_t k = 0; !ret && k < json_array_size(recs); k++) {
+		json_t *rec = json_incref(json_array_get(recs, k));
+		const char *kind =
+			json_string_value(json_object_get(rec, "kind"));
+
+		if (kind && !strcmp(kind, "finding")) {
+			ret = put(fc, rec);
+		} else {
+			if (fc->co->w)
+				ret = record_writer_emit(fc->co->w, rec);
+			json_decref(rec);
+		}
+	}
+	json_decref(recs);
+	return ret;
+}
+
+int burnin_emit_findings(struct burnin_coord *co,
+			 const struct burnin_port_verdict *v,
+			 const struct judge_cable_result *cables, int *n_fail)
+{
+	struct finding_ctx fc = {
+		co, co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-")
+			    ? stderr
+			    : stdout
+	};
 	int ret = 0;
 
 	fc.rates = calloc((size_t)co->n_inv + 1, sizeof(*fc.rates));
@@ -297,8 +334,10 @@ int burnin_emit_findings(struct burnin_coord *co,
 					       &co->sched, put_route, &fc);
 	for (int p = 0; p < co->n_inv; p++)
 		ret |= port_findings(&fc, p, &v[p]);
+	if (cables)
+		ret |= cable_findings(&fc, cables);
 	free(fc.rates);
-	if (!fc.n_emitted && !co->n_bad_cables) /* cables: route_records.c */
+	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");
 	*n_fail = fc.n_fail;
 	return ret ? -EIO : 0;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "burnin/burnin.h"
 #include "burnin/route_judge.h"
 #include "common/array.h"
 
@@ -70,8 +71,13 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 		in[c] = (struct judge_cable_in){
 			.inter_switch =
 				burnin_routes_cable(r, (int)c)->inter_switch,
-			.has_counters = err_delta != NULL,
-			.err_delta = err_delta ? err_delta[c] : 0,
+			.has_counters = err_delta &&
+					err_delta[c] != BURNIN_CABLE_ERR_UNREAD,
+			.err_delta =
+				err_delta && err_delta[c] !=
+							BURNIN_CABLE_ERR_UNREAD
+					? err_delta[c]
+					: 0,
 		};
 	judge_cable_defaults(&cp);
 	ret = judge_cables(

@@ -99,8 +99,10 @@ static json_t *not_tested_finding(const struct route_ctx *c, int k)
 					"no pair of present hosts is "
 					"routed over it"),
 			      "none",
-			      "cable %s: no host traffic can reach it (its "
-			      "destinations absent or drained): not tested",
+			      "cable %s: no host traffic can reach it (the "
+			      "tables route no pair of present hosts over it: "
+			      "its destinations absent or drained, or a "
+			      "parallel cable taken): not tested",
 			      name);
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "burnin/load_proof_run.h"
 #include "burnin/route_judge.h"
 #include "burnin/run.h"
 #include "common/record.h"
@@ -176,34 +177,32 @@ static json_t *cable_finding(const struct burnin_coord *co, int c,
 {
 	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
 	json_t *ev = json_deep_copy(json_object_get(rec, "evidence"));
-	char name[96];
+	const json_t *port = json_object_get(rec, "or_port");
+	char name[96], hca[160] = "?";
+	json_t *subj;
 
-	if (ev && ambiguous && json_object_get(rec, "or_port"))
-		json_object_set(ev, "or_port", json_object_get(rec, "or_port"));
 	burnin_cable_name(co->routes, c, name, sizeof(name));
-	return record_finding(
-		"fail", ambiguous ? "cable-or-port" : "bad-cable",
-		json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
-			  json_object_get(rec, "to")),
-		ev, ambiguous ? "retest" : "replace-cable",
-		ambiguous ? "cable %s or the HCA port behind it: %u of %u "
-			    "pairs through it bad, none of that port off it"
-			  : "cable %s: %u of %u pairs through it bad",
-		name, v->n_bad, v->n_meas);
-}
-
-/* The finding, also on the summary after the port findings (summary.c). */
-static int append_cable_finding(const struct burnin_coord *co, int c,
-				const struct judge_cable *v, const json_t *rec,
-				json_t *out)
-{
-	json_t *f = cable_finding(co, c, v, rec);
-
-	if (!f)
-		return -ENOMEM;
-	if (co->ctx)
-		burnin_summary_finding(co, f);
-	return json_array_append_new(out, f);
+	if (ambiguous && port && ev) { /* the finding names both, as the
+					* report's does */
+		json_object_set(ev, "or_port", (json_t *)port);
+		snprintf(
+			hca, sizeof(hca), "%s:%s:%d",
+			json_string_value(json_object_get(port, "host")),
+			json_string_value(json_object_get(port, "ca")),
+			(int)json_integer_value(json_object_get(port, "port")));
+	}
+	subj = json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
+			 json_object_get(rec, "to"));
+	if (ambiguous)
+		return record_finding("fail", "cable-or-port", subj, ev,
+				      "retest",
+				      "cable %s or the HCA port %s behind it: "
+				      "%u of %u pairs through it bad, none of "
+				      "that port off it",
+				      name, hca, v->n_bad, v->n_meas);
+	return record_finding("fail", "bad-cable", subj, ev, "replace-cable",
+			      "cable %s: %u of %u pairs through it bad", name,
+			      v->n_bad, v->n_meas);
 }
 
 int burnin_cable_records(const struct burnin_coord *co,
@@ -222,7 +221,8 @@ int burnin_cable_records(const struct burnin_coord *co,
 		rec = burnin_cable_record(co->routes, (int)c, v,
 					  or_port_ref(co, v));
 		if (!rec ||
-		    (bad && append_cable_finding(co, (int)c, v, rec, out)) ||
+		    (bad && json_array_append_new(
+				    out, cable_finding(co, (int)c, v, rec))) ||
 		    json_array_append_new(out, rec))
 			return -ENOMEM;
 		*n_fail += bad;
@@ -245,33 +245,38 @@ static int route_cas(struct burnin_coord *co)
 	return 0;
 }
 
-/* The inter-switch cables burnin_cable_records makes fail findings of. */
-static int count_bad_cables(const struct burnin_coord *co,
-			    const struct judge_cable_result *cables)
+/*
+ * The load proof's error deltas per route cable for the cable judge
+ * (burnin_judge_params.cable_err), malloc'd; NULL without a proof. The
+ * proof's cables are those of co->routes.
+ */
+static uint64_t *proof_cable_errors(const struct burnin_coord *co)
 {
-	int n = 0;
+	int n = co->proof ? burnin_routes_n_cables(co->routes) : 0;
+	uint64_t *err = n > 0 ? malloc((size_t)n * sizeof(*err)) : NULL;
 
-	for (size_t c = 0; co->routes && c < cables->n_cables; c++)
-		n += burnin_routes_cable(co->routes, (int)c)->inter_switch &&
-		     (cables->cables[c].verdict == JUDGE_CABLE_BLAMED ||
-		      cables->cables[c].verdict == JUDGE_CABLE_AMBIGUOUS);
-	return n;
+	for (int c = 0; err && c < n; c++)
+		if (burnin_load_proof_cable_error_total(co->proof, c, &err[c]))
+			err[c] = BURNIN_CABLE_ERR_UNREAD;
+	return err;
 }
 
 int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 		       struct judge_cable_result *cables)
 {
 	struct burnin_judge_params jp = co->ctx->cfg->judge;
+	uint64_t *err = NULL;
 	int ret;
 
 	if (co->routes && !route_cas(co)) {
 		jp.routes = co->routes;
 		jp.route_ca = co->route_ca;
 		jp.cables = cables;
+		err = proof_cable_errors(co);
+		jp.cable_err = err; /* the load proof's counters */
 	}
 	ret = burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
-	if (cables) /* NULL: between rounds, no cable verdicts kept */
-		co->n_bad_cables = count_bad_cables(co, cables);
+	free(err);
 	return ret;
 }
 

@@ -155,7 +155,6 @@ struct burnin_coord {
 	struct record_writer *proof_cert; /* --coverage, appended to */
 	/* each inventory port's CA in the routes, -1 none (route_judge.h) */
 	int *route_ca;
-	int n_bad_cables; /* blamed or ambiguous, from burnin_coord_judge */
 };
 
 /* Destroying QPs, CQ, MR, PD and CM ids takes milliseconds when all is well. */
@@ -213,12 +212,11 @@ json_t *burnin_pair_record(const struct burnin_coord *co,
 			   const struct burnin_measure *m, const char *error,
 			   const struct wire_result *ra,
 			   const struct wire_result *rb);
+struct judge_cable_result;
+/* cables: the cable judge's verdicts with --routes, or NULL */
 int burnin_emit_findings(struct burnin_coord *co,
-			 const struct burnin_port_verdict *v, int *n_fail);
-/* summary.c: the human summary (stdout unless the records go there), and
- * a finding record's line on it */
-FILE *burnin_summary_stream(const struct burnin_coord *co);
-void burnin_summary_finding(const struct burnin_coord *co, const json_t *f);
+			 const struct burnin_port_verdict *v,
+			 const struct judge_cable_result *cables, int *n_fail);
 json_t *burnin_run_record(const struct burnin_coord *co, const char *event);
 const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);

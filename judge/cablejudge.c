@@ -249,7 +249,7 @@ static uint8_t weigh(struct cable_state *s, uint32_t c)
 {
 	struct judge_cable *v = &s->out->cables[c];
 	uint32_t h = v->or_port, fine_others;
-	bool h_fine, hit = v->n_bad && v->hit_ratio >= s->cp->hit_ratio - 1e-9;
+	bool hit = v->n_bad && v->hit_ratio >= s->cp->hit_ratio - 1e-9;
 
 	v->by = (erroring(s, c) ? JUDGE_CABLE_BY_COUNTERS : 0) |
 		(hit ? JUDGE_CABLE_BY_ROUTE : 0);
@@ -261,10 +261,10 @@ static uint8_t weigh(struct cable_state *s, uint32_t c)
 							    : JUDGE_CABLE_FINE;
 	v->or_port_meas = meas_elsewhere(s, h);
 	v->or_port_bad = bad_elsewhere(s, h);
-	/* h is among fine_ends only if a bad pair through c not explained
-	 * yet has it (ends_of marks it seen) */
-	h_fine = s->seen[h] == s->tick && fine_elsewhere(s, h);
-	fine_others = v->fine_ends - h_fine;
+	/* h is among the fine ends only when one of c's bad pairs, not
+	 * explained, has it (ends_of); else nothing to take off */
+	fine_others =
+		v->fine_ends - (s->seen[h] == s->tick && fine_elsewhere(s, h));
 	if (fine_others < s->cp->min_fine_ends)
 		return JUDGE_CABLE_FINE;
 	if (!v->or_port_meas)

@@ -155,7 +155,7 @@ PAIRS
 		.category == "cable-or-port") | .evidence.or_port.ca' "$rec")" = fake15
 	check "fake15 not blamed alone" test "$(findings low-bandwidth)" = 0
 	check "the summary names both" \
-		grep -q '^  fail cable-or-port: cable spine01:1->leaf01:5 or the HCA port behind it' "$dir/out"
+		grep -q '^  fail cable-or-port: cable spine01:1->leaf01:5 or the HCA port mpitest:fake15:1 behind it' "$dir/out"
 	;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

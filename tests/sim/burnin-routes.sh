@@ -15,9 +15,8 @@
 #      cable is not-loaded, one finding each, exit 1 (the proof can fail);
 #   3. errors-cable on a leaf up-link: the symbol errors at its far end are
 #      in that cable's cable-load records (errors_to), and in no other's.
-# The cover plan's rounds are full-duplex; until the round loop runs those
-# (branch duplex), each is split into rounds of disjoint pairs here: the
-# same flows, so the same cables.
+# The cover plan's rounds are full-duplex (each port sends once and
+# receives once) and burnin runs them as they are.
 set -u
 engine=${1:?engine}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,22 +42,17 @@ fake="routes=$PWD/routes.jsonl"
 "$IBPROOF" burnin --dry-run --transport fake --fake "$fake" \
 	--routes routes.jsonl --schedule cover --plan plan.txt \
 	--coverage cov.jsonl >dry.out 2>&1 || sim_fail "dry run: $(tail -3 dry.out)"
-# Disjoint pairs per round: each plan round split greedily.
-awk '!/^#/ && NF == 3 {
-	if ($1 != cur) { base += n; n = 0; delete used; cur = $1 }
-	for (k = 0; used[k, $2] || used[k, $3]; k++) ;
-	used[k, $2] = used[k, $3] = 1; if (k + 1 > n) n = k + 1
-	print base + k, $2, $3 }' plan.txt | sort -n -k1,1 -s >pairs.txt
+grep -q '^#.*duplex' plan.txt || sim_fail "the cover plan is not full-duplex"
 jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
 	.cable' cov.jsonl | sort >reachable.txt
 [ -s reachable.txt ] || sim_fail "the certificate names no reachable cable"
 
-# run LABEL FAKE: burnin on pairs.txt with the proof; its exit code
+# run LABEL FAKE: burnin on the cover plan with the proof; its exit code
 run() {
 	sim_client "$IBPROOF" burnin --transport fake --no-progress \
 		--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
 		--fake "$2" --routes routes.jsonl --prove-load \
-		--schedule pairs:pairs.txt --records "$1.jsonl" \
+		--schedule pairs:plan.txt --records "$1.jsonl" \
 		--coverage "$1.cert" >"$1.out" 2>&1
 }
 loads() { jq -r "select(.kind == \"cable-load\") | $2" "$1.jsonl"; }

@@ -160,6 +160,27 @@ static void coord_hooks(void **state)
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(out, 1), "kind")),
 			    "cable");
+	/* ambiguous: the finding names the HCA port behind the cable */
+	cr.cables[c] = (struct judge_cable){ .verdict = JUDGE_CABLE_AMBIGUOUS,
+					     .by = JUDGE_CABLE_BY_ROUTE,
+					     .n_meas = 2,
+					     .n_bad = 2,
+					     .or_port = 2 };
+	json_array_clear(out);
+	assert_int_equal(burnin_cable_records(&co, &cr, out, &n_fail), 0);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(out, 0), "category")),
+			    "cable-or-port");
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_object_get(json_object_get(json_array_get(out, 0),
+							"evidence"),
+					"or_port"),
+			"host")),
+		"node003");
+	assert_non_null(strstr(json_string_value(json_object_get(
+				       json_array_get(out, 0), "message")),
+			       "node003:mlx5_0:1"));
 	free(cr.cables);
 	json_decref(rec);
 	json_decref(out);

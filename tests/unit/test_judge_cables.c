@@ -288,6 +288,57 @@ static void ambiguous_downlink_explains_the_uplinks(void **state)
 	done(&v);
 }
 
+/* One directed pair a -> b, slow or not, appended to f. */
+static void add_pair(struct fabric *f, uint32_t *n, int a, int b, bool slow)
+{
+	f->pairs[f->n_pairs] = (struct judge_pair){
+		.a = (uint32_t)a,
+		.b = (uint32_t)b,
+		.expected = 100,
+		.gbps = slow ? 48 : 97,
+		.gbps_min = slow ? 48 : 95,
+	};
+	f->path_start[f->n_pairs++] = *n;
+	route(f, n, a, b);
+	f->path_start[f->n_pairs] = *n;
+}
+
+/*
+ * A slow down-link to h, two senders x1, x2 on two leaves, h with no pair
+ * off it: the down-link is ambiguous and explains both bad pairs. x1's
+ * up-link carries only x1 -> h: its one bad pair is explained, so it is
+ * not blamed (its shared port x1 is fine elsewhere; counting that as a
+ * fine end it never had wrapped the count and blamed it).
+ */
+static void explained_uplink_is_not_blamed(void **state)
+{
+	int h = 3 * HOSTS + 2, x1 = 5, x2 = HOSTS + 5;
+	struct verdicts v;
+	uint32_t n = 0;
+
+	(void)state;
+	memset(&fab, 0, sizeof(fab));
+	for (uint32_t c = 0; c < N_CABLES; c++)
+		fab.cables[c] =
+			(struct judge_cable_in){ .inter_switch = c < 2 * N_UP };
+	add_pair(&fab, &n, x1, h, true);
+	add_pair(&fab, &n, x2, h, true);
+	add_pair(&fab, &n, x1, 2 * HOSTS + 1, false);
+	add_pair(&fab, &n, 4 * HOSTS + 1, x1, false);
+	add_pair(&fab, &n, x2, 5 * HOSTS + 1, false);
+	add_pair(&fab, &n, 6 * HOSTS + 1, x2, false);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[down(2, 3)].verdict,
+			 JUDGE_CABLE_AMBIGUOUS);
+	assert_int_not_equal(v.cab.cables[up(0, 2)].verdict,
+			     JUDGE_CABLE_BLAMED);
+	assert_int_not_equal(v.cab.cables[up(1, 2)].verdict,
+			     JUDGE_CABLE_BLAMED);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 0);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	done(&v);
+}
+
 static void counters_separate_the_confound(void **state)
 {
 	struct verdicts v;
@@ -386,6 +437,7 @@ int main(void)
 		cmocka_unit_test(slow_downlink_with_intra_leaf_blames_cable),
 		cmocka_unit_test(slow_downlink_without_intra_leaf_is_ambiguous),
 		cmocka_unit_test(ambiguous_downlink_explains_the_uplinks),
+		cmocka_unit_test(explained_uplink_is_not_blamed),
 		cmocka_unit_test(counters_separate_the_confound),
 		cmocka_unit_test(erroring_cable_blamed_from_counters),
 		cmocka_unit_test(slow_uplink_and_hca_blame_both),

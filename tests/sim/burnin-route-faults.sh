@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 16's acceptance in the sim tier: ibsim + opensm routed by the engine
+# given as $1 (ftree, minhop), `fabric routes` for the routes, the threads
+# bootstrap and the fabric-aware fake on them (sim-console driving ibsim's
+# PMA counters, the load proof reading them through umad2sim).
+#   1. Full tree of 16 HCAs: `cover` loads every switch-to-switch cable,
+#      0 contended; route-aware all-pairs has 0 contended rounds, no more
+#      than the route-blind plan printed beside it.
+#   2. Faults planted on the full tree, each run on the cover plan:
+#      a slow up-link is blamed (both ends named), no HCA; a slow HCA is
+#      blamed, no cable; a slow down-link is blamed alone, and with no
+#      pair of its destination off it is `ambiguous` naming both, never
+#      the HCA alone (both with two more senders, see below); an erroring
+#      cable is blamed from its counters (evidence.by has "counters").
+#      Each blame is the only one of its run. burnin's summary names
+#      each blame; `ibproof report` on each run's records blames the same
+#      parts as burnin.
+#   3. The tree with three hosts unplugged before routing: cover loads
+#      every reachable cable, 0 contended, and names each unreachable one
+#      in a not-tested finding; run, the load proof finds every reachable
+#      cable loaded and the run's records name the unreachable ones;
+#      route-aware all-pairs has 0 contended rounds (route-blind: more).
+#   4. The demo's 324-HCA tree in ibsim: cover has 0 contended cables and
+#      its run proves every reachable switch cable loaded; all-pairs no
+#      more contended rounds than route-blind, and contended ones only
+#      where a cable carries more flows than the plan has rounds (minhop
+#      puts up to 918 on one down-link: the routing forces them).
+set -u
+engine=${1:?engine}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$here/lib.sh"
+sim_require "${IBPROOF:?}" "${GEN_FATTREE:?}" jq
+IBPROOF=$(realpath "$IBPROOF")
+GEN_FATTREE=$(realpath "$GEN_FATTREE")
+sim_setup
+export IBPROOF_HOST=simhost
+
+# route NAME: opensm -R $engine on the running ibsim, the routes to NAME.jsonl
+route() {
+	rm -rf osm && mkdir -p osm
+	OSM_TMP_DIR=$PWD/osm OSM_CACHE_DIR=$PWD/osm \
+		sim_client opensm -o -R "$engine" -f "$PWD/osm/osm.log" \
+		>osm/stdout 2>&1 || sim_fail "opensm -R $engine"
+	grep -qi "$engine" osm/osm.log || sim_fail "opensm did not use $engine"
+	sim_client "$IBPROOF" fabric routes --records "$1.jsonl" >"$1.rt" 2>&1 ||
+		sim_fail "fabric routes: $(tail -3 "$1.rt")"
+}
+
+# dry ROUTES SCHEDULE OUT: --dry-run over ROUTES; OUT.cov the certificate,
+# OUT.plan the plan, OUT.out what it printed
+dry() {
+	"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$1" \
+		--routes "$1" --schedule "$2" --plan "$3.plan" \
+		--coverage "$3.cov" >"$3.out" 2>&1 ||
+		sim_fail "dry run $2 on $1: $(tail -3 "$3.out")"
+}
+# head_of OUT FIELD: the certificate's summary field
+head_of() { jq -r "select(.kind == \"coverage\") | .$2" "$1.cov"; }
+# blind_of OUT: the route-blind plan's contended rounds, as printed
+blind_of() {
+	sed -n 's/^route-blind .*contended [0-9]* (in \([0-9]*\) rounds).*/\1/p' \
+		"$1.out"
+}
+
+# check_cover OUT: every reachable switch cable loaded, 0 contended, each
+# unreachable one named in a not-tested finding
+check_cover() {
+	local n r u nf
+	[ "$(head_of "$1" contended_cables)" = 0 ] ||
+		sim_fail "$1: cover has $(head_of "$1" contended_cables) contended cables"
+	n=$(head_of "$1" inter_switch) u=$(head_of "$1" unreachable)
+	[ "$(head_of "$1" loaded)" = $((n - u)) ] ||
+		sim_fail "$1: cover loads $(head_of "$1" loaded) of $((n - u)) reachable cables"
+	r=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and
+		.reachable and (.rounds | length) == 0) | .cable' "$1.cov")
+	[ -z "$r" ] || sim_fail "$1: reachable cables not loaded: $r"
+	jq -r 'select(.kind == "coverage-cable" and .inter_switch and
+		(.reachable | not)) | [.subject.a.node, .subject.a.port,
+		.subject.b.node, .subject.b.port] | @tsv' "$1.cov" | sort >"$1.unr"
+	jq -r 'select(.kind == "finding" and .category == "not-tested") |
+		[.subject.a.node, .subject.a.port, .subject.b.node,
+		.subject.b.port] | @tsv' "$1.cov" | sort >"$1.nt"
+	nf=$(wc -l <"$1.nt")
+	{ [ "$nf" = "$u" ] && cmp -s "$1.unr" "$1.nt"; } ||
+		sim_fail "$1: $u unreachable cables, $nf not-tested findings"
+	sim_log "ok: $engine: $1: cover $(head_of "$1" rounds) rounds," \
+		"$((n - u)) reachable switch cables loaded, 0 contended, $u unreachable named"
+}
+
+# check_allpairs OUT: route-aware all-pairs has no more contended rounds
+# than the route-blind plan printed beside it
+check_allpairs() {
+	local aware blind rounds most
+	aware=$(head_of "$1" contended_rounds) blind=$(blind_of "$1")
+	[ -n "$blind" ] || sim_fail "$1: no route-blind counts printed"
+	[ "$aware" -le "$blind" ] ||
+		sim_fail "$1: all-pairs $aware contended rounds, route-blind $blind"
+	# contended rounds only where the routing forces them: some cable
+	# carries more flows than the plan has rounds
+	rounds=$(head_of "$1" rounds)
+	most=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch) |
+		[.rounds[][1]] | add // 0' "$1.cov" | sort -n | tail -1)
+	[ "$aware" = 0 ] || [ "$most" -gt "$rounds" ] ||
+		sim_fail "$1: $aware contended rounds, yet no cable carries more than $most flows in $rounds rounds"
+	sim_log "ok: $engine: $1: all-pairs $rounds rounds," \
+		"$aware contended rounds (route-blind: $blind; busiest cable $most flows)"
+}
+
+"$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
+	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
+sim_start "$PWD/net"
+route full
+dry full.jsonl cover full-cover
+check_cover full-cover
+dry full.jsonl all-pairs full-ap
+check_allpairs full-ap
+[ "$(head_of full-ap contended_rounds)" = 0 ] ||
+	sim_fail "full tree: all-pairs has $(head_of full-ap contended_rounds) contended rounds"
+
+# run LABEL FAULT: burnin on the cover plan with the fault planted; the
+# findings that blame a part, burnin's (LABEL.burnin) and the report's
+# (LABEL.report), as `CATEGORY SUBJECT` lines
+fake="routes=$PWD/full.jsonl;sim-console=$PWD/console"
+run() {
+	local rc
+	sim_client "$IBPROOF" burnin --transport fake --no-progress \
+		--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
+		--fake "$fake;$2" --routes full.jsonl --prove-load \
+		--schedule "pairs:${plan:-full-cover.plan}" --records "$1.jsonl" \
+		>"$1.out" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || { tail "$1.out" >&2; sim_fail "$1: burnin exit $rc, want 1"; }
+	"$IBPROOF" report "$1.jsonl" --json "$1.rep" >"$1.rout" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || sim_fail "$1: report exit $rc, want 1"
+	parts 'select(.kind == "finding")' "$1.jsonl" >"$1.burnin"
+	parts '.findings[]' "$1.rep" >"$1.report"
+	# the operator's summary names each blame
+	[ "$(grep -c '^  fail ' "$1.out")" = "$(wc -l <"$1.burnin")" ] || {
+		sed -n '/^findings:/,$p' "$1.out" >&2
+		sim_fail "$1: the summary does not name the $(wc -l <"$1.burnin") blame(s)"
+	}
+	cmp -s "$1.burnin" "$1.report" || {
+		diff "$1.burnin" "$1.report" >&2
+		sim_fail "$1: report and burnin blame different parts"
+	}
+}
+# parts FILTER FILE: each blame's category, action and subject, sorted
+parts() {
+	jq -cS "$1 | select(.severity == \"fail\" and
+		.category != \"cable-not-loaded\") |
+		[.category, .action, (.subject | del(.host))]" "$2" | sort
+}
+# blamed LABEL JQ: how many of burnin's blames fit JQ
+blamed() { jq -c "select($2)" "$1.burnin" | wc -l; }
+# shellcheck disable=SC2016 # jq's variables
+cable_is='.[2].a.node == $a and .[2].a.port == $ap and .[2].b.node == $b and .[2].b.port == $bp'
+# ends CABLE: --arg a/ap/b/bp for jq, from leaf01:5->spine01:1
+ends() {
+	local from=${1%%->*} to=${1##*->}
+	echo --arg a "${from%%:*}" --argjson ap "${from##*:}" \
+		--arg b "${to%%:*}" --argjson bp "${to##*:}"
+}
+# cable_blames LABEL CABLE CATEGORY: burnin's CATEGORY findings on CABLE
+cable_blames() {
+	# shellcheck disable=SC2046
+	jq -c $(ends "$2") "select(.[0] == \"$3\" and $cable_is)" "$1.burnin" |
+		wc -l
+}
+
+up=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and .up) |
+	.cable' full-cover.cov | head -1)
+down=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and
+	(.up | not)) | .cable' full-cover.cov | tail -1)
+hca_port=fake5:1 # the fake's sixth CA port of the routes
+{ [ -n "$up" ] && [ -n "$down" ]; } || sim_fail "no up-link or down-link to plant faults on"
+
+run slow-up "slow-cable=${up%%->*}@0.3"
+[ "$(cable_blames slow-up "$up" bad-cable)" = 1 ] ||
+	sim_fail "slow up-link $up: not blamed: $(cat slow-up.burnin)"
+[ "$(blamed slow-up '.[2].guid')" = 0 ] ||
+	sim_fail "slow up-link $up: an HCA is blamed: $(cat slow-up.burnin)"
+[ "$(wc -l <slow-up.burnin)" = 1 ] ||
+	sim_fail "slow up-link $up: other blames: $(cat slow-up.burnin)"
+sim_log "ok: $engine: slow up-link $up blamed, both ends, no HCA; report agrees"
+
+run slow-hca "slow=$hca_port@0.3"
+[ "$(blamed slow-hca ".[2].ca == \"${hca_port%:*}\" and .[2].port == 1")" = 1 ] ||
+	sim_fail "slow HCA $hca_port: not blamed: $(cat slow-hca.burnin)"
+[ "$(blamed slow-hca '.[2].a')" = 0 ] ||
+	sim_fail "slow HCA $hca_port: a cable is blamed: $(cat slow-hca.burnin)"
+[ "$(wc -l <slow-hca.burnin)" = 1 ] ||
+	sim_fail "slow HCA $hca_port: other blames: $(cat slow-hca.burnin)"
+sim_log "ok: $engine: slow HCA $hca_port blamed, no cable; report agrees"
+
+# A slow down-link. The cover plan sends the down-link's flows (all to
+# its one destination D) from one leaf, through one up-link that carries
+# only them: the two cables are then told apart by nothing (a gap of the
+# cover planner: it should load each down-link through two up-links). The plans here add one round each for two senders
+# on two other leaves to D: the cover plan so (D's own pairs off the
+# cable are fine: the cable is blamed), and without D's pairs (none off
+# the cable: `ambiguous`, naming the cable and D). Never D alone, never
+# another cable.
+# shellcheck disable=SC2046
+id=$(jq -r $(ends "$down") 'select(.kind == "cable" and .from.node == $a and
+	.from.port == $ap) | .id' slow-up.jsonl)
+dst=$(jq -r --arg id "$id" 'select(.kind == "pair" and
+	((.cables // []) | index($id))) | .b.ca' slow-up.jsonl | sort -u)
+{ [ -n "$dst" ] && [ "$(wc -l <<<"$dst")" = 1 ]; } ||
+	sim_fail "down-link $down: its pairs go to '$dst', not one port"
+# each sender's leaf: the egress switch of its pairs' second cable
+jq -r 'select(.kind == "pair" and .cables) | [.a.ca,
+	(.cables[1] | split(":")[0])] | @tsv' slow-up.jsonl | sort -u >leaf.tsv
+dleaf=$(awk -v d="$dst" '$1 == d { print $2 }' leaf.tsv)
+senders=$(awk -v l="$dleaf" '$2 != l && !s[$2]++ { print $1 }' leaf.tsv | head -2)
+[ "$(wc -l <<<"$senders")" = 2 ] || sim_fail "no senders on two other leaves"
+# two_leaves DROP OUT: the cover plan, without D's pairs when DROP is 1,
+# and the two senders' rounds to D
+two_leaves() {
+	awk -v d="simhost:$dst:1" -v drop="$1" \
+		'!/^#/ && !(drop && ($2 == d || $3 == d))' full-cover.plan |
+		awk -v s="$senders" -v d="simhost:$dst:1" '
+		{ print; r = $1 > r ? $1 : r }
+		END { n = split(s, a, "\n"); for (i = 1; i <= n; i++)
+			print r + i, "simhost:" a[i] ":1", d }' >"$2"
+}
+two_leaves 0 slow-down.plan
+plan=slow-down.plan run slow-down "slow-cable=${down%%->*}@0.3"
+[ "$(cable_blames slow-down "$down" bad-cable)" = 1 ] ||
+	sim_fail "slow down-link $down: not blamed: $(cat slow-down.burnin)"
+[ "$(wc -l <slow-down.burnin)" = 1 ] ||
+	sim_fail "slow down-link $down: other blames: $(cat slow-down.burnin)"
+sim_log "ok: $engine: slow down-link $down, $dst fine off it: blamed," \
+	"nothing else; report agrees"
+
+two_leaves 1 confound.plan
+plan=confound.plan run confound "slow-cable=${down%%->*}@0.3"
+[ "$(cable_blames confound "$down" cable-or-port)" = 1 ] ||
+	sim_fail "confound $down/$dst: not ambiguous: $(cat confound.burnin)"
+[ "$(wc -l <confound.burnin)" = 1 ] ||
+	sim_fail "confound $down/$dst: other blames: $(cat confound.burnin)"
+for f in confound.jsonl confound.rep; do
+	[ "$(jq -r 'select(.kind == "finding") // .findings[]? |
+		select(.category == "cable-or-port") | .evidence.or_port.ca' \
+		"$f")" = "$dst" ] ||
+		sim_fail "confound $down/$dst: $f's finding does not name $dst"
+done
+sim_log "ok: $engine: slow down-link $down, no pair of $dst off it: ambiguous," \
+	"naming both; report agrees"
+
+run erroring "errors-cable=${up%%->*}@3"
+[ "$(cable_blames erroring "$up" bad-cable)" = 1 ] ||
+	sim_fail "erroring cable $up: not blamed: $(cat erroring.burnin)"
+# the counters are the physical cable's, read at both ends: its reverse
+# direction may be blamed too, nothing else
+rev=${up##*->}"->"${up%%->*}
+[ "$(wc -l <erroring.burnin)" = $((1 + $(cable_blames erroring "$rev" bad-cable))) ] ||
+	sim_fail "erroring cable $up: other blames: $(cat erroring.burnin)"
+# shellcheck disable=SC2046
+by=$(jq -r $(ends "$up") 'select(.kind == "cable" and .from.node == $a and
+	.from.port == $ap) | .evidence.by | join(",")' erroring.jsonl)
+case ",$by," in
+*,counters,*) ;;
+*) sim_fail "erroring cable $up: blamed by '$by', not by its counters" ;;
+esac
+sim_log "ok: $engine: erroring cable $up blamed by $by; report agrees"
+sim_stop
+
+# The tree with three hosts unplugged before routing.
+rm -f ibsim.log
+sim_start "$PWD/net"
+for h in node006-mlx5_0 node011-mlx5_0 node016-mlx5_0; do
+	sim_cmd "Unlink \"$h\""
+done
+route missing
+dry missing.jsonl cover missing-cover
+check_cover missing-cover
+[ "$(head_of missing-cover unreachable)" -gt 0 ] ||
+	sim_fail "hosts missing: cover names no unreachable cable"
+# the cover plan run: every reachable switch cable proven loaded, the
+# unreachable ones not-tested findings in the records, exit 0
+sim_client "$IBPROOF" burnin --transport fake --no-progress --warmup 0.1 \
+	--duration 1 --retests 0 --timeout 60 --routes missing.jsonl \
+	--fake "routes=$PWD/missing.jsonl;sim-console=$PWD/console" \
+	--prove-load --schedule pairs:missing-cover.plan \
+	--records missing-run.jsonl >missing-run.out 2>&1 || {
+	tail missing-run.out >&2
+	sim_fail "missing: the cover run failed"
+}
+jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
+	.cable' missing-cover.cov | sort >missing.reach
+jq -r 'select(.kind == "cable-load" and .inter_switch and
+	.status == "loaded") | .cable' missing-run.jsonl | sort -u >missing.loaded
+cmp -s missing.reach missing.loaded ||
+	sim_fail "missing: proven loaded $(wc -l <missing.loaded) of $(wc -l <missing.reach) reachable cables"
+jq -r 'select(.kind == "finding" and .category == "not-tested" and
+	(.subject | has("a"))) | [.subject.a.node, .subject.a.port,
+	.subject.b.node, .subject.b.port] | @tsv' missing-run.jsonl |
+	sort >missing-run.nt
+cmp -s missing-cover.unr missing-run.nt ||
+	sim_fail "missing: the run's not-tested findings are not the unreachable cables"
+sim_log "ok: $engine: hosts missing: $(wc -l <missing.loaded) reachable cables" \
+	"proven loaded, $(wc -l <missing-run.nt) unreachable named by the run"
+dry missing.jsonl all-pairs missing-ap
+check_allpairs missing-ap
+[ "$(head_of missing-ap contended_rounds)" = 0 ] ||
+	sim_fail "hosts missing: all-pairs has $(head_of missing-ap contended_rounds) contended rounds"
+sim_stop
+
+# The demo's 324-HCA tree (scripts/demo's): 18 leaves x 18 hosts, 8 spines,
+# 16 up-links per leaf, routed by $engine.
+rm -f ibsim.log
+"$GEN_FATTREE" --radix 36 --leaves 18 --spines 8 --uplinks 16 \
+	--hosts-per-leaf 18 --net demo-net --spec demo-spec.csv >/dev/null ||
+	sim_fail "gen_fattree (demo)"
+sim_start "$PWD/demo-net"
+route demo
+dry demo.jsonl cover demo-cover
+check_cover demo-cover
+dry demo.jsonl all-pairs demo-ap
+check_allpairs demo-ap
+sim_client "$IBPROOF" burnin --transport fake --no-progress --warmup 0.1 \
+	--duration 1 --retests 0 --timeout 60 --routes demo.jsonl \
+	--fake "routes=$PWD/demo.jsonl;sim-console=$PWD/console" \
+	--prove-load --schedule pairs:demo-cover.plan \
+	--records demo-run.jsonl >demo-run.out 2>&1 || {
+	tail demo-run.out >&2
+	sim_fail "demo: the cover run failed"
+}
+jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
+	.cable' demo-cover.cov | sort >demo.reach
+jq -r 'select(.kind == "cable-load" and .inter_switch and
+	.status == "loaded") | .cable' demo-run.jsonl | sort -u >demo.loaded
+cmp -s demo.reach demo.loaded ||
+	sim_fail "demo: proven loaded $(wc -l <demo.loaded) of $(wc -l <demo.reach) reachable cables"
+sim_log "ok: $engine: demo tree: $(wc -l <demo.loaded) switch cables proven loaded by the cover run"
+sim_stop
+sim_log "PASS: $engine"
