@@ -11,7 +11,7 @@
 #      a slow up-link is blamed (both ends named), no HCA; a slow HCA is
 #      blamed, no cable; a slow down-link is blamed alone, and with no
 #      pair of its destination off it is `ambiguous` naming both, never
-#      the HCA alone (both with two more senders, see below); an erroring
+#      the HCA alone; an erroring
 #      cable is blamed from its counters (evidence.by has "counters").
 #      Each blame is the only one of its run. burnin's summary names
 #      each blame; `ibproof report` on each run's records blames the same
@@ -195,13 +195,11 @@ run slow-hca "slow=$hca_port@0.3"
 	sim_fail "slow HCA $hca_port: other blames: $(cat slow-hca.burnin)"
 sim_log "ok: $engine: slow HCA $hca_port blamed, no cable; report agrees"
 
-# A slow down-link. The cover plan sends the down-link's flows (all to
-# its one destination D) from one leaf, through one up-link that carries
-# only them: the two cables are then told apart by nothing (a gap of the
-# cover planner: it should load each down-link through two up-links). The plans here add one round each for two senders
-# on two other leaves to D: the cover plan so (D's own pairs off the
-# cable are fine: the cable is blamed), and without D's pairs (none off
-# the cable: `ambiguous`, naming the cable and D). Never D alone, never
+# A slow down-link. Cover loads each down-link through two up-links (two
+# source leaves), so the down-link and the up-links feeding it carry
+# different pairs. On the cover plan as planned (D's own pairs off the
+# cable are fine) the cable is blamed; on it without D's pairs off the
+# cable it is `ambiguous`, naming the cable and D. Never D alone, never
 # another cable.
 # shellcheck disable=SC2046
 id=$(jq -r $(ends "$down") 'select(.kind == "cable" and .from.node == $a and
@@ -210,24 +208,12 @@ dst=$(jq -r --arg id "$id" 'select(.kind == "pair" and
 	((.cables // []) | index($id))) | .b.ca' slow-up.jsonl | sort -u)
 { [ -n "$dst" ] && [ "$(wc -l <<<"$dst")" = 1 ]; } ||
 	sim_fail "down-link $down: its pairs go to '$dst', not one port"
-# each sender's leaf: the egress switch of its pairs' second cable
-jq -r 'select(.kind == "pair" and .cables) | [.a.ca,
-	(.cables[1] | split(":")[0])] | @tsv' slow-up.jsonl | sort -u >leaf.tsv
-dleaf=$(awk -v d="$dst" '$1 == d { print $2 }' leaf.tsv)
-senders=$(awk -v l="$dleaf" '$2 != l && !s[$2]++ { print $1 }' leaf.tsv | head -2)
-[ "$(wc -l <<<"$senders")" = 2 ] || sim_fail "no senders on two other leaves"
-# two_leaves DROP OUT: the cover plan, without D's pairs when DROP is 1,
-# and the two senders' rounds to D
-two_leaves() {
-	awk -v d="simhost:$dst:1" -v drop="$1" \
-		'!/^#/ && !(drop && ($2 == d || $3 == d))' full-cover.plan |
-		awk -v s="$senders" -v d="simhost:$dst:1" '
-		{ print; r = $1 > r ? $1 : r }
-		END { n = split(s, a, "\n"); for (i = 1; i <= n; i++)
-			print r + i, "simhost:" a[i] ":1", d }' >"$2"
-}
-two_leaves 0 slow-down.plan
-plan=slow-down.plan run slow-down "slow-cable=${down%%->*}@0.3"
+# the senders whose pairs to D cross the down-link
+on=$(jq -r --arg id "$id" 'select(.kind == "pair" and
+	((.cables // []) | index($id))) | .a.ca' slow-up.jsonl | sort -u)
+[ "$(wc -l <<<"$on")" -ge 2 ] ||
+	sim_fail "down-link $down: cover sends to $dst over it from '$on' only"
+run slow-down "slow-cable=${down%%->*}@0.3"
 [ "$(cable_blames slow-down "$down" bad-cable)" = 1 ] ||
 	sim_fail "slow down-link $down: not blamed: $(cat slow-down.burnin)"
 [ "$(wc -l <slow-down.burnin)" = 1 ] ||
@@ -235,7 +221,12 @@ plan=slow-down.plan run slow-down "slow-cable=${down%%->*}@0.3"
 sim_log "ok: $engine: slow down-link $down, $dst fine off it: blamed," \
 	"nothing else; report agrees"
 
-two_leaves 1 confound.plan
+# the cover plan without D's pairs off the cable
+awk -v d="simhost:$dst:1" -v s="$on" '
+	BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++)
+		via["simhost:" a[i] ":1"] = 1 }
+	!/^#/ && !($2 == d || ($3 == d && !via[$2]))' full-cover.plan \
+	>confound.plan
 plan=confound.plan run confound "slow-cable=${down%%->*}@0.3"
 [ "$(cable_blames confound "$down" cable-or-port)" = 1 ] ||
 	sim_fail "confound $down/$dst: not ambiguous: $(cat confound.burnin)"

@@ -157,6 +157,39 @@ static void test_route_blind_contends(void **state)
 	plan_close(&p);
 }
 
+/* Every loaded down-link's flows left their source leaves through two
+ * different up-links (path[1]): a slow down-link and the up-link feeding
+ * it do not carry the same pairs. */
+static void assert_down_links_fed_twice(const struct plan *p)
+{
+	int nc = burnin_routes_n_cables(p->r), i, j, n, k, path[64];
+	int *first = malloc((size_t)nc * sizeof(int));
+	bool *two = calloc((size_t)nc, sizeof(bool));
+
+	for (k = 0; k < nc; k++)
+		first[k] = -1;
+	for (i = 0; i < p->s.n_pairs; i++) {
+		n = burnin_routes_path(p->r, p->c.ca_of_inv[p->s.pairs[i].a],
+				       p->c.ca_of_inv[p->s.pairs[i].b], path,
+				       64);
+		for (j = 2; j < n; j++) {
+			k = path[j];
+			if (p->c.cable_up[k] ||
+			    !burnin_routes_cable(p->r, k)->inter_switch)
+				continue;
+			if (first[k] < 0)
+				first[k] = path[1];
+			else if (first[k] != path[1])
+				two[k] = true;
+		}
+	}
+	for (k = 0; k < nc; k++)
+		if (first[k] >= 0 && !two[k])
+			fail_msg("down-link %d fed by one up-link only", k);
+	free(first);
+	free(two);
+}
+
 static void cover_check(const char *records, const char *inv, const char *order,
 			int max_rounds, int unreachable)
 {
@@ -172,11 +205,14 @@ static void cover_check(const char *records, const char *inv, const char *order,
 	assert_int_equal(p.cert.loaded, 64 - unreachable);
 	assert_int_equal(p.cert.unreachable, unreachable);
 	assert_int_equal(p.cert.up_single, 0);
+	assert_down_links_fed_twice(&p);
 	plan_close(&p);
 }
 
 static void test_cover(void **state)
 {
+	struct plan p;
+
 	(void)state;
 	cover_check(FX "tree-ftree.records", FX "tree-inventory.jsonl",
 		    FX "tree-ftree.ca-order", 2, 0);
@@ -187,6 +223,13 @@ static void test_cover(void **state)
 	/* the down-links to the 3 absent hosts carry nothing */
 	cover_check(FX "tree-missing.records",
 		    FX "tree-missing-inventory.jsonl", NULL, 4, 3);
+	/* the demo's tree: 2 up-links of a leaf to each spine */
+	plan_open(&p, FX "demo-ftree.records", FX "demo-inventory.jsonl",
+		  FX "demo-ftree.ca-order");
+	assert_int_equal(route_cover(&p.c, 0, &p.s), 0);
+	assert_int_equal(p.s.n_rounds, 2);
+	assert_down_links_fed_twice(&p);
+	plan_close(&p);
 }
 
 /* Ports not in the routes: named, kept in the plan, no route. */
