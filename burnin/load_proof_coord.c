@@ -16,26 +16,6 @@
 #include "rdma/fake_transport.h"
 
 /*
- * The routes of --routes for the proof, loaded here when rank 0 has none
- * in co->routes (the planner loads and frees its own); the coord frees
- * them. NULL when there are none or they cannot be read (said).
- */
-static const struct burnin_routes *proof_routes(struct burnin_coord *co)
-{
-	const struct burnin_config *cfg = co->ctx->cfg;
-	char err[400];
-
-	if (co->routes || !cfg->routes)
-		return co->routes;
-	if (burnin_routes_load(cfg->routes, cfg->lfts, &co->routes, err,
-			       sizeof(err))) {
-		log_error("load proof: %s", err);
-		co->routes = NULL;
-	}
-	return co->routes;
-}
-
-/*
  * The certificate (--coverage, written by the planner before the rounds)
  * gets each step's cable-load records appended: the plan and what the
  * cables carried, in one file.
@@ -68,9 +48,7 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 
 	if (!cfg->prove_load)
 		return IBP_EXIT_PASS;
-	if (!r)
-		r = proof_routes(co);
-	if (!r) {
+	if (!r) { /* with --routes the planner kept them in co->routes */
 		if (cfg->prove_load > 0)
 			log_warn("--prove-load needs --routes: no load proof");
 		return IBP_EXIT_PASS;
@@ -158,12 +136,13 @@ static void moved_bytes(const struct burnin_coord *co,
 void burnin_coord_proof_end(struct burnin_coord *co, int first,
 			    const struct burnin_measure *m, int n)
 {
-	uint64_t *ab = calloc((size_t)(n ? n : 1), sizeof(*ab));
-	uint64_t *ba = calloc((size_t)(n ? n : 1), sizeof(*ba));
+	uint64_t *ab, *ba;
 	struct burnin_load_step s;
 
-	if (!co->proof || !n)
-		goto out;
+	if (!co->proof || !n) /* before any allocation: every step passes */
+		return;
+	ab = calloc((size_t)n, sizeof(*ab));
+	ba = calloc((size_t)n, sizeof(*ba));
 	if (!ab || !ba) {
 		log_error("load proof: out of memory for round %d",
 			  m[0].round + 1);
