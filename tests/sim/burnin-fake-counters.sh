@@ -24,11 +24,7 @@ sim_setup
 export IBPROOF_HOST=simhost
 
 route_opensm() {
-	rm -rf osm && mkdir -p osm
-	OSM_TMP_DIR=$PWD/osm OSM_CACHE_DIR=$PWD/osm \
-		sim_client opensm -o -R ftree -D 0x43 \
-		--dump_files_dir "$PWD/osm" -f "$PWD/osm/osm.log" \
-		>osm/stdout 2>&1 || sim_fail "opensm -R ftree failed"
+	sim_opensm_engine ftree -D 0x43 --dump_files_dir "$PWD/osm"
 	sim_client "$IBPROOF" fabric routes --records routes.jsonl >/dev/null ||
 		sim_fail "fabric routes"
 	sim_client ibnetdiscover >topology.txt 2>/dev/null || sim_fail "ibnetdiscover"

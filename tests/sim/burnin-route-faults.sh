@@ -39,11 +39,7 @@ export IBPROOF_HOST=simhost
 
 # route NAME: opensm -R $engine on the running ibsim, the routes to NAME.jsonl
 route() {
-	rm -rf osm && mkdir -p osm
-	OSM_TMP_DIR=$PWD/osm OSM_CACHE_DIR=$PWD/osm \
-		sim_client opensm -o -R "$engine" -f "$PWD/osm/osm.log" \
-		>osm/stdout 2>&1 || sim_fail "opensm -R $engine"
-	grep -qi "$engine" osm/osm.log || sim_fail "opensm did not use $engine"
+	sim_opensm_engine "$engine"
 	sim_client "$IBPROOF" fabric routes --records "$1.jsonl" >"$1.rt" 2>&1 ||
 		sim_fail "fabric routes: $(tail -3 "$1.rt")"
 }

@@ -30,11 +30,7 @@ export IBPROOF_HOST=simhost
 "$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
 	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
 sim_start "$PWD/net"
-mkdir -p osm
-OSM_TMP_DIR=$PWD/osm OSM_CACHE_DIR=$PWD/osm \
-	sim_client opensm -o -R "$engine" -f "$PWD/osm/osm.log" \
-	>osm/stdout 2>&1 || sim_fail "opensm -R $engine"
-grep -qi "$engine" osm/osm.log || sim_fail "opensm did not use $engine"
+sim_opensm_engine "$engine"
 sim_client "$IBPROOF" fabric routes --records routes.jsonl >routes.out 2>&1 ||
 	sim_fail "fabric routes: $(tail -3 routes.out)"
 fake="routes=$PWD/routes.jsonl"

@@ -106,11 +106,24 @@ sim_client() {
 	timeout -k 5 "$SIM_CLIENT_TIMEOUT" env LD_PRELOAD="$SIM_PRELOAD" "$@"
 }
 
+# sim_opensm [OPENSM_ARGS...]: one sweep of opensm on the running ibsim,
+# its log and caches in osm/
 sim_opensm() {
 	mkdir -p osm
 	OSM_TMP_DIR=$PWD/osm OSM_CACHE_DIR=$PWD/osm \
-		sim_client opensm -o -f "$PWD/osm/osm.log" >osm/stdout 2>&1 ||
-		sim_fail "opensm sweep failed (see osm/osm.log)"
+		sim_client opensm -o "$@" -f "$PWD/osm/osm.log" >osm/stdout 2>&1 ||
+		sim_fail "opensm $* sweep failed (see osm/osm.log)"
+}
+
+# sim_opensm_engine ENGINE [OPENSM_ARGS...]: a fresh osm/, one sweep routed
+# by ENGINE, and a check that opensm used it
+sim_opensm_engine() {
+	local engine=$1
+
+	shift
+	rm -rf osm
+	sim_opensm -R "$engine" "$@"
+	grep -qi "$engine" osm/osm.log || sim_fail "opensm did not use $engine"
 }
 
 sim_stop() {

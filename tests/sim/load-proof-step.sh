@@ -26,10 +26,7 @@ MOVED=4000000000 # bytes each flow moved: 10^9 words
 	--uplinks 4 --speed EDR --net net --spec spec.csv ||
 	sim_fail "gen_fattree"
 sim_start "$PWD/net"
-mkdir -p osm
-OSM_TMP_DIR=$PWD/osm OSM_CACHE_DIR=$PWD/osm \
-	sim_client opensm -o -R ftree -f "$PWD/osm/osm.log" >osm/stdout 2>&1 ||
-	sim_fail "opensm -R ftree"
+sim_opensm_engine ftree
 sim_client "$IBPROOF" fabric routes --records routes.jsonl >routes.out 2>&1 ||
 	sim_fail "fabric routes: $(cat routes.out)"
 guid() { # CA name -> port GUID
