@@ -12,6 +12,34 @@
 
 #include "fabric_route.h"
 
+static int lid_cmp(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* Port p owns lid (the last of two owners keeps it), listed once. */
+static void own_lid(struct fabric_routes *r, uint16_t lid,
+		    struct fabric_port *p)
+{
+	if (!lid || lid > FABRIC_LFT_MAX_LID)
+		return;
+	if (!r->by_lid[lid])
+		r->lids[r->nlids++] = lid;
+	r->by_lid[lid] = p;
+}
+
+/* The LIDs in use, so the checks walk them and not the whole LID space. */
+static size_t count_lids(const struct fabric *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nnodes; i++)
+		n += m->nodes[i]->type == FABRIC_NODE_SWITCH
+			     ? 1
+			     : (size_t)m->nodes[i]->nports;
+	return n ? n : 1;
+}
+
 int fabric_routes_init(struct fabric_routes *r, const struct fabric *m)
 {
 	struct fabric_node *n;
@@ -22,22 +50,21 @@ int fabric_routes_init(struct fabric_routes *r, const struct fabric *m)
 	r->m = m;
 	r->lft = calloc(m->nnodes ? m->nnodes : 1, sizeof(*r->lft));
 	r->by_lid = calloc(FABRIC_LFT_MAX_LID + 1, sizeof(*r->by_lid));
-	if (!r->lft || !r->by_lid) {
+	r->lids = malloc(count_lids(m) * sizeof(*r->lids));
+	if (!r->lft || !r->by_lid || !r->lids) {
 		fabric_routes_free(r);
 		return -ENOMEM;
 	}
 	for (i = 0; i < m->nnodes; i++) {
 		n = m->nodes[i];
 		if (n->type == FABRIC_NODE_SWITCH) {
-			if (n->lid && n->lid <= FABRIC_LFT_MAX_LID)
-				r->by_lid[n->lid] = &n->ports[0];
+			own_lid(r, n->lid, &n->ports[0]);
 			continue;
 		}
 		for (j = 1; j <= n->nports; j++)
-			if (n->ports[j].lid &&
-			    n->ports[j].lid <= FABRIC_LFT_MAX_LID)
-				r->by_lid[n->ports[j].lid] = &n->ports[j];
+			own_lid(r, n->ports[j].lid, &n->ports[j]);
 	}
+	qsort(r->lids, r->nlids, sizeof(*r->lids), lid_cmp);
 	return 0;
 }
 
@@ -50,8 +77,11 @@ void fabric_routes_free(struct fabric_routes *r)
 			free(r->lft[i].port);
 	free(r->lft);
 	free(r->by_lid);
+	free(r->lids);
 	r->lft = NULL;
 	r->by_lid = NULL;
+	r->lids = NULL;
+	r->nlids = 0;
 }
 
 int fabric_routes_set(struct fabric_routes *r, const struct fabric_node *n,

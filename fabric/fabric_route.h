@@ -32,6 +32,8 @@ struct fabric_routes {
 	const struct fabric *m;
 	struct fabric_lft *lft; /* [m->nnodes], by node index */
 	struct fabric_port **by_lid; /* [FABRIC_LFT_MAX_LID + 1] */
+	uint16_t *lids; /* the LIDs by_lid holds, ascending */
+	size_t nlids;
 };
 
 /* A directed cable crossed: out of `out`, into `in` (= out->remote). */

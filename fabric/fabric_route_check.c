@@ -66,13 +66,16 @@ static int check_missing(const struct fabric_routes *r,
 			 struct fabric_findings *fs)
 {
 	const struct fabric_port *dst;
-	int lid, e, rc = 0;
+	size_t k;
+	int e, rc = 0;
+	uint16_t lid;
 
-	for (lid = 1; lid <= FABRIC_LFT_MAX_LID && !rc; lid++) {
+	for (k = 0; k < r->nlids && !rc; k++) {
+		lid = r->lids[k];
 		dst = r->by_lid[lid];
-		if (!dst || dst->node->type == FABRIC_NODE_SWITCH)
+		if (dst->node->type == FABRIC_NODE_SWITCH)
 			continue;
-		e = entry(r, sw, (uint16_t)lid);
+		e = entry(r, sw, lid);
 		if (e == FABRIC_LFT_NONE || !port_ok(sw, e))
 			rc = missing(sw, e, dst, fs);
 	}
@@ -150,8 +153,8 @@ static int check_loops(const struct fabric_routes *r,
 {
 	const struct fabric *m = r->m;
 	struct loop_ctx c = { .r = r };
-	size_t i;
-	int lid, rc = -ENOMEM;
+	size_t i, k;
+	int rc = -ENOMEM;
 
 	c.onpath = calloc(m->nnodes + 1, sizeof(*c.onpath));
 	c.done = calloc(m->nnodes + 1, sizeof(*c.done));
@@ -159,15 +162,11 @@ static int check_loops(const struct fabric_routes *r,
 	if (!c.onpath || !c.done || !c.stack)
 		goto out;
 	rc = 0;
-	for (lid = 1; lid <= FABRIC_LFT_MAX_LID && !rc; lid++) {
-		if (!r->by_lid[lid])
-			continue;
+	for (k = 0; k < r->nlids && !rc; k++)
 		for (i = 0; i < m->nnodes && !rc; i++)
 			if (m->nodes[i]->type == FABRIC_NODE_SWITCH &&
 			    r->lft[i].valid)
-				rc = walk_loop(&c, m->nodes[i], (uint16_t)lid,
-					       fs);
-	}
+				rc = walk_loop(&c, m->nodes[i], r->lids[k], fs);
 out:
 	free(c.onpath);
 	free(c.done);
@@ -224,12 +223,13 @@ static int imbalance(const struct fabric_routes *r,
 	unsigned count[256] = { 0 }, lo = ~0u, hi = 0;
 	const struct fabric_port *dst;
 	struct fabric_finding *f;
-	int lid, e, j, lo_port = 0, hi_port = 0, nup = 0;
+	int e, j, lo_port = 0, hi_port = 0, nup = 0;
+	size_t k;
 
-	for (lid = 1; lid <= FABRIC_LFT_MAX_LID; lid++) {
-		dst = r->by_lid[lid];
-		if (dst && dst->node->type != FABRIC_NODE_SWITCH &&
-		    (e = entry(r, sw, (uint16_t)lid)) != FABRIC_LFT_NONE)
+	for (k = 0; k < r->nlids; k++) {
+		dst = r->by_lid[r->lids[k]];
+		if (dst->node->type != FABRIC_NODE_SWITCH &&
+		    (e = entry(r, sw, r->lids[k])) != FABRIC_LFT_NONE)
 			count[e]++;
 	}
 	for (j = 1; j <= sw->nports; j++) {
