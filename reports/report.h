@@ -234,8 +234,21 @@ int report_route_take_pair(struct report *r, const json_t *rec, size_t pair);
 int report_route_take_cable(struct report *r, const json_t *rec);
 int report_route_take_load(struct report *r, const json_t *rec);
 struct scan_path;
+/*
+ * A reading thread's own cable id -> index table, so that a pair's ids
+ * are looked up without r->lock (8.4 M pair records hold 67 M ids); a
+ * miss takes the lock and asks the report's table. Zeroed: empty.
+ */
+struct report_route_cache {
+	struct strtab ids; /* id -> index + 1 */
+};
+void report_route_cache_free(struct report_route_cache *c);
+/* The cable indexes of both paths' ids into idx (not under r->lock). */
+int report_route_resolve_scan(struct report *r, struct report_route_cache *c,
+			      const struct scan_path *path, uint32_t idx[][16]);
+/* Pair `pair`'s paths as resolved (under r->lock, like take_pair). */
 int report_route_take_scan(struct report *r, const struct scan_path *path,
-			   size_t pair);
+			   uint32_t idx[][16], size_t pair);
 int report_route_judge(struct report *r, const struct judge_pair *pairs,
 		       struct judge_result *res, json_t *findings);
 /* Pair `pair` is bad and a blamed or ambiguous cable explains it. */

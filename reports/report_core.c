@@ -7,10 +7,31 @@
 #include "common/namemap.h"
 #include "reports/report.h"
 
+/*
+ * The lock the reading threads place records under: held for about a
+ * microsecond a record, so a waiter spins briefly before it sleeps
+ * (sleeping and waking on every record cost a fifth of the CPU of a
+ * report on 8.4 M pair records).
+ */
+static int report_lock_init(pthread_mutex_t *lock)
+{
+	pthread_mutexattr_t a;
+	int rc = pthread_mutexattr_init(&a);
+
+	if (rc)
+		return rc;
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+	rc = pthread_mutex_init(lock, &a);
+	pthread_mutexattr_destroy(&a);
+	return rc;
+}
+
 int report_init(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
-	if (pthread_mutex_init(&r->lock, NULL))
+	if (report_lock_init(&r->lock))
 		return -ENOMEM;
 	r->finding_keys = json_object();
 	r->twin_switches = json_object();

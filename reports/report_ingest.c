@@ -166,11 +166,16 @@ struct pair_in {
 };
 
 static int add_pair(struct report *r, struct pair_in *in, const json_t *rec,
-		    const struct scan_path *path)
+		    const struct scan_path *path, struct report_route_cache *c)
 {
 	struct attr_pair p = { .verdict = ATTR_UNTESTED };
-	int ret;
+	uint32_t idx[2][SCAN_PATH_MAX];
+	int ret = 0;
 
+	if (path && (path[0].present || path[1].present))
+		ret = report_route_resolve_scan(r, c, path, idx);
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&r->lock);
 	if (in->m.status)
 		in->m.error = strtab_intern(&r->strs, in->error);
@@ -182,7 +187,7 @@ static int add_pair(struct report *r, struct pair_in *in, const json_t *rec,
 	if (!ret && rec) /* its path, with routes (report_route.c) */
 		ret = report_route_take_pair(r, rec, r->n_pairs - 1);
 	else if (!ret && path)
-		ret = report_route_take_scan(r, path, r->n_pairs - 1);
+		ret = report_route_take_scan(r, path, idx, r->n_pairs - 1);
 	pthread_mutex_unlock(&r->lock);
 	return ret;
 }
@@ -226,7 +231,7 @@ static int ingest_pair(struct report *r, const json_t *rec, uint16_t run)
 	pair_ref_in(&in, 0, json_object_get(rec, "a"));
 	pair_ref_in(&in, 1, json_object_get(rec, "b"));
 	in.error = str_field(rec, "error");
-	return add_pair(r, &in, rec, NULL);
+	return add_pair(r, &in, rec, NULL, NULL);
 }
 
 #define SCAN_STR_MAX 256
@@ -260,12 +265,13 @@ static bool scan_ref_in(struct pair_in *in, int i, const struct scan_ref *ref,
 struct ingest_src {
 	struct report *r;
 	uint16_t run;
+	struct report_route_cache cables; /* this thread's */
 };
 
 /* record_fast_fn: takes plain pair lines without building JSON. */
 static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 {
-	const struct ingest_src *src = ctx;
+	struct ingest_src *src = ctx;
 	struct report *r = src->r;
 	char bufs[2][3][SCAN_STR_MAX], error[SCAN_STR_MAX];
 	struct scan_pair sp;
@@ -294,7 +300,7 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 					     : (uint32_t)sp.error_completions,
 		.run = src->run,
 	};
-	ret = add_pair(r, &in, NULL, sp.path);
+	ret = add_pair(r, &in, NULL, sp.path, &src->cables);
 	if (ret)
 		r->fast_error = ret;
 	return ret ? 0 : 1;
@@ -492,7 +498,7 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 		record_reader_open_range(p->path, p->start, p->end);
 	off_t shown = p->start;
 	unsigned long n = 0;
-	struct ingest_src src = { j->r, p->run };
+	struct ingest_src src = { .r = j->r, .run = p->run };
 	json_t *rec;
 	char msg[600];
 	int ret = 0;
@@ -526,6 +532,7 @@ static int read_part(struct ingest_job *j, const struct ingest_part *p)
 		job_fail(j, ret, record_reader_error(rd));
 	show_progress(j, rd, shown);
 	record_reader_close(rd);
+	report_route_cache_free(&src.cables);
 	return ret < 0 ? ret : 0;
 }
 

@@ -16,9 +16,12 @@
 
 #include "common/array.h"
 #include "common/record.h"
+#include "common/strtab.h"
 #include "judge/cablejudge.h"
 #include "reports/report.h"
 #include "reports/report_scan.h"
+
+_Static_assert(SCAN_PATH_MAX == 16, "report.h's idx[][16]");
 
 struct route_cable {
 	const char *id; /* interned "0xGUID:PORT" */
@@ -30,7 +33,7 @@ struct route_cable {
 };
 
 struct report_routes {
-	json_t *ids; /* cable id -> index */
+	struct strtab ids; /* cable id -> index + 1 */
 	struct route_cable *cables;
 	size_t n_cables, cap_cables;
 	/* the paths as CSR: pair p's cables are ent_cable[pstart[p] ..
@@ -45,13 +48,8 @@ struct report_routes {
 
 static struct report_routes *routes_of(struct report *r)
 {
-	if (!r->routes) {
+	if (!r->routes)
 		r->routes = calloc(1, sizeof(*r->routes));
-		if (r->routes && !(r->routes->ids = json_object())) {
-			free(r->routes);
-			r->routes = NULL;
-		}
-	}
 	return r->routes;
 }
 
@@ -63,7 +61,7 @@ void report_route_free(struct report *r)
 		return;
 	for (size_t c = 0; c < rt->n_cables; c++)
 		json_decref(rt->cables[c].rec);
-	json_decref(rt->ids);
+	strtab_free(&rt->ids);
 	free(rt->cables);
 	free(rt->pstart);
 	free(rt->ent_cable);
@@ -76,29 +74,25 @@ void report_route_free(struct report *r)
 static long cable_index(struct report *r, const char *id)
 {
 	struct report_routes *rt = r->routes;
-	json_t *idx = json_object_get(rt->ids, id);
+	const long *idx = strtab_get(&rt->ids, id);
 	struct route_cable *c;
 
 	if (idx)
-		return (long)json_integer_value(idx);
+		return *idx - 1;
 	if (array_reserve(&rt->cables, &rt->cap_cables, rt->n_cables,
 			  sizeof(*c)))
 		return -1;
 	c = &rt->cables[rt->n_cables];
 	*c = (struct route_cable){ .id = strtab_intern(&r->strs, id) };
-	if (!c->id ||
-	    json_object_set_new(rt->ids, id,
-				json_integer((json_int_t)rt->n_cables)))
+	if (!c->id || strtab_put(&rt->ids, id, (long)rt->n_cables + 1) < 0)
 		return -1;
 	return (long)rt->n_cables++;
 }
 
-/* Entry k of n of a pair's path: the cable id, its place in the path. */
-static int take_id(struct report *r, const char *id, size_t k, size_t n,
-		   size_t pair)
+/* Entry k of n of a pair's path: cable c, its place in the path. */
+static int take_index(struct report *r, long c, size_t k, size_t n, size_t pair)
 {
 	struct report_routes *rt = r->routes;
-	long c = cable_index(r, id);
 
 	if (pair + 1 < rt->n_pstart || rt->n_ent >= UINT32_MAX)
 		return -EINVAL; /* out of order, or past the CSR's index */
@@ -119,6 +113,12 @@ static int take_id(struct report *r, const char *id, size_t k, size_t n,
 	return 0;
 }
 
+static int take_id(struct report *r, const char *id, size_t k, size_t n,
+		   size_t pair)
+{
+	return take_index(r, cable_index(r, id), k, n, pair);
+}
+
 static int take_path(struct report *r, const json_t *arr, size_t pair)
 {
 	size_t n = json_array_size(arr);
@@ -133,9 +133,49 @@ static int take_path(struct report *r, const json_t *arr, size_t pair)
 	return 0;
 }
 
-/* The same from the fast scanner's paths (report_scan.h). */
+void report_route_cache_free(struct report_route_cache *c)
+{
+	strtab_free(&c->ids);
+}
+
+/* The index of cable id: the thread's table, else the report's. */
+static long cached_index(struct report *r, struct report_route_cache *cache,
+			 const char *id)
+{
+	const long *v = strtab_get(&cache->ids, id);
+	long c;
+
+	if (v)
+		return *v - 1;
+	pthread_mutex_lock(&r->lock);
+	c = routes_of(r) ? cable_index(r, id) : -1;
+	pthread_mutex_unlock(&r->lock);
+	if (c >= 0 && strtab_put(&cache->ids, id, c + 1) < 0)
+		return -1;
+	return c;
+}
+
+int report_route_resolve_scan(struct report *r, struct report_route_cache *c,
+			      const struct scan_path *path, uint32_t idx[][16])
+{
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < path[i].n; k++) {
+			char id[SCAN_CABLE_ID_MAX + 1];
+			long ci;
+
+			memcpy(id, path[i].id[k].s, path[i].id[k].len);
+			id[path[i].id[k].len] = '\0';
+			ci = cached_index(r, c, id);
+			if (ci < 0)
+				return -ENOMEM;
+			idx[i][k] = (uint32_t)ci;
+		}
+	return 0;
+}
+
+/* The same from the fast scanner's paths (report_scan.h), resolved. */
 int report_route_take_scan(struct report *r, const struct scan_path *path,
-			   size_t pair)
+			   uint32_t idx[][16], size_t pair)
 {
 	if (!path[0].present && !path[1].present)
 		return 0;
@@ -143,13 +183,9 @@ int report_route_take_scan(struct report *r, const struct scan_path *path,
 		return -ENOMEM;
 	for (int i = 0; i < 2; i++)
 		for (int k = 0; k < path[i].n; k++) {
-			char id[SCAN_CABLE_ID_MAX + 1];
-			int ret;
+			int ret = take_index(r, idx[i][k], (size_t)k,
+					     (size_t)path[i].n, pair);
 
-			memcpy(id, path[i].id[k].s, path[i].id[k].len);
-			id[path[i].id[k].len] = '\0';
-			ret = take_id(r, id, (size_t)k, (size_t)path[i].n,
-				      pair);
 			if (ret)
 				return ret;
 		}
