@@ -9,7 +9,8 @@
 # counts what it ran. Run it again, on this or another machine's copy of
 # DIR, and it goes on where it stopped. A crash, timeout or oracle
 # failure stops that target and keeps the input in DIR/TARGET/art.
-# `touch DIR/stop` ends the campaign after the chunks running now.
+# `touch DIR/stop` ends the campaign after the chunks running now (do
+# not SIGSTOP a chunk: libFuzzer would take the pause for a timeout).
 # Prints per target: executions, chunks, edges, corpus, crashes,
 # timeouts, oracle failures. Exit 1 when any target failed.
 #
@@ -39,6 +40,7 @@ one_chunk() {
 	log=$dir/$name/log.$(date +%s)
 	"$bin/fuzz_$name" -runs="$runs" -max_total_time="$chunk" -timeout=10 \
 		-rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+		-report_slow_units=100000 \
 		-artifact_prefix="$dir/$name/art/" "$dir/$name/corpus" \
 		>"$log" 2>&1
 	rc=$?
@@ -53,13 +55,19 @@ one_chunk() {
 	return "$rc"
 }
 
+# failed NAME: a crash, timeout, leak or out-of-memory input was kept
+failed() {
+	[ -n "$(find "$dir/$1/art" -name 'crash-*' -o -name 'timeout-*' \
+		-o -name 'leak-*' -o -name 'oom-*')" ]
+}
+
 bad=0
 for name in "$@"; do
 	mkdir -p "$dir/$name/corpus" "$dir/$name/art"
 	[ -n "$(ls "$dir/$name/corpus")" ] ||
 		cp "$root/tests/fuzz/corpus/$name"/* "$dir/$name/corpus/" 2>/dev/null
 	while [ "$(done_of "$name")" -lt "$goal" ] && [ ! -e "$dir/stop" ] &&
-		[ -z "$(ls "$dir/$name/art")" ]; do
+		! failed "$name"; do
 		one_chunk "$name" $((goal - $(done_of "$name"))) || break
 	done
 done
