@@ -472,6 +472,17 @@ bool report_passed(const struct report *r)
 	return !r->n_entries && !fail_findings(r);
 }
 
+static void append_part(char *buf, size_t len, int n, const char *one,
+			const char *many)
+{
+	size_t used = strlen(buf);
+
+	if (n)
+		snprintf(buf + used, len - used, "%s%d %s",
+			 buf[used - 1] == '(' ? "" : ", ", n,
+			 n == 1 ? one : many);
+}
+
 static void append_count(char *buf, size_t len, int n, const char *one,
 			 const char *many)
 {
@@ -480,6 +491,20 @@ static void append_count(char *buf, size_t len, int n, const char *one,
 	if (n)
 		snprintf(buf + used, len - used, "%s%d %s",
 			 used > 6 ? ", " : "", n, n == 1 ? one : many);
+}
+
+/* What the disabled ports' entries replace: "(2 cables, 1 optic to replace)". */
+static void append_parts(char *buf, size_t len, int cables, int optics)
+{
+	size_t used = strlen(buf);
+
+	if (!cables && !optics)
+		return;
+	snprintf(buf + used, len - used, " (");
+	append_part(buf, len, cables, "cable", "cables");
+	append_part(buf, len, optics, "optic", "optics");
+	used = strlen(buf);
+	snprintf(buf + used, len - used, " to replace)");
 }
 
 void report_verdict_line(const struct report *r, char *buf, size_t len)
@@ -491,6 +516,8 @@ void report_verdict_line(const struct report *r, char *buf, size_t len)
 	snprintf(buf, len, "FAIL: ");
 	append_count(buf, len, action_count(r, NULL, false), "port to disable",
 		     "ports to disable");
+	append_parts(buf, len, action_count(r, "replace-cable", false),
+		     action_count(r, "replace-optic", false));
 	append_count(buf, len, action_count(r, "swap-cables", false),
 		     "pair of cables to swap", "pairs of cables to swap");
 	append_count(buf, len, action_count(r, "retest", false),

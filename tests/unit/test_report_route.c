@@ -231,6 +231,7 @@ static int n_category(const struct report *r, const char *cat)
 static void slow_uplink_is_replaced_with_both_ends(void **state)
 {
 	const struct report_entry *e;
+	char verdict[256];
 	const json_t *ev;
 	struct report r;
 
@@ -251,6 +252,9 @@ static void slow_uplink_is_replaced_with_both_ends(void **state)
 			    json_object_get(ev, "counters"), "err_delta")));
 	assert_int_equal(1, (int)r.n_entries);
 	assert_int_equal(0, n_category(&r, "common-cause"));
+	report_verdict_line(&r, verdict, sizeof(verdict));
+	assert_string_equal(verdict,
+			    "FAIL: 1 port to disable (1 cable to replace)");
 	report_fini(&r);
 }
 
