@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The report as one JSON document (docs/records.md, "The report"). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
@@ -135,17 +136,50 @@ static json_t *hport_json(const struct report *r, size_t i)
 	return o;
 }
 
+static int name_cmp(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Ports by host, HCA, port and GUID: the same order whatever thread read
+ * which record first. */
+static int hport_cmp(const void *x, const void *y, void *arg)
+{
+	const struct report *r = arg;
+	const struct report_hport *a = &r->hports[*(const size_t *)x];
+	const struct report_hport *b = &r->hports[*(const size_t *)y];
+	int c = name_cmp(a->host, b->host) ?: name_cmp(a->ca, b->ca);
+
+	if (c || a->port != b->port)
+		return c ? c : a->port < b->port ? -1 : 1;
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static json_t *ports_json(const struct report *r)
+{
+	size_t *order = malloc((r->n_hports + 1) * sizeof(*order));
+	json_t *ports = order ? json_array() : NULL;
+
+	for (size_t i = 0; order && i < r->n_hports; i++)
+		order[i] = i;
+	if (order)
+		qsort_r(order, r->n_hports, sizeof(*order), hport_cmp,
+			(void *)r);
+	for (size_t i = 0; ports && i < r->n_hports; i++)
+		json_array_append_new(ports, hport_json(r, order[i]));
+	free(order);
+	return ports;
+}
+
 json_t *report_to_json(const struct report *r)
 {
 	char verdict[256], now[32];
-	json_t *doc, *disable = json_array(), *ports = json_array();
+	json_t *doc, *disable = json_array(), *ports = ports_json(r);
 
 	report_verdict_line(r, verdict, sizeof(verdict));
 	for (size_t i = 0; disable && i < r->n_entries; i++)
 		json_array_append_new(disable,
 				      report_entry_json(&r->entries[i]));
-	for (size_t i = 0; ports && i < r->n_hports; i++)
-		json_array_append_new(ports, hport_json(r, i));
 	doc = json_pack(
 		"{s:s,s:s,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},"
 		"s:o,s:O,s:O,s:o,s:O,s:o}",

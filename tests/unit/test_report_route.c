@@ -330,6 +330,36 @@ static void counters_of_load_proof_blame_cable(void **state)
 	report_fini(&r);
 }
 
+/* The JSON report lists ports in one order (host, HCA, port), not in the
+ * order the reading threads first met them. */
+static void json_ports_in_name_order(void **state)
+{
+	const int order[][2] = { { 31, 30 }, { 7, 2 }, { 20, 12 } };
+	const char *want[] = { "node002", "node007", "node012",
+			       "node020", "node030", "node031" };
+	struct report r;
+	json_t *doc, *ports;
+
+	(void)state;
+	assert_int_equal(0, report_init(&r));
+	judge_defaults(&r.params.judge);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *rec = pair(order[i][0], order[i][1], "", (int)i);
+
+		assert_int_equal(0, report_ingest_record(&r, rec));
+		json_decref(rec);
+	}
+	doc = report_to_json(&r);
+	ports = json_object_get(doc, "ports");
+	assert_int_equal(6, (int)json_array_size(ports));
+	for (size_t i = 0; i < 6; i++)
+		assert_string_equal(want[i],
+				    json_string_value(json_object_get(
+					    json_array_get(ports, i), "host")));
+	json_decref(doc);
+	report_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +367,7 @@ int main(void)
 		cmocka_unit_test(slow_downlink_alone_is_retested),
 		cmocka_unit_test(fast_path_judges_as_jansson),
 		cmocka_unit_test(counters_of_load_proof_blame_cable),
+		cmocka_unit_test(json_ports_in_name_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
