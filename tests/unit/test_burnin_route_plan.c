@@ -99,7 +99,7 @@ static void all_pairs_clean(const char *records, const char *inv,
 	struct plan p;
 
 	plan_open(&p, records, inv, order);
-	assert_int_equal(route_all_pairs(&p.c, &p.s), 0);
+	assert_int_equal(route_all_pairs(&p.c, 0, &p.s, NULL), 0);
 	if (rounds > 0)
 		assert_int_equal(p.s.n_rounds, rounds);
 	assert_duplex(&p.s, p.n);
@@ -241,7 +241,7 @@ static void test_unmapped(void **state)
 	plan_open(&p, FX "tree-missing.records", FX "tree-inventory.jsonl",
 		  NULL);
 	assert_int_equal(p.c.n_unmapped, 3);
-	assert_int_equal(route_all_pairs(&p.c, &p.s), 0);
+	assert_int_equal(route_all_pairs(&p.c, 0, &p.s, NULL), 0);
 	assert_all_ordered(&p.s, p.n);
 	assert_int_equal(route_cert_build(&p.c, &p.s, &p.cert), 0);
 	assert_int_equal(p.cert.flows_no_route, 32 * 31 - 29 * 28);
