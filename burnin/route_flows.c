@@ -138,6 +138,32 @@ out:
 	return order;
 }
 
+/* The flows in this order are scattered over memory: ask for the flow
+ * PREFETCH_FAR ahead, the cables of the one PREFETCH_MID ahead and the
+ * rounds the packer will test for the one PREFETCH_NEAR ahead. */
+#define PREFETCH_FAR 16
+#define PREFETCH_MID 8
+#define PREFETCH_NEAR 4
+
+static void prefetch(const struct route_pack *p, const struct route_flows *f,
+		     const size_t *order, size_t i)
+{
+	const struct route_flow *x;
+	const int *path;
+	int n;
+
+	if (i + PREFETCH_FAR < f->n)
+		__builtin_prefetch(&f->f[order[i + PREFETCH_FAR]]);
+	if (i + PREFETCH_MID < f->n)
+		__builtin_prefetch(
+			&f->cables[f->f[order[i + PREFETCH_MID]].first]);
+	if (i + PREFETCH_NEAR < f->n) {
+		x = &f->f[order[i + PREFETCH_NEAR]];
+		path = cables_of(f, order[i + PREFETCH_NEAR], &n);
+		route_pack_prefetch(p, x->src, x->dst, path, n);
+	}
+}
+
 int route_pack_flows(const struct route_ctx *c, const struct route_flows *f,
 		     int max_extra, struct burnin_schedule *s, int *shared)
 {
@@ -155,6 +181,7 @@ int route_pack_flows(const struct route_ctx *c, const struct route_flows *f,
 	if (!order)
 		rc = -ENOMEM;
 	for (i = 0; !rc && i < f->n; i++) {
+		prefetch(&p, f, order, i);
 		x = &f->f[order[i]];
 		path = cables_of(f, order[i], &n);
 		rc = route_pack_place(&p, x->src, x->dst, path, n, x->home);

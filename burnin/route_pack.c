@@ -169,6 +169,16 @@ static int record(struct route_pack *p, int round, int src, int dst)
 	return 0;
 }
 
+void route_pack_prefetch(const struct route_pack *p, int src, int dst,
+			 const int *path, int n)
+{
+	int res[PATH_MAX_CABLES + 2];
+	int i, m = resources(p->ncas, src, dst, path, n, res);
+
+	for (i = 0; p->free_from && i < m; i++)
+		__builtin_prefetch(&bits(p, res[i])[p->free_from[res[i]] / 64]);
+}
+
 int route_pack_place(struct route_pack *p, int src, int dst, const int *path,
 		     int n, int home)
 {

@@ -114,6 +114,9 @@ void route_pack_init(struct route_pack *p, const struct route_ctx *c,
  */
 int route_pack_place(struct route_pack *p, int src, int dst, const int *path,
 		     int n, int home);
+/* Asks the memory for what placing this flow will read (a hint). */
+void route_pack_prefetch(const struct route_pack *p, int src, int dst,
+			 const int *path, int n);
 /* The placed pairs merged into s (s unchanged since init); 0, -ENOMEM. */
 int route_pack_finish(struct route_pack *p, struct burnin_schedule *s);
 void route_pack_free(struct route_pack *p);
