@@ -301,10 +301,10 @@ static void print_bound(const struct burnin_config *cfg,
 	progress_fmt_duration(cert->predicted_s, t, sizeof(t));
 	text_term_fprintf(stdout,
 			  "all-pairs: lower bound %d rounds (busiest cable "
-			  "%s: %d ordered pairs routed over it; %d ports "
-			  "less one); this plan %d rounds (%d shifts + %d "
-			  "packed), %d contended, predicted %s",
-			  b->lower, name, b->flows, c->n_inv - 1,
+			  "%s: %d ordered pairs routed over it; %d ports, "
+			  "so at least %d); this plan %d rounds (%d shifts + "
+			  "%d packed), %d contended, predicted %s",
+			  b->lower, name, b->flows, c->n_inv, c->n_inv - 1,
 			  cert->n_rounds, b->shifts, b->extra,
 			  cert->contended_rounds, t);
 	putchar('\n');
