@@ -16,7 +16,10 @@
  * down-links carry more flows than all-pairs has shifts: all-pairs packs
  * extra rounds.
  *
- *   bench_route_plan [--minhop] [HOSTS...]   default 1024 2048 4096 32768
+ * --max-rounds N caps all-pairs' rounds as burnin's option does.
+ *
+ *   bench_route_plan [--minhop] [--max-rounds N] [HOSTS...]
+ *                    default 1024 2048 4096 32768
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -35,6 +38,7 @@
 #define K 32 /* hosts per leaf, up-links per switch */
 
 static bool minhop; /* --minhop */
+static int max_rounds; /* --max-rounds N */
 
 struct tree {
 	struct fabric *m;
@@ -289,11 +293,11 @@ static void report(const char *what, int hosts, double secs,
 		exit(1);
 	}
 	printf("%6d %-9s %8.2f s %5d rounds  cables %6d loaded %6d contended "
-	       "%4d unreachable %4d up-single %4d  (certificate %.2f s) "
-	       "RSS %ld MiB\n",
+	       "%4d (in %d rounds) unreachable %4d up-single %4d  (certificate "
+	       "%.2f s) RSS %ld MiB\n",
 	       hosts, what, secs, s->n_rounds, cert.inter, cert.loaded,
-	       cert.contended_cables, cert.unreachable, cert.up_single,
-	       clock_mono_now() - t0, rss_mib());
+	       cert.contended_cables, cert.contended_rounds, cert.unreachable,
+	       cert.up_single, clock_mono_now() - t0, rss_mib());
 	fflush(stdout);
 	route_cert_free(&cert);
 }
@@ -325,12 +329,12 @@ static void bench(int hosts)
 	burnin_schedule_free(&s);
 	if (hosts <= 4096) {
 		t1 = clock_mono_now();
-		if (route_all_pairs(&c, 0, &s, &b))
+		if (route_all_pairs(&c, max_rounds, &s, &b))
 			exit(1);
 		report("all-pairs", hosts, clock_mono_now() - t1, &c, &s);
 		printf("%6d all-pairs lower bound %d rounds (busiest cable %d "
-		       "flows): %d shifts + %d packed\n",
-		       hosts, b.lower, b.flows, b.shifts, b.extra);
+		       "flows): %d shifts + %d packed, %d flows sharing\n",
+		       hosts, b.lower, b.flows, b.shifts, b.extra, b.shared);
 		burnin_schedule_free(&s);
 	}
 	route_ctx_free(&c);
@@ -348,6 +352,15 @@ int main(int argc, char **argv)
 		minhop = true;
 		argc--;
 		argv++;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--max-rounds")) {
+		max_rounds = (int)strtol(argv[2], &end, 10);
+		if (*end || max_rounds < 1) {
+			fprintf(stderr, "--max-rounds: expected N >= 1\n");
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
 	}
 	for (i = 1; i < argc; i++) {
 		n = (int)strtol(argv[i], &end, 10);
