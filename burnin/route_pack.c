@@ -124,24 +124,40 @@ static int first_fit(const struct route_pack *p, const int *res, int m,
 	return p->n;
 }
 
-/* Among the first rounds where src and dst are free, the one where the
- * fewest cables of res[2..m) are loaded; -1 none. */
+/* How many of res[2..m) round r loads. */
+static int shared_in(const struct route_pack *p, const int *res, int m, int r)
+{
+	int i, k = 0;
+
+	for (i = 2; i < m; i++)
+		k += is_busy(p, res[i], r);
+	return k;
+}
+
+/* Among the first rounds where src and dst are free (tested 64 rounds a
+ * word), the one where the fewest cables of res[2..m) are loaded; -1
+ * none. */
 static int fewest_shared(const struct route_pack *p, const int *res, int m)
 {
-	int best = -1, best_n = m, seen = 0, r, i, k;
+	int best = -1, best_n = m, seen = 0, w, r, k;
+	uint64_t free;
 
-	for (r = 0; r < p->n && seen < SHARE_CANDIDATES; r++) {
-		if (is_busy(p, res[0], r) || is_busy(p, res[1], r))
-			continue;
-		seen++;
-		for (k = 0, i = 2; i < m; i++)
-			k += is_busy(p, res[i], r);
-		if (k < best_n) {
-			best = r;
-			best_n = k;
+	for (w = 0; w < p->words && 64 * w < p->n && seen < SHARE_CANDIDATES;
+	     w++) {
+		free = ~(bits(p, res[0])[w] | bits(p, res[1])[w]);
+		for (; free && seen < SHARE_CANDIDATES; free &= free - 1) {
+			r = 64 * w + __builtin_ctzll(free);
+			if (r >= p->n)
+				break;
+			seen++;
+			k = shared_in(p, res, m, r);
+			if (k < best_n) {
+				best = r;
+				best_n = k;
+			}
+			if (best_n <= 1)
+				return best;
 		}
-		if (best_n <= 1)
-			break;
 	}
 	return best;
 }
