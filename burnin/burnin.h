@@ -237,6 +237,7 @@ struct burnin_config {
 	/* --routes FILE [--lfts FILE]: the route-aware planner (issue 16) */
 	const char *routes, *lfts, *ftree_ca_order;
 	const char *coverage, *plan_out; /* --coverage FILE, --plan FILE */
+	int max_rounds; /* --max-rounds N: route-aware all-pairs; 0 none */
 	bool progress;
 	bool pin_numa;
 	const char *argv_line; /* for the run start record */

@@ -51,6 +51,7 @@ enum {
 	OPT_CA_ORDER,
 	OPT_COVERAGE,
 	OPT_PLAN,
+	OPT_MAX_ROUNDS,
 };
 
 static const struct cli_opt burnin_opts[] = {
@@ -72,6 +73,8 @@ static const struct cli_opt burnin_opts[] = {
 	  "with --routes: the coverage certificate as JSON Lines ('-': stdout)" },
 	{ "plan", OPT_PLAN, "FILE",
 	  "with --routes: the rounds in the pairs:FILE format" },
+	{ "max-rounds", OPT_MAX_ROUNDS, "N",
+	  "with --routes and all-pairs: at most N rounds; past them flows share cables, the fewest (default: as many rounds as keep every flow alone on each cable it crosses)" },
 	{ "seed", OPT_SEED, "N",
 	  "seed of the schedule (default 0: inventory order)" },
 	{ "test", OPT_TEST, "LIST",
@@ -309,6 +312,9 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_PLAN:
 		c->plan_out = arg;
 		return 0;
+	case OPT_MAX_ROUNDS:
+		return parse_int("--max-rounds", arg, 1, 0x7fffffffL,
+				 &c->max_rounds);
 	case OPT_TOPOLOGY:
 		c->topology = arg;
 		return 0;
@@ -467,6 +473,12 @@ int burnin_main(int argc, char **argv)
 		return cli_usage_error(&burnin_cmd,
 				       "--lfts, --ftree-ca-order, --coverage "
 				       "and --plan go with --routes FILE"),
+		       IBP_EXIT_USAGE;
+	if (st.cfg.max_rounds &&
+	    (!st.cfg.routes || strcmp(st.cfg.schedule, "all-pairs")))
+		return cli_usage_error(&burnin_cmd,
+				       "--max-rounds goes with --routes FILE "
+				       "and --schedule all-pairs"),
 		       IBP_EXIT_USAGE;
 	if (st.cfg.inventory && !st.cfg.dry_run)
 		return cli_usage_error(&burnin_cmd,

@@ -181,6 +181,11 @@ json_t *burnin_run_record(const struct burnin_coord *co, const char *event)
 			    co->ctx->bs ? co->ctx->bs->size : 0, "ports",
 			    co->n_inv, "rounds", co->n_main_rounds)))
 		goto fail_rec;
+	/* --max-rounds makes another route-aware plan: --resume checks it */
+	if (cfg->max_rounds &&
+	    json_object_set_new(json_object_get(rec, "params"), "max_rounds",
+				json_integer(cfg->max_rounds)))
+		goto fail_rec;
 	/* every judging option, keyed by its field (judge_options.h):
 	 * `ibproof report` judges with them */
 	if (judge_options_to_json(&cfg->judge.pairs,

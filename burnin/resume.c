@@ -31,7 +31,15 @@ static int check_start(const struct burnin_coord *co, const json_t *rec,
 	const char *sched =
 		json_string_value(json_object_get(params, "schedule"));
 	json_int_t seed = json_integer_value(json_object_get(params, "seed"));
+	json_int_t cap =
+		json_integer_value(json_object_get(params, "max_rounds"));
 
+	if (cap != co->ctx->cfg->max_rounds) {
+		log_error("%s: the run to resume used --max-rounds %lld; this "
+			  "one uses %d (0: none): another plan",
+			  where, (long long)cap, co->ctx->cfg->max_rounds);
+		return -EINVAL;
+	}
 	if (sched && !strcmp(sched, co->ctx->cfg->schedule) &&
 	    seed == (json_int_t)co->ctx->cfg->seed)
 		return 0;

@@ -231,11 +231,10 @@ static int shift_phase(struct cover *v, uint64_t seed,
 
 /* ---- the cables still short: one flow each ---- */
 
-static int place(struct cover *v, struct route_pack *x,
-		 struct burnin_schedule *s, int src, int dst, const int *path,
-		 int n)
+static int place(struct cover *v, struct route_pack *x, int src, int dst,
+		 const int *path, int n)
 {
-	int i, rc = route_pack_place(x, s, src, dst, path, n);
+	int i, rc = route_pack_place(x, src, dst, path, n, -1);
 
 	for (i = 0; rc > 0 && i < n; i++)
 		if (want(v, path[i], witness(v, path, i, src)))
@@ -256,8 +255,7 @@ static int path_index(const int *path, int n, int k)
 
 /* A flow for cable k (a destination it routes to, a source that reaches
  * it); 1 placed, 0 none, -ENOMEM. */
-static int cable_flow(struct cover *v, struct route_pack *x,
-		      struct burnin_schedule *s, int k, int *dsts)
+static int cable_flow(struct cover *v, struct route_pack *x, int k, int *dsts)
 {
 	int nd = burnin_routes_cable_dsts(v->c->r, k, dsts, v->ncas);
 	int i, j, src, d, n, ik, path[PATH_MAX_CABLES];
@@ -274,7 +272,7 @@ static int cable_flow(struct cover *v, struct route_pack *x,
 					       PATH_MAX_CABLES);
 			ik = path_index(path, n, k);
 			if (ik >= 0 && want(v, k, witness(v, path, ik, src)))
-				return place(v, x, s, src, d, path, n);
+				return place(v, x, src, d, path, n);
 		}
 	}
 	return 0;
@@ -289,9 +287,10 @@ static int cable_phase(struct cover *v, struct burnin_schedule *s)
 		return -ENOMEM;
 	route_pack_init(&x, v->c, s, INT_MAX);
 	for (k = 0; k < v->nc && rc >= 0; k++)
-		while (want(v, k, -1) &&
-		       (rc = cable_flow(v, &x, s, k, dsts)) > 0)
+		while (want(v, k, -1) && (rc = cable_flow(v, &x, k, dsts)) > 0)
 			;
+	if (rc >= 0)
+		rc = route_pack_finish(&x, s);
 	free(dsts);
 	route_pack_free(&x);
 	return rc < 0 ? rc : 0;

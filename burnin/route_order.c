@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -387,25 +388,30 @@ struct shift_ctx {
 	const struct route_ctx *c;
 	int *stamp; /* cable loaded in the round being built when == tag */
 	int tag;
-	struct burnin_pair *over; /* flows a shift could not take */
-	size_t n_over, cap_over;
+	int *flows; /* [n_cables] ordered pairs routed over each cable */
+	struct route_flows over; /* flows a shift could not take */
 };
 
-/* Whether flow a -> b (inventory) fits the round; stamps its cables. */
-static bool shift_takes(struct shift_ctx *x, int a, int b)
+/* Flow a -> b (inventory) into the round being built when its cables are
+ * free (stamped then), else kept over with its home round; 1 taken, 0
+ * kept over, -ENOMEM. */
+static int shift_flow(struct shift_ctx *x, int a, int b, int round)
 {
 	int ca = x->c->ca_of_inv[a], cb = x->c->ca_of_inv[b];
 	int path[PATH_MAX_CABLES], n, i;
 
 	if (ca < 0 || cb < 0)
-		return true; /* no routes: loads nothing known */
+		return 1; /* no routes: loads nothing known */
 	n = burnin_routes_path(x->c->r, ca, cb, path, PATH_MAX_CABLES);
 	for (i = 0; i < n; i++)
+		x->flows[path[i]]++;
+	for (i = 0; i < n; i++)
 		if (x->stamp[path[i]] == x->tag)
-			return false;
+			return route_flows_add(&x->over, ca, cb, round, path,
+					       n);
 	for (i = 0; i < n; i++)
 		x->stamp[path[i]] = x->tag;
-	return true;
+	return 1;
 }
 
 static int shift(struct shift_ctx *x, int k, struct burnin_schedule *s)
@@ -419,53 +425,74 @@ static int shift(struct shift_ctx *x, int k, struct burnin_schedule *s)
 		b = c->slot_inv[(i + k) % c->n_slots];
 		if (a < 0 || b < 0)
 			continue;
-		if (shift_takes(x, a, b))
+		rc = shift_flow(x, a, b, s->n_rounds - 1);
+		if (rc > 0)
 			rc = burnin_schedule_add(s, a, b);
-		else if (array_reserve(&x->over, &x->cap_over, x->n_over,
-				       sizeof(*x->over)))
-			rc = -ENOMEM;
-		else
-			x->over[x->n_over++] = (struct burnin_pair){ a, b };
 	}
 	if (!rc && !burnin_schedule_round_size(s, s->n_rounds - 1))
 		s->n_rounds--; /* a shift of holes only */
 	return rc;
 }
 
-/* The flows no shift could take alone, packed into extra rounds (at most
- * as many as the shifts, then sharing cables). */
-static int overflow(struct shift_ctx *x, struct burnin_schedule *s)
+/* L: the most flows on one cable (an inter-switch one on a tie), at
+ * least the ports less one. */
+static void lower_bound(const struct shift_ctx *x, struct route_bound *b)
 {
-	struct route_pack p;
-	int path[PATH_MAX_CABLES], n, ca, cb, rc = 0;
-	size_t i;
+	const struct burnin_routes *r = x->c->r;
+	int k, best = -1;
 
-	route_pack_init(&p, x->c, s, s->n_rounds);
-	for (i = 0; rc >= 0 && i < x->n_over; i++) {
-		ca = x->c->ca_of_inv[x->over[i].a];
-		cb = x->c->ca_of_inv[x->over[i].b];
-		n = burnin_routes_path(x->c->r, ca, cb, path, PATH_MAX_CABLES);
-		rc = route_pack_place(&p, s, ca, cb, path, n < 0 ? 0 : n);
-	}
-	route_pack_free(&p);
-	return rc < 0 ? rc : 0;
+	for (k = 0; k < burnin_routes_n_cables(r); k++)
+		if (best < 0 || x->flows[k] > x->flows[best] ||
+		    (x->flows[k] == x->flows[best] &&
+		     burnin_routes_cable(r, k)->inter_switch &&
+		     !burnin_routes_cable(r, best)->inter_switch))
+			best = k;
+	b->cable = best;
+	b->flows = best >= 0 ? x->flows[best] : 0;
+	b->lower = b->flows > x->c->n_inv - 1 ? b->flows : x->c->n_inv - 1;
 }
 
-int route_all_pairs(const struct route_ctx *c, struct burnin_schedule *s)
+/* The flows no shift could take alone, packed into extra rounds (with
+ * max_rounds, up to it; then sharing the fewest cables). */
+static int overflow(struct shift_ctx *x, int max_rounds,
+		    struct burnin_schedule *s, struct route_bound *b)
 {
+	int shifts = s->n_rounds, rc;
+
+	if (max_rounds > 0 && max_rounds < shifts)
+		return -ERANGE;
+	rc = route_pack_flows(x->c, &x->over,
+			      max_rounds > 0 ? max_rounds - shifts : INT_MAX, s,
+			      &b->shared);
+	b->extra = s->n_rounds - shifts;
+	return rc;
+}
+
+int route_all_pairs(const struct route_ctx *c, int max_rounds,
+		    struct burnin_schedule *s, struct route_bound *bound)
+{
+	size_t nc = (size_t)burnin_routes_n_cables(c->r) + 1;
 	struct shift_ctx x = { .c = c };
+	struct route_bound b = { 0 };
 	int k, rc = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->duplex = true;
-	x.stamp = calloc((size_t)burnin_routes_n_cables(c->r) + 1, sizeof(int));
-	if (!x.stamp)
-		return -ENOMEM;
+	x.stamp = calloc(nc, sizeof(int));
+	x.flows = calloc(nc, sizeof(int));
+	if (!x.stamp || !x.flows)
+		rc = -ENOMEM;
 	for (k = 1; !rc && k < c->n_slots; k++)
 		rc = shift(&x, k, s);
-	if (!rc)
-		rc = overflow(&x, s);
+	b.shifts = s->n_rounds;
+	if (!rc) {
+		lower_bound(&x, &b);
+		rc = overflow(&x, max_rounds, s, &b);
+	}
+	if (bound)
+		*bound = b;
 	free(x.stamp);
-	free(x.over);
+	free(x.flows);
+	route_flows_free(&x.over);
 	return rc;
 }

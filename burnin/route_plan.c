@@ -18,6 +18,7 @@
 #include "burnin/route_plan.h"
 #include "common/cli.h"
 #include "common/log.h"
+#include "common/progress.h"
 #include "common/record.h"
 #include "common/text.h"
 
@@ -111,18 +112,42 @@ static int not_tested(const struct route_ctx *c, int k, FILE *out)
 	return emit(out, not_tested_finding(c, k));
 }
 
-static json_t *summary_json(const struct route_cert *cert, const char *schedule)
+/* Route-aware all-pairs: the bound L, the busiest cable, the plan. */
+static json_t *bound_json(const struct route_ctx *c,
+			  const struct route_cert *cert)
 {
-	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
-			 "s:i, s:i}",
-			 "kind", "coverage", "schedule", schedule, "rounds",
-			 cert->n_rounds, "cables", cert->n_cables,
-			 "inter_switch", cert->inter, "loaded", cert->loaded,
-			 "contended_cables", cert->contended_cables,
-			 "contended_rounds", cert->contended_rounds,
-			 "unreachable", cert->unreachable, "up_single",
-			 cert->up_single, "flows", cert->flows,
-			 "flows_no_route", cert->flows_no_route);
+	const struct route_bound *b = &cert->bound;
+	char name[512] = "";
+
+	if (b->cable >= 0)
+		burnin_cable_name(c->r, b->cable, name, sizeof(name));
+	return json_pack(
+		"{s:i, s:s?, s:i, s:i, s:i, s:i, s:o, s:i, s:f}", "lower_bound",
+		b->lower, "busiest_cable", b->cable >= 0 ? name : NULL,
+		"busiest_flows", b->flows, "rounds", cert->n_rounds,
+		"shift_rounds", b->shifts, "extra_rounds", b->extra,
+		"max_rounds",
+		cert->max_rounds ? json_integer(cert->max_rounds) : json_null(),
+		"shared_flows", b->shared, "predicted_s", cert->predicted_s);
+}
+
+static json_t *summary_json(const struct route_ctx *c,
+			    const struct route_cert *cert, const char *schedule)
+{
+	json_t *o = json_pack(
+		"{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
+		"s:i, s:i, s:i}",
+		"kind", "coverage", "schedule", schedule, "rounds",
+		cert->n_rounds, "cables", cert->n_cables, "inter_switch",
+		cert->inter, "loaded", cert->loaded, "contended_cables",
+		cert->contended_cables, "contended_rounds",
+		cert->contended_rounds, "unreachable", cert->unreachable,
+		"up_single", cert->up_single, "flows", cert->flows,
+		"flows_no_route", cert->flows_no_route);
+
+	if (o && cert->has_bound)
+		json_object_set_new(o, "all_pairs", bound_json(c, cert));
+	return o;
 }
 
 /* The loads cable by cable: idx[2 * i] round, idx[2 * i + 1] flows. */
@@ -158,7 +183,7 @@ int route_cert_write(const struct route_ctx *c, const struct route_cert *cert,
 {
 	int *first = malloc(((size_t)cert->n_cables + 1) * sizeof(int));
 	int *idx = first ? by_cable(cert, first) : NULL;
-	int k, rc = idx ? emit(out, summary_json(cert, schedule)) : -ENOMEM;
+	int k, rc = idx ? emit(out, summary_json(c, cert, schedule)) : -ENOMEM;
 
 	for (k = 0; !rc && k < cert->n_cables; k++)
 		rc = cable_line(c, cert, k, idx, first[k], first[k + 1], out);
@@ -196,14 +221,22 @@ int route_plan_write(const struct burnin_port *inv,
 static int build_schedule(const struct burnin_config *cfg,
 			  const struct route_ctx *c,
 			  const struct burnin_port *inv, int n,
-			  struct burnin_schedule *s)
+			  struct burnin_schedule *s, struct route_bound *bound)
 {
 	char err[512];
 	int rc;
 
-	if (!strcmp(cfg->schedule, "all-pairs"))
-		rc = route_all_pairs(c, s);
-	else if (!strcmp(cfg->schedule, "cover"))
+	if (!strcmp(cfg->schedule, "all-pairs")) {
+		rc = route_all_pairs(c, cfg->max_rounds, s, bound);
+		if (rc == -ERANGE) {
+			log_error("--max-rounds %d: all-pairs of these ports "
+				  "takes %d rounds of shifts (a port sends to "
+				  "one partner a round); give at least %d",
+				  cfg->max_rounds, bound->shifts,
+				  bound->shifts);
+			return rc;
+		}
+	} else if (!strcmp(cfg->schedule, "cover"))
 		rc = route_cover(c, cfg->seed, s);
 	else {
 		rc = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s,
@@ -253,6 +286,34 @@ static void print_blind(const struct burnin_config *cfg,
 	print_cert(what, &cert);
 	route_cert_free(&cert);
 	burnin_schedule_free(&b);
+}
+
+/* Route-aware all-pairs: the bound, the plan, its time. */
+static void print_bound(const struct burnin_config *cfg,
+			const struct route_ctx *c,
+			const struct route_cert *cert)
+{
+	const struct route_bound *b = &cert->bound;
+	char name[512] = "none", t[32];
+
+	if (b->cable >= 0)
+		burnin_cable_name(c->r, b->cable, name, sizeof(name));
+	progress_fmt_duration(cert->predicted_s, t, sizeof(t));
+	text_term_fprintf(stdout,
+			  "all-pairs: lower bound %d rounds (busiest cable "
+			  "%s: %d ordered pairs routed over it; %d ports, "
+			  "so at least %d); this plan %d rounds (%d shifts + "
+			  "%d packed), %d contended, predicted %s",
+			  b->lower, name, b->flows, c->n_inv, c->n_inv - 1,
+			  cert->n_rounds, b->shifts, b->extra,
+			  cert->contended_rounds, t);
+	putchar('\n');
+	if (cfg->max_rounds)
+		printf("  --max-rounds %d: %d flows share a cable, in %d "
+		       "contended rounds (without the cap: at least %d "
+		       "rounds, none contended)\n",
+		       cfg->max_rounds, b->shared, cert->contended_rounds,
+		       b->lower);
 }
 
 static void print_unreachable(const struct route_ctx *c,
@@ -318,6 +379,8 @@ static int outputs(const struct burnin_config *cfg, const struct route_ctx *c,
 					  : "derived from the tables",
 		       c->n_slots);
 		print_cert("coverage", cert);
+		if (cert->has_bound)
+			print_bound(cfg, c, cert);
 		print_blind(cfg, c, inv, c->n_inv, s->n_rounds);
 		print_unreachable(c, cert);
 	}
@@ -355,6 +418,7 @@ int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 		      struct burnin_routes **keep)
 {
 	struct burnin_routes *r = NULL;
+	struct route_bound bound = { .cable = -1 };
 	struct route_cert cert;
 	struct route_ctx c;
 	int code = load(cfg, &r, &c, inv, n);
@@ -363,11 +427,15 @@ int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 		burnin_routes_free(r);
 		return code;
 	}
-	if (build_schedule(cfg, &c, inv, n, s))
+	if (build_schedule(cfg, &c, inv, n, s, &bound))
 		code = IBP_EXIT_USAGE;
 	else if (route_cert_build(&c, s, &cert))
 		code = IBP_EXIT_RUNTIME;
 	else {
+		cert.has_bound = !strcmp(cfg->schedule, "all-pairs");
+		cert.bound = bound;
+		cert.max_rounds = cfg->max_rounds;
+		cert.predicted_s = burnin_predict_seconds(cfg, s->n_rounds, n);
 		code = outputs(cfg, &c, inv, s, &cert);
 		route_cert_free(&cert);
 	}

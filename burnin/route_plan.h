@@ -50,8 +50,30 @@ void route_ctx_free(struct route_ctx *c);
 int route_order_build(struct route_ctx *c, const char *ca_order, char *err,
 		      size_t err_len);
 
-/* All-pairs as duplex shifts of the slot order (holes dropped). */
-int route_all_pairs(const struct route_ctx *c, struct burnin_schedule *s);
+/*
+ * What route-aware all-pairs can do on the routes: no contention-free
+ * plan has fewer than `lower` rounds, the most ordered pairs of present
+ * hosts the tables route over one directed cable (`cable`, `flows` of
+ * them), and at least the ports less one (a port sends to one partner a
+ * round). The plan: `shifts` rounds of shifts, `extra` rounds packed,
+ * `shared` flows placed sharing a cable past --max-rounds.
+ */
+struct route_bound {
+	int lower, cable, flows;
+	int shifts, extra, shared;
+};
+
+/*
+ * All-pairs as duplex shifts of the slot order (holes dropped); the
+ * flows a shift could not keep alone on their cables packed into extra
+ * rounds until every flow is alone on each cable it crosses, or, with
+ * max_rounds > 0, into at most max_rounds rounds in all (then sharing the
+ * fewest cables). b (may be NULL) gets the bound and the plan's counts.
+ * 0, -ERANGE when max_rounds is below the shifts' rounds (b->shifts says
+ * how many), -ENOMEM.
+ */
+int route_all_pairs(const struct route_ctx *c, int max_rounds,
+		    struct burnin_schedule *s, struct route_bound *b);
 
 /*
  * Cover: the fewest rounds, every flow alone on each cable it crosses,
@@ -65,22 +87,68 @@ int route_cover(const struct route_ctx *c, uint64_t seed,
  * Extra rounds appended to s, packed first-fit (route_pack.c): a flow
  * (CA src -> CA dst over path) goes into the first of them where src
  * sends nothing, dst receives nothing and no cable of path is loaded.
+ * Per resource (a port's sends, a port's receives, a cable) a bitset of
+ * the extra rounds using it and the first round it is free in.
  */
+struct route_placed;
 struct route_pack {
 	const struct route_ctx *c;
-	int nc, ncas;
+	int nc, ncas, nres;
 	int first_round; /* index in s of the first extra round */
-	int n, cap, max_rounds;
-	unsigned char *busy; /* per round: [ncas] sends, [ncas] receives,
-			      * [nc] cables */
+	int n, max_rounds; /* extra rounds; at most (INT_MAX: no limit) */
+	int words; /* 64-round words per resource */
+	uint64_t *busy; /* [nres][words] */
+	int *free_from; /* [nres]: the first extra round it is free in */
+	struct route_placed *placed; /* merged into s by finish */
+	size_t n_placed, cap_placed;
+	int shared; /* flows placed past max_rounds, sharing cables */
 };
 
 void route_pack_init(struct route_pack *p, const struct route_ctx *c,
 		     const struct burnin_schedule *s, int max_rounds);
-/* 1 placed (past max_rounds, sharing cables when it must), -ENOMEM. */
-int route_pack_place(struct route_pack *p, struct burnin_schedule *s, int src,
-		     int dst, const int *path, int n);
+/*
+ * 1 placed, -ENOMEM. Past max_rounds extra rounds: into the extra round
+ * where its ports are free and the fewest of its cables loaded, else
+ * into round home of s (>= 0: where its ports are known free), else a
+ * new round.
+ */
+int route_pack_place(struct route_pack *p, int src, int dst, const int *path,
+		     int n, int home);
+/* Asks the memory for what placing this flow will read (a hint). */
+void route_pack_prefetch(const struct route_pack *p, int src, int dst,
+			 const int *path, int n);
+/* The placed pairs merged into s (s unchanged since init); 0, -ENOMEM. */
+int route_pack_finish(struct route_pack *p, struct burnin_schedule *s);
 void route_pack_free(struct route_pack *p);
+
+/*
+ * Flows kept aside with their paths (route_flows.c): all-pairs' flows a
+ * shift could not keep alone on their cables, each with its home round
+ * (the shift it came from).
+ */
+struct route_flow {
+	int src, dst, home; /* CA indices; a round of s */
+	uint32_t first; /* its cables: cables[first..next flow's first) */
+};
+
+struct route_flows {
+	struct route_flow *f;
+	int *cables;
+	size_t n, cap, n_cables, cap_cables;
+};
+
+int route_flows_add(struct route_flows *f, int src, int dst, int home,
+		    const int *path, int n);
+void route_flows_free(struct route_flows *f);
+
+/*
+ * The flows f packed by route_pack into extra rounds of s, the flows of
+ * the busiest resources (a cable, a port's sends or receives) first; at
+ * most max_extra extra rounds (INT_MAX: no limit). *shared gets the flows
+ * placed sharing a cable. 0 or -ENOMEM.
+ */
+int route_pack_flows(const struct route_ctx *c, const struct route_flows *f,
+		     int max_extra, struct burnin_schedule *s, int *shared);
 
 /* The certificate of a schedule over the routes. */
 struct route_cert {
@@ -99,6 +167,13 @@ struct route_cert {
 	int inter, loaded, contended_cables, contended_rounds, unreachable;
 	int up_single; /* up-links loaded from one host only */
 	int flows, flows_no_route;
+	/* route-aware all-pairs (has_bound): its bound and counts, the
+	 * --max-rounds cap (0 none) and the predicted wall time; set by
+	 * burnin_route_plan() */
+	bool has_bound;
+	struct route_bound bound;
+	int max_rounds;
+	double predicted_s;
 };
 
 /*

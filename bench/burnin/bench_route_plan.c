@@ -8,9 +8,21 @@
  * order, cover and route-aware all-pairs (not past 4,096 hosts: N^2
  * paths), rounds, cables loaded / contended / unreachable, peak RSS.
  *
- *   bench_route_plan [HOSTS...]   default 1024 2048 4096 32768
+ * --minhop routes as opensm's minhop balances: every switch gives each
+ * destination LID, in LID order, the least-used of its min-hop ports,
+ * with the host LIDs in a seeded random order (a subnet manager numbers
+ * them as its sweep finds them, not leaf by leaf). Destinations then
+ * reach a leaf through different spines from different leaves, so some
+ * down-links carry more flows than all-pairs has shifts: all-pairs packs
+ * extra rounds.
+ *
+ * --max-rounds N caps all-pairs' rounds as burnin's option does.
+ *
+ *   bench_route_plan [--minhop] [--max-rounds N] [HOSTS...]
+ *                    default 1024 2048 4096 32768
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +36,9 @@
 #include "fabric/fabric_route.h"
 
 #define K 32 /* hosts per leaf, up-links per switch */
+
+static bool minhop; /* --minhop */
+static int max_rounds; /* --max-rounds N */
 
 struct tree {
 	struct fabric *m;
@@ -70,6 +85,24 @@ static struct fabric_node *sw(struct tree *t, uint64_t id, const char *what,
 	return n;
 }
 
+/* The host LIDs in a seeded random order (Fisher-Yates, splitmix64). */
+static void shuffle_lids(struct tree *t)
+{
+	uint64_t x = 16, z;
+	uint16_t lid;
+	int i, j;
+
+	for (i = t->hosts - 1; i > 0; i--) {
+		z = (x += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		j = (int)((z ^ (z >> 31)) % (uint64_t)(i + 1));
+		lid = t->ca[i]->lid;
+		t->ca[i]->lid = t->ca[j]->lid;
+		t->ca[j]->lid = lid;
+	}
+}
+
 static void make_nodes(struct tree *t)
 {
 	char name[48];
@@ -88,6 +121,8 @@ static void make_nodes(struct tree *t)
 			FABRIC_NODE_CA, name, 1);
 		t->ca[i]->lid = (uint16_t)lid++;
 	}
+	if (minhop)
+		shuffle_lids(t);
 	for (i = 0; i < t->n_leaf; i++)
 		t->leaf[i] = sw(t, (uint64_t)id++, "leaf", i, 2 * K,
 				(uint16_t)lid++);
@@ -136,14 +171,44 @@ static int route_to(const struct tree *t, const struct fabric_node *n, int kind,
 	return pod + 1; /* core */
 }
 
+/* minhop: an up-port (K+1..2K) is the least used so far, the lowest on a
+ * tie; a way down is the one port. Destinations in LID order. */
+static void minhop_table(struct tree *t, struct fabric_node *n, int kind,
+			 int idx, uint8_t *ports)
+{
+	int used[256] = { 0 }, lid, d, p, best;
+	int *of_lid = calloc((size_t)t->hosts + 2, sizeof(int));
+
+	if (!of_lid) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	for (d = 0; d < t->hosts; d++)
+		of_lid[t->ca[d]->lid] = d;
+	for (lid = 1; lid <= t->hosts; lid++) {
+		d = of_lid[lid];
+		best = route_to(t, n, kind, idx, d);
+		if (best > K && (kind == 0 || (kind == 1 && t->levels == 3)))
+			for (p = K + 1; p <= 2 * K; p++)
+				if (used[p] < used[best] ||
+				    (used[p] == used[best] && p < best))
+					best = p;
+		used[best]++;
+		ports[lid] = (uint8_t)best;
+	}
+	free(of_lid);
+}
+
 static void set_table(struct tree *t, struct fabric_node *n, int kind, int idx,
 		      uint8_t *ports, uint16_t top)
 {
 	int d;
 
 	memset(ports, FABRIC_LFT_NONE, (size_t)top + 1);
-	for (d = 0; d < t->hosts; d++)
+	for (d = 0; !minhop && d < t->hosts; d++)
 		ports[t->ca[d]->lid] = (uint8_t)route_to(t, n, kind, idx, d);
+	if (minhop)
+		minhop_table(t, n, kind, idx, ports);
 	ports[n->lid] = 0;
 	if (fabric_routes_set(&t->fr, n, top, ports)) {
 		fprintf(stderr, "out of memory\n");
@@ -228,11 +293,11 @@ static void report(const char *what, int hosts, double secs,
 		exit(1);
 	}
 	printf("%6d %-9s %8.2f s %5d rounds  cables %6d loaded %6d contended "
-	       "%4d unreachable %4d up-single %4d  (certificate %.2f s) "
-	       "RSS %ld MiB\n",
+	       "%4d (in %d rounds) unreachable %4d up-single %4d  (certificate "
+	       "%.2f s) RSS %ld MiB\n",
 	       hosts, what, secs, s->n_rounds, cert.inter, cert.loaded,
-	       cert.contended_cables, cert.unreachable, cert.up_single,
-	       clock_mono_now() - t0, rss_mib());
+	       cert.contended_cables, cert.contended_rounds, cert.unreachable,
+	       cert.up_single, clock_mono_now() - t0, rss_mib());
 	fflush(stdout);
 	route_cert_free(&cert);
 }
@@ -242,6 +307,7 @@ static void bench(int hosts)
 	struct burnin_schedule s = { 0 };
 	struct burnin_routes *r;
 	struct burnin_port *inv;
+	struct route_bound b;
 	struct route_ctx c;
 	char err[256];
 	double t0 = clock_mono_now(), t1;
@@ -263,9 +329,12 @@ static void bench(int hosts)
 	burnin_schedule_free(&s);
 	if (hosts <= 4096) {
 		t1 = clock_mono_now();
-		if (route_all_pairs(&c, &s))
+		if (route_all_pairs(&c, max_rounds, &s, &b))
 			exit(1);
 		report("all-pairs", hosts, clock_mono_now() - t1, &c, &s);
+		printf("%6d all-pairs lower bound %d rounds (busiest cable %d "
+		       "flows): %d shifts + %d packed, %d flows sharing\n",
+		       hosts, b.lower, b.flows, b.shifts, b.extra, b.shared);
 		burnin_schedule_free(&s);
 	}
 	route_ctx_free(&c);
@@ -279,6 +348,20 @@ int main(int argc, char **argv)
 	int i, n;
 	char *end;
 
+	if (argc > 1 && !strcmp(argv[1], "--minhop")) {
+		minhop = true;
+		argc--;
+		argv++;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--max-rounds")) {
+		max_rounds = (int)strtol(argv[2], &end, 10);
+		if (*end || max_rounds < 1) {
+			fprintf(stderr, "--max-rounds: expected N >= 1\n");
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	for (i = 1; i < argc; i++) {
 		n = (int)strtol(argv[i], &end, 10);
 		if (*end || n < 2 * K || n % (K * K) || n > K * K * K) {

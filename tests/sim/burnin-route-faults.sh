@@ -22,10 +22,12 @@
 #      cable loaded and the run's records name the unreachable ones;
 #      route-aware all-pairs has 0 contended rounds (route-blind: more).
 #   4. The demo's 324-HCA tree in ibsim: cover has 0 contended cables and
-#      its run proves every reachable switch cable loaded; all-pairs no
-#      more contended rounds than route-blind, and contended ones only
-#      where a cable carries more flows than the plan has rounds (minhop
-#      puts up to 918 on one down-link: the routing forces them).
+#      its run proves every reachable switch cable loaded; all-pairs has
+#      0 contended rounds, in no fewer rounds than the bound L it prints
+#      (the most ordered pairs on one cable: minhop puts 918 on one
+#      down-link, so its plan has over 900 rounds); with --max-rounds
+#      between the shifts and that, no more rounds than the cap (cables
+#      shared then, and said).
 set -u
 engine=${1:?engine}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,13 +46,15 @@ route() {
 		sim_fail "fabric routes: $(tail -3 "$1.rt")"
 }
 
-# dry ROUTES SCHEDULE OUT: --dry-run over ROUTES; OUT.cov the certificate,
-# OUT.plan the plan, OUT.out what it printed
+# dry ROUTES SCHEDULE OUT [ARGS...]: --dry-run over ROUTES; OUT.cov the
+# certificate, OUT.plan the plan, OUT.out what it printed
 dry() {
-	"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$1" \
-		--routes "$1" --schedule "$2" --plan "$3.plan" \
-		--coverage "$3.cov" >"$3.out" 2>&1 ||
-		sim_fail "dry run $2 on $1: $(tail -3 "$3.out")"
+	local routes=$1 schedule=$2 out=$3
+	shift 3
+	"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$routes" \
+		--routes "$routes" --schedule "$schedule" --plan "$out.plan" \
+		--coverage "$out.cov" "$@" >"$out.out" 2>&1 ||
+		sim_fail "dry run $schedule on $routes: $(tail -3 "$out.out")"
 }
 # head_of OUT FIELD: the certificate's summary field
 head_of() { jq -r "select(.kind == \"coverage\") | .$2" "$1.cov"; }
@@ -308,6 +312,30 @@ dry demo.jsonl cover demo-cover
 check_cover demo-cover
 dry demo.jsonl all-pairs demo-ap
 check_allpairs demo-ap
+# 0 contended on the full tree, whatever the routing loads on one cable:
+# as many rounds as that takes, at least the bound
+lower=$(head_of demo-ap all_pairs.lower_bound)
+rounds=$(head_of demo-ap rounds)
+[ "$(head_of demo-ap contended_rounds)" = 0 ] ||
+	sim_fail "demo: all-pairs has $(head_of demo-ap contended_rounds) contended rounds"
+[ "$rounds" -ge "$lower" ] ||
+	sim_fail "demo: all-pairs has $rounds rounds, under the bound $lower"
+grep -q "^all-pairs: lower bound $lower rounds (busiest cable .*); this plan $rounds rounds .* 0 contended, predicted " demo-ap.out ||
+	sim_fail "demo: --dry-run does not print the bound and the plan"
+sim_log "ok: $engine: demo all-pairs: $rounds rounds, bound $lower" \
+	"($(head_of demo-ap all_pairs.busiest_cable)), 0 contended"
+# --max-rounds: a window between the shifts and the plan's rounds
+shifts=$(head_of demo-ap all_pairs.shift_rounds)
+cap=$(((shifts + rounds) / 2))
+dry demo.jsonl all-pairs demo-cap --max-rounds "$cap"
+[ "$(head_of demo-cap rounds)" -le "$cap" ] ||
+	sim_fail "demo: --max-rounds $cap: $(head_of demo-cap rounds) rounds"
+[ "$(head_of demo-cap all_pairs.max_rounds)" = "$cap" ] ||
+	sim_fail "demo: --max-rounds $cap: not in the certificate"
+grep -q "^  --max-rounds $cap: [0-9]* flows share a cable, in $(head_of demo-cap contended_rounds) contended rounds" demo-cap.out ||
+	sim_fail "demo: --max-rounds $cap: the contended rounds not said"
+sim_log "ok: $engine: demo all-pairs --max-rounds $cap: $(head_of demo-cap rounds)" \
+	"rounds, $(head_of demo-cap contended_rounds) contended"
 sim_client "$IBPROOF" burnin --transport fake --no-progress --warmup 0.1 \
 	--duration 1 --retests 0 --timeout 60 --routes demo.jsonl \
 	--fake "routes=$PWD/demo.jsonl;sim-console=$PWD/console" \

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # `ibproof burnin --dry-run --routes FILE`: the route-aware planner on the
 # trees of fixtures/fabric/plan (8 leaves x 4 hosts, 4 spines, routed by
-# opensm on ibsim: ftree, ftree with 3 hosts unplugged, minhop) and on the
-# 8-node tree's topology + table dump. all-pairs has no contended round
-# where the route-blind plan has some; cover loads all 64 switch-to-switch
+# opensm on ibsim: ftree, ftree with 3 hosts unplugged, minhop; the demo's
+# 324-HCA tree, ftree and minhop) and on the 8-node tree's topology + table
+# dump. all-pairs has no contended round where the route-blind plan has
+# some, nor where minhop loads a cable with 918 pairs (the bound printed),
+# and --max-rounds caps it; cover loads all 64 switch-to-switch
 # cables in 2 rounds and names the unreachable ones; --coverage and --plan
 # write what docs/burnin.md says; bad input is exit 2 with FILE:LINE.
 set -u
@@ -70,6 +72,38 @@ expect 0 '^route-blind all-pairs: 323 rounds; .*contended [1-9][0-9]* \(in [1-9]
 expect 0 "^coverage: 2 rounds; switch-to-switch cables 576: loaded 576, $clean, unreachable 0, up-links loaded from one host only 0" \
 	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records" \
 	--schedule cover
+# the demo's tree routed -R minhop: a down-link carries 918 ordered pairs;
+# the plan takes as many rounds as keep every flow alone, and says so
+demo_minhop() { # demo_minhop RC PATTERN ARGS...
+	local rc=$1 pattern=$2
+	shift 2
+	expect "$rc" "$pattern" "$p/demo-inventory.jsonl" -- \
+		--routes "$p/demo-minhop.records" "$@"
+}
+demo_minhop 0 "^coverage: 9[1-3][0-9] rounds; switch-to-switch cables 576: loaded 432, $clean"
+demo_minhop 0 '^all-pairs: lower bound 918 rounds \(busiest cable spine01:1->leaf01:19: 918 ordered pairs routed over it; 324 ports, so at least 323\); this plan 9[1-3][0-9] rounds \(323 shifts \+ [0-9]+ packed\), 0 contended, predicted [0-9]'
+# --max-rounds: a fixed window, cables shared past it, said so
+demo_minhop 0 '^coverage: 651 rounds; .*contended [1-9][0-9]* \(in [1-9]' \
+	--max-rounds 651
+demo_minhop 0 '^  --max-rounds 651: [1-9][0-9]* flows share a cable, in [1-9][0-9]* contended rounds \(without the cap: at least 918 rounds, none contended\)$' \
+	--max-rounds 651
+demo_minhop 2 '^ibproof: error: --max-rounds 322: all-pairs of these ports takes 323 rounds of shifts .* give at least 323$' \
+	--max-rounds 322
+demo_minhop 2 "--max-rounds: expected an integer from 1 to [0-9]+, got '0'" \
+	--max-rounds 0
+demo_minhop 2 "--max-rounds: expected an integer from 1 to [0-9]+, got '9x'" \
+	--max-rounds 9x
+demo_minhop 2 '--max-rounds goes with --routes FILE and --schedule all-pairs' \
+	--max-rounds 700 --schedule cover
+expect 2 '--max-rounds goes with --routes FILE and --schedule all-pairs' \
+	"$full" -- --max-rounds 40
+"$bin" burnin --dry-run --inventory "$p/demo-inventory.jsonl" \
+	--routes "$p/demo-minhop.records" --coverage "$dir/mh.jsonl" \
+	--max-rounds 700 >/dev/null 2>&1
+check "--coverage: all-pairs' bound, busiest cable, rounds and cap" \
+	grep -qE '"all_pairs":\{"lower_bound":918,"busiest_cable":"spine01:1->leaf01:19","busiest_flows":918,"rounds":700,"shift_rounds":323,"extra_rounds":377,"max_rounds":700,"shared_flows":[1-9][0-9]*,"predicted_s":[0-9.]+\}' \
+	<(head -1 "$dir/mh.jsonl")
+
 # hosts unplugged: the holes kept, the down-links to them named
 expect 0 "^coverage: 31 rounds; .*loaded 61, $clean, unreachable 3" \
 	"$part" -- --routes "$p/tree-missing.records" \

@@ -21,6 +21,10 @@
 
 struct rf_tree {
 	int leaves, spines; /* hosts a leaf = spines */
+	/* every leaf sends all its traffic to other leaves up through
+	 * spine 0: each of spine 0's cables carries hosts x (all - hosts)
+	 * ordered pairs, more than all-pairs has shifts */
+	bool one_spine;
 };
 
 static inline int rf_hosts(const struct rf_tree *t)
@@ -111,6 +115,7 @@ static inline int rf_route(const struct rf_tree *t, int l, int s, int d)
 	if (l >= 0) {
 		if (d <= n) /* a host */
 			return (d - 1) / h == l ? 1 + (d - 1) % h
+			       : t->one_spine	? 1 + h
 						: 1 + h + (d - 1) % h;
 		if (d == rf_leaf_lid(t, l))
 			return 0;

@@ -309,6 +309,9 @@ static void test_interrupt_then_resume(void **state)
 		assert_int_equal(2, t.per_round[r]); /* none repeated */
 	cfg.seed = 5; /* another schedule: refused */
 	assert_int_equal(IBP_EXIT_USAGE, burnin_run_local(&cfg));
+	cfg.seed = 0;
+	cfg.max_rounds = 40; /* another route-aware plan: refused */
+	assert_int_equal(IBP_EXIT_USAGE, burnin_run_local(&cfg));
 	unlink(path);
 	free(path);
 }

@@ -4,7 +4,10 @@
  * on ibsim (fixtures/fabric/plan/, made by make-fixtures.sh there): 8
  * leaves x 4 hosts, 4 spines, routed -R ftree (full, and with node006,
  * node011 and node027 unplugged before routing) and -R minhop; the
- * demo's 324-HCA tree (18 leaves x 18, 8 spines, 16 up-links) -R ftree.
+ * demo's 324-HCA tree (18 leaves x 18, 8 spines, 16 up-links) -R ftree
+ * and -R minhop; and a tree generated whose leaves send all traffic to
+ * other leaves through one spine (route_fabric.h), so one cable carries
+ * more ordered pairs than all-pairs has shifts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +22,7 @@
 #include <jansson.h>
 
 #include "burnin/route_plan.h"
+#include "route_fabric.h"
 
 #define FX FIXTURES_DIR "/fabric/plan/"
 
@@ -96,12 +100,15 @@ static void certify_clean(struct plan *p)
 static void all_pairs_clean(const char *records, const char *inv,
 			    const char *order, int rounds)
 {
+	struct route_bound b;
 	struct plan p;
 
 	plan_open(&p, records, inv, order);
-	assert_int_equal(route_all_pairs(&p.c, &p.s), 0);
+	assert_int_equal(route_all_pairs(&p.c, 0, &p.s, &b), 0);
 	if (rounds > 0)
 		assert_int_equal(p.s.n_rounds, rounds);
+	assert_true(p.s.n_rounds >= b.lower);
+	assert_int_equal(p.s.n_rounds, b.shifts + b.extra);
 	assert_duplex(&p.s, p.n);
 	assert_all_ordered(&p.s, p.n);
 	certify_clean(&p);
@@ -132,6 +139,36 @@ static void test_all_pairs_oversubscribed(void **state)
 			NULL, -1);
 }
 
+/* The demo's tree routed -R minhop: a down-link carries 918 ordered pairs,
+ * 323 shifts; the plan takes as many rounds as keep each flow alone (it
+ * had 651, 305 of them contended, when extra rounds stopped at the
+ * shifts' number). */
+static void test_all_pairs_minhop_demo(void **state)
+{
+	struct route_bound b;
+	struct plan p;
+
+	(void)state;
+	all_pairs_clean(FX "demo-minhop.records", FX "demo-inventory.jsonl",
+			NULL, -1);
+	plan_open(&p, FX "demo-minhop.records", FX "demo-inventory.jsonl",
+		  NULL);
+	assert_int_equal(route_all_pairs(&p.c, 0, &p.s, &b), 0);
+	assert_int_equal(b.lower, 918);
+	assert_int_equal(b.flows, 918);
+	assert_int_equal(b.shifts, 323);
+	assert_true(p.s.n_rounds <= 918 + 918 / 50);
+	burnin_schedule_free(&p.s);
+	/* capped at 651: no more rounds, every pair still once */
+	assert_int_equal(route_all_pairs(&p.c, 651, &p.s, &b), 0);
+	assert_int_equal(p.s.n_rounds, 651);
+	assert_all_ordered(&p.s, p.n);
+	assert_duplex(&p.s, p.n);
+	assert_int_equal(route_cert_build(&p.c, &p.s, &p.cert), 0);
+	assert_true(p.cert.contended_rounds > 0);
+	plan_close(&p);
+}
+
 /* With 3 hosts unplugged: the holes kept, no round contended. */
 static void test_all_pairs_missing(void **state)
 {
@@ -141,6 +178,124 @@ static void test_all_pairs_missing(void **state)
 			FX "tree-missing.ca-order", 31);
 	all_pairs_clean(FX "tree-missing.records",
 			FX "tree-missing-inventory.jsonl", NULL, 31);
+}
+
+/* ---- one cable busier than the shifts (route_pack.c) ---- */
+
+static void load_tree(const struct rf_tree *t, struct plan *p)
+{
+	char topo[] = "/tmp/route-pack-topo-XXXXXX";
+	char lfts[] = "/tmp/route-pack-lfts-XXXXXX", err[512];
+	int fd_t = mkstemp(topo), fd_l = mkstemp(lfts);
+	FILE *ft = fdopen(fd_t, "w"), *fl = fdopen(fd_l, "w");
+
+	assert_non_null(ft);
+	assert_non_null(fl);
+	rf_topo(t, ft);
+	rf_lfts(t, fl);
+	fclose(ft);
+	fclose(fl);
+	assert_int_equal(
+		burnin_routes_load(topo, lfts, &p->r, err, sizeof(err)), 0);
+	unlink(topo);
+	unlink(lfts);
+}
+
+/* 4 leaves x 3 hosts, 3 spines; one_spine: all through spine 0, 3 x 9 =
+ * 27 ordered pairs on each of its cables, 11 shifts. */
+static void tree_open(struct plan *p, bool one_spine)
+{
+	struct rf_tree t = { 4, 3, one_spine };
+	char err[512];
+
+	memset(p, 0, sizeof(*p));
+	load_tree(&t, p);
+	p->n = rf_hosts(&t);
+	p->inv = calloc((size_t)p->n, sizeof(*p->inv));
+	assert_non_null(p->inv);
+	for (int h = 0; h < p->n; h++) {
+		snprintf(p->inv[h].host, sizeof(p->inv[h].host), "node%03d", h);
+		snprintf(p->inv[h].ca, sizeof(p->inv[h].ca), "mlx5_0");
+		p->inv[h].port = 1;
+		p->inv[h].guid = rf_port_guid(h);
+	}
+	assert_int_equal(route_ctx_init(&p->c, p->r, p->inv, p->n), 0);
+	assert_int_equal(p->c.n_unmapped, 0);
+	assert_int_equal(route_order_build(&p->c, NULL, err, sizeof(err)), 0);
+}
+
+/* Without a cap every flow alone on its cables, in at least L rounds. */
+static void test_busy_cable_alone(void **state)
+{
+	struct route_bound b;
+	struct plan p;
+
+	(void)state;
+	tree_open(&p, true);
+	assert_int_equal(route_all_pairs(&p.c, 0, &p.s, &b), 0);
+	assert_int_equal(b.flows, 27);
+	assert_int_equal(b.lower, 27);
+	assert_true(burnin_routes_cable(p.r, b.cable)->inter_switch);
+	assert_int_equal(b.shifts, p.n - 1);
+	assert_int_equal(b.shared, 0);
+	assert_int_equal(p.s.n_rounds, b.shifts + b.extra);
+	assert_true(p.s.n_rounds >= b.lower);
+	assert_true(p.s.n_rounds <= b.lower + b.lower / 4);
+	assert_duplex(&p.s, p.n);
+	assert_all_ordered(&p.s, p.n);
+	certify_clean(&p);
+	assert_int_equal(p.cert.flows_no_route, 0);
+	plan_close(&p);
+}
+
+/* A cap between the shifts and the bound: no more rounds than it, every
+ * pair still once, cables shared. */
+static void check_cap(int cap)
+{
+	struct route_bound b;
+	struct plan p;
+
+	tree_open(&p, true);
+	assert_int_equal(route_all_pairs(&p.c, cap, &p.s, &b), 0);
+	assert_true(p.s.n_rounds <= cap);
+	assert_int_equal(b.lower, 27);
+	assert_true(b.shared > 0);
+	assert_duplex(&p.s, p.n);
+	assert_all_ordered(&p.s, p.n);
+	assert_int_equal(route_cert_build(&p.c, &p.s, &p.cert), 0);
+	assert_true(p.cert.contended_rounds > 0);
+	plan_close(&p);
+}
+
+static void test_max_rounds(void **state)
+{
+	struct route_bound b;
+	struct plan p;
+
+	(void)state;
+	check_cap(20);
+	check_cap(11); /* the shifts alone */
+	/* below the shifts: refused, saying how many */
+	tree_open(&p, true);
+	assert_int_equal(route_all_pairs(&p.c, 10, &p.s, &b), -ERANGE);
+	assert_int_equal(b.shifts, 11);
+	plan_close(&p);
+}
+
+/* Routed d-mod-k: the shifts keep every flow alone, no extra round. */
+static void test_balanced_no_extra(void **state)
+{
+	struct route_bound b;
+	struct plan p;
+
+	(void)state;
+	tree_open(&p, false);
+	assert_int_equal(route_all_pairs(&p.c, 0, &p.s, &b), 0);
+	assert_int_equal(b.lower, p.n - 1);
+	assert_int_equal(b.extra, 0);
+	assert_int_equal(p.s.n_rounds, p.n - 1);
+	certify_clean(&p);
+	plan_close(&p);
 }
 
 /* The route-blind plan of the same tree does share cables. */
@@ -241,7 +396,7 @@ static void test_unmapped(void **state)
 	plan_open(&p, FX "tree-missing.records", FX "tree-inventory.jsonl",
 		  NULL);
 	assert_int_equal(p.c.n_unmapped, 3);
-	assert_int_equal(route_all_pairs(&p.c, &p.s), 0);
+	assert_int_equal(route_all_pairs(&p.c, 0, &p.s, NULL), 0);
 	assert_all_ordered(&p.s, p.n);
 	assert_int_equal(route_cert_build(&p.c, &p.s, &p.cert), 0);
 	assert_int_equal(p.cert.flows_no_route, 32 * 31 - 29 * 28);
@@ -340,6 +495,10 @@ int main(void)
 		cmocka_unit_test(test_all_pairs_ftree),
 		cmocka_unit_test(test_all_pairs_missing),
 		cmocka_unit_test(test_all_pairs_oversubscribed),
+		cmocka_unit_test(test_all_pairs_minhop_demo),
+		cmocka_unit_test(test_busy_cable_alone),
+		cmocka_unit_test(test_max_rounds),
+		cmocka_unit_test(test_balanced_no_extra),
 		cmocka_unit_test(test_route_blind_contends),
 		cmocka_unit_test(test_cover),
 		cmocka_unit_test(test_unmapped),
