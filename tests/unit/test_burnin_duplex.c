@@ -48,8 +48,8 @@ static void shift_config(struct burnin_config *cfg, const char *records)
 	cfg->schedule = "shift";
 	cfg->params.duration_s = 0.1;
 	cfg->params.warmup_s = 0;
-	cfg->params.stall_s = 0.2;
-	cfg->timeout_s = 0.5;
+	cfg->params.stall_s = 2; /* generous: a loaded CI host */
+	cfg->timeout_s = 5;
 	cfg->retest_rounds = 0;
 	cfg->progress = false;
 	cfg->records = records;
