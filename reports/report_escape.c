@@ -169,6 +169,25 @@ void report_shell_quote(struct report_buf *b, const char *s)
 	report_buf_puts(b, "'");
 }
 
+/*
+ * Whether a cell holds what some reader takes for the end of a line: a
+ * control (C0, DEL, C1: NEL is U+0085) or U+2028 / U+2029 (Python's
+ * splitlines() splits on each). Quoted, such a cell stays one field even
+ * for a reader that splits lines first.
+ */
+static bool csv_line_break_like(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (; *u; u++)
+		if (*u < 0x20 || *u == 0x7f ||
+		    (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) ||
+		    (u[0] == 0xe2 && u[1] == 0x80 &&
+		     (u[2] == 0xa8 || u[2] == 0xa9)))
+			return true;
+	return false;
+}
+
 /* RFC 4180: quoted when needed, quotes doubled; a cell that starts with
  * one of OWASP's = + - @ TAB CR is prefixed with ' so spreadsheets do not
  * run it as a formula (D18: TAB and CR too). */
@@ -179,7 +198,7 @@ void report_csv_field(struct report_buf *b, const char *s)
 	if (!s)
 		return;
 	formula = *s && strchr("=+-@\t\r", *s);
-	quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+	quote = formula || strpbrk(s, ",\"") || csv_line_break_like(s);
 	if (!quote) {
 		report_buf_puts(b, s);
 		return;

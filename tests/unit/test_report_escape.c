@@ -82,6 +82,29 @@ static void test_csv(void **state)
 	expect(report_csv_field, "=cmd()", "\"'=cmd()\"");
 }
 
+/*
+ * Found by the fuzz campaign (fuzz_report_formats, check-outputs.py csv):
+ * a node name holding NEL (U+0085) went into disable.csv unquoted, and a
+ * reader that splits lines first (Python's splitlines(), and with it
+ * csv.reader over them) saw the row cut in three. A cell holding a
+ * control, NEL or U+2028/U+2029 is quoted, so it stays one field.
+ */
+static void test_csv_line_break_like(void **state)
+{
+	(void)state;
+	expect(report_csv_field,
+	       "a\xc2\x85"
+	       "b",
+	       "\"a\xc2\x85"
+	       "b\"");
+	expect(report_csv_field, "ls\xe2\x80\xa8ps\xe2\x80\xa9",
+	       "\"ls\xe2\x80\xa8ps\xe2\x80\xa9\"");
+	expect(report_csv_field, "esc\x1b[1m", "\"esc\x1b[1m\"");
+	expect(report_csv_field, "bidi \xe2\x80\xae ok",
+	       "bidi \xe2\x80\xae ok");
+	expect(report_csv_field, "\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9");
+}
+
 static void test_prometheus(void **state)
 {
 	(void)state;
@@ -135,6 +158,7 @@ int main(void)
 		cmocka_unit_test(test_xml),
 		cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_csv_line_break_like),
 		cmocka_unit_test(test_prometheus),
 		cmocka_unit_test(test_comment),
 		cmocka_unit_test(test_script_json),
