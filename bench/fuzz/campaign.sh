@@ -33,6 +33,18 @@ fi
 # done_of NAME: executions the ledger adds up ("EXECS EDGES CORPUS RC")
 done_of() { awk '{ n += $1 } END { print n + 0 }' "$dir/$1/ledger" 2>/dev/null || echo 0; }
 
+# keep_outputs ART: a target that failed (abort) left its scratch folder
+# in /dev/shm (ibproof-fuzz-*-PID, its process gone): kept beside the
+# input, as the evidence its oracle message names
+keep_outputs() {
+	local d pid
+	for d in /dev/shm/ibproof-fuzz-*; do
+		[ -d "$d" ] || continue
+		pid=${d##*-}
+		[ -e "/proc/$pid" ] || mv "$d" "$1/outputs-${d##*/}"
+	done
+}
+
 # one_chunk NAME RUNS: one libFuzzer run, its line in the ledger
 one_chunk() {
 	local name=$1 runs=$2 log rc execs cov corp
@@ -52,6 +64,7 @@ one_chunk() {
 	# a clean end or a kill (SIGTERM: 143; libFuzzer's own exit 72) keeps
 	# the log small: its last lines
 	tail -20 "$log" >"$log.tail" && rm -f "$log"
+	[ "$rc" = 0 ] || keep_outputs "$dir/$name/art"
 	return "$rc"
 }
 
