@@ -251,7 +251,9 @@ void report_comment_text(struct report_buf *b, const char *s)
 }
 
 /* JSON made by jansson, made safe inside <script>: no '<', '>' or '&'
- * characters remain (they only occur inside strings, as \u escapes). */
+ * characters remain, nor DEL, which jansson leaves raw even with
+ * JSON_ENSURE_ASCII and HTML forbids (they only occur inside strings,
+ * so \u escapes). */
 void report_script_json(struct report_buf *b, const char *json)
 {
 	for (; json && *json; json++) {
@@ -264,6 +266,9 @@ void report_script_json(struct report_buf *b, const char *json)
 			break;
 		case '&':
 			report_buf_puts(b, "\\u0026");
+			break;
+		case 0x7f:
+			report_buf_puts(b, "\\u007f");
 			break;
 		default:
 			buf_putn(b, json, 1);

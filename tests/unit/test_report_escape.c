@@ -123,6 +123,11 @@ static void test_script_json(void **state)
 	(void)state;
 	expect(report_script_json, "{\"d\":\"</script><!-- & x\"}",
 	       "{\"d\":\"\\u003c/script\\u003e\\u003c!-- \\u0026 x\"}");
+	/* found by the fuzz campaign: a key holding DEL reached the page */
+	expect(report_script_json,
+	       "{\"gui\x7f"
+	       "d\":\"a\x7f\"}",
+	       "{\"gui\\u007fd\":\"a\\u007f\"}");
 }
 
 static void ranges(const char **hosts, size_t n, const char *want)
