@@ -42,20 +42,24 @@ int report_add_finding(struct report *r, json_t *finding)
 }
 
 /* "sw:0x...:17" / "ca:0x...:1": the identity of one end. */
-static void end_id(const struct report_end *e, char *buf, size_t len)
+/* An end's identity in an entry key, whole (a cut name could merge two
+ * ends, or end inside a UTF-8 character); NULL on ENOMEM. */
+static char *end_id(const struct report_end *e)
 {
-	char g[19];
+	char g[19], *id = NULL;
+	int n;
 
 	record_guid_str(e->guid, g);
 	if (e->type == 'c' && !e->guid)
-		snprintf(buf, len, "ca:%s/%s:%d", e->host ? e->host : "",
-			 e->ca ? e->ca : "", e->port);
+		n = asprintf(&id, "ca:%s/%s:%d", e->host ? e->host : "",
+			     e->ca ? e->ca : "", e->port);
 	else if (!e->guid)
-		snprintf(buf, len, "name:%s:%d", e->name ? e->name : "",
-			 e->port);
+		n = asprintf(&id, "name:%s:%d", e->name ? e->name : "",
+			     e->port);
 	else
-		snprintf(buf, len, "%s:%s:%d", e->type == 'c' ? "ca" : "sw", g,
-			 e->port);
+		n = asprintf(&id, "%s:%s:%d", e->type == 'c' ? "ca" : "sw", g,
+			     e->port);
+	return n < 0 ? NULL : id;
 }
 
 /* Fills in what the model knows about an end: name, alias, transceiver. */
@@ -119,21 +123,19 @@ static char *entry_key(const struct report_end *port,
 		       const struct report_end *peer,
 		       const struct report_link *l)
 {
-	char a[96], b[96], *key = NULL;
+	char *a = end_id(l ? &l->a : port), *b = l ? end_id(&l->b) : NULL;
+	char *key = NULL;
+	int n = -1;
 
-	if (l) {
-		end_id(&l->a, a, sizeof(a));
-		end_id(&l->b, b, sizeof(b));
-		bool swap = strcmp(a, b) > 0;
-
-		if (asprintf(&key, "cable:%s-%s", swap ? b : a, swap ? a : b) <
-		    0)
-			return NULL;
-		return key;
-	}
 	(void)peer;
-	end_id(port, a, sizeof(a));
-	return asprintf(&key, "port:%s", a) < 0 ? NULL : key;
+	if (a && l && b)
+		n = strcmp(a, b) > 0 ? asprintf(&key, "cable:%s-%s", b, a)
+				     : asprintf(&key, "cable:%s-%s", a, b);
+	else if (a && !l)
+		n = asprintf(&key, "port:%s", a);
+	free(a);
+	free(b);
+	return n < 0 ? NULL : key;
 }
 
 static struct report_entry *entry_new(struct report *r, const char *key)
@@ -151,8 +153,11 @@ static struct report_entry *entry_new(struct report *r, const char *key)
 	e->action = "none";
 	if (!e->key || !e->reasons || !e->evidence ||
 	    json_object_set_new(r->entry_keys, key,
-				json_integer((json_int_t)r->n_entries)))
+				json_integer((json_int_t)r->n_entries))) {
+		json_decref(e->reasons);
+		json_decref(e->evidence);
 		return NULL;
+	}
 	r->n_entries++;
 	return e;
 }

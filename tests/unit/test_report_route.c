@@ -360,6 +360,51 @@ static void json_ports_in_name_order(void **state)
 	report_fini(&r);
 }
 
+static json_t *finding_on(const char *node)
+{
+	json_t *f = record_new("finding");
+
+	json_object_update_new(
+		f, json_pack("{s:s,s:s,s:{s:s,s:i},s:s,s:s}", "severity",
+			     "fail", "category", "symbol-errors", "subject",
+			     "node", node, "port", 3, "action", "disable-port",
+			     "message", "errors"));
+	return f;
+}
+
+/*
+ * Found by the fuzz campaign (fuzz_report_formats, a LeakSanitizer
+ * report): entry keys were cut at 96 bytes, so a long switch name cut
+ * inside a UTF-8 character made a key jansson refused, and the whole
+ * report exited "Cannot allocate memory" (leaking the entry's arrays);
+ * two long names sharing their first 96 bytes would have been one entry.
+ */
+static void long_names_keep_their_entries(void **state)
+{
+	char same[200], other[200], cut[200];
+	struct report r;
+
+	(void)state;
+	memset(same, 's', 150);
+	same[150] = '\0';
+	memcpy(other, same, 151);
+	other[149] = 't';
+	memset(cut, 'e', 85); /* "name:" + 85: byte 95 inside an é */
+	snprintf(cut + 85, sizeof(cut) - 85,
+		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+	assert_int_equal(0, report_init(&r));
+	judge_defaults(&r.params.judge);
+	for (int i = 0; i < 3; i++) {
+		json_t *f = finding_on(i == 0 ? same : i == 1 ? other : cut);
+
+		assert_int_equal(0, report_ingest_record(&r, f));
+		json_decref(f);
+	}
+	assert_int_equal(0, report_build_disable_list(&r));
+	assert_int_equal(3, (int)r.n_entries);
+	report_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +413,7 @@ int main(void)
 		cmocka_unit_test(fast_path_judges_as_jansson),
 		cmocka_unit_test(counters_of_load_proof_blame_cable),
 		cmocka_unit_test(json_ports_in_name_order),
+		cmocka_unit_test(long_names_keep_their_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
