@@ -111,14 +111,17 @@ static int step(const char *root, char *cur, size_t len, const char **pp,
 	return ret;
 }
 
-int sysfs_resolve(const char *root, const char *rel, char *out, size_t len)
+/* Resolves rel from dir, a canonical path inside root ("" for root). */
+static int resolve_from(const char *root, const char *dir, const char *rel,
+			char *out, size_t len)
 {
-	char todo[2 * PATH_MAX], cur[PATH_MAX] = "";
+	char todo[2 * PATH_MAX], cur[PATH_MAX];
 	const char *p = todo;
 	int links = 0, ret;
 	size_t n;
 
-	if (snprintf(todo, sizeof(todo), "%s", rel) >= (int)sizeof(todo))
+	if (snprintf(cur, sizeof(cur), "%s", dir) >= (int)sizeof(cur) ||
+	    snprintf(todo, sizeof(todo), "%s", rel) >= (int)sizeof(todo))
 		return -ENAMETOOLONG;
 	while (*p) {
 		while (*p == '/')
@@ -137,16 +140,22 @@ int sysfs_resolve(const char *root, const char *rel, char *out, size_t len)
 	return 0;
 }
 
+int sysfs_resolve(const char *root, const char *rel, char *out, size_t len)
+{
+	return resolve_from(root, "", rel, out, len);
+}
+
 /*
  * The one open() of sysfs: rel resolved inside root, no link left. Opened
  * O_NONBLOCK and then checked, so a FIFO or a device node in a captured
  * tree is refused (-EINVAL; a directory -EISDIR) instead of blocking open() or read() forever:
  * every sysfs attribute is a regular file.
  */
-static int open_in_root(const char *root, const char *rel, int flags)
+static int open_in_root(const char *root, const char *dir, const char *rel,
+			int flags)
 {
 	char canon[PATH_MAX], full[PATH_MAX];
-	int fd, ret = sysfs_resolve(root, rel, canon, sizeof(canon));
+	int fd, ret = resolve_from(root, dir, rel, canon, sizeof(canon));
 	struct stat st;
 
 	if (ret)
@@ -169,10 +178,11 @@ static int open_in_root(const char *root, const char *rel, int flags)
 	return fd;
 }
 
-long sysfs_read_bin(const char *root, const char *rel, void *buf, size_t len)
+long sysfs_read_bin_in(const char *root, const char *dir, const char *rel,
+		       void *buf, size_t len)
 {
 	size_t got = 0;
-	int fd = open_in_root(root, rel, 0);
+	int fd = open_in_root(root, dir, rel, 0);
 
 	if (fd < 0)
 		return fd;
@@ -195,19 +205,30 @@ long sysfs_read_bin(const char *root, const char *rel, void *buf, size_t len)
 	return (long)got;
 }
 
-int sysfs_read(const char *root, const char *rel, char *buf, size_t len)
+long sysfs_read_bin(const char *root, const char *rel, void *buf, size_t len)
+{
+	return sysfs_read_bin_in(root, "", rel, buf, len);
+}
+
+int sysfs_read_in(const char *root, const char *dir, const char *rel, char *buf,
+		  size_t len)
 {
 	long n;
 
 	if (!len)
 		return -EINVAL;
-	n = sysfs_read_bin(root, rel, buf, len - 1);
+	n = sysfs_read_bin_in(root, dir, rel, buf, len - 1);
 	if (n < 0)
 		return (int)n;
 	buf[n] = '\0';
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
+}
+
+int sysfs_read(const char *root, const char *rel, char *buf, size_t len)
+{
+	return sysfs_read_in(root, "", rel, buf, len);
 }
 
 struct name_list {
@@ -239,7 +260,7 @@ static int name_list_add(struct name_list *l, const char *name)
 /* The names of a directory inside root, '.' names left out. */
 static int read_names(const char *root, const char *rel, struct name_list *l)
 {
-	int ret = 0, fd = open_in_root(root, rel, O_DIRECTORY);
+	int ret = 0, fd = open_in_root(root, "", rel, O_DIRECTORY);
 	struct dirent *e;
 	DIR *dp;
 

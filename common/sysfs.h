@@ -28,6 +28,18 @@ int sysfs_read(const char *root, const char *rel, char *buf, size_t len);
 long sysfs_read_bin(const char *root, const char *rel, void *buf, size_t len);
 
 /*
+ * sysfs_read() and sysfs_read_bin() of rel below dir, a canonical path that
+ * sysfs_resolve() gave ("devices/pci0000:00/0000:00:01.0"): dir is not
+ * walked again, rel is resolved from it as sysfs_resolve() does (its links,
+ * its "..", never above root). A device's attributes cost a few system
+ * calls instead of a walk of the whole path each.
+ */
+int sysfs_read_in(const char *root, const char *dir, const char *rel, char *buf,
+		  size_t len);
+long sysfs_read_bin_in(const char *root, const char *dir, const char *rel,
+		       void *buf, size_t len);
+
+/*
  * Calls fn(ctx, name) for every entry of directory rel inside root, except
  * names starting with '.', in cmp order (strcmp, strverscmp; NULL: the
  * directory's own order). Stops at fn's first non-zero return and returns

@@ -48,12 +48,10 @@ static int files_read_acs(void *ctx, const struct pcie_dev *dev, uint16_t *cap,
 {
 	const char *root = ctx;
 	uint8_t cfg[PCIE_CFG_SIZE];
-	char rel[PCIE_PATH_LEN + 16];
 	long n;
 	int pos;
 
-	snprintf(rel, sizeof(rel), "%s/config", dev->path);
-	n = sysfs_read_bin(root, rel, cfg, sizeof(cfg));
+	n = sysfs_read_bin_in(root, dev->path, "config", cfg, sizeof(cfg));
 	if (n < 0)
 		return (int)n;
 	if (n <= PCIE_CFG_EXT_START)

@@ -81,7 +81,7 @@ static int dev_attr(const struct pcie_topo *t, struct pcie_dev *d,
 	int ret;
 
 	snprintf(rel, sizeof(rel), "bus/pci/devices/%s/%s", d->bdf, attr);
-	ret = sysfs_read(t->root, rel, buf, len);
+	ret = sysfs_read_in(t->root, d->path, attr, buf, len);
 	if (ret && ret != -ENOENT) {
 		log_warn("%s/%s: cannot read: %s", t->root, rel,
 			 strerror(-ret));

@@ -352,6 +352,41 @@ static void test_d3_fifo_attribute_is_refused(void **state)
 			 0);
 }
 
+/*
+ * Reading below a canonical folder gives what the whole path gives: rel's
+ * links and ".." are still followed by hand, and still never above root.
+ */
+static void test_read_in(void **state)
+{
+	const char *dev = "devices/pci0000:00/0000:00:01.0";
+	char buf[64];
+
+	(void)state;
+	put("devices/pci0000:00/0000:00:01.0/../class", "0x060400\n");
+	lnk("vendor", "devices/pci0000:00/0000:00:01.0/alias");
+	lnk("../../../../../etc", "devices/pci0000:00/0000:00:01.0/up");
+	assert_int_equal(sysfs_read_in(root, dev, "vendor", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "0x15b3");
+	assert_int_equal(sysfs_read_in(root, dev, "alias", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "0x15b3");
+	assert_int_equal(sysfs_read_in(root, dev, "../class", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "0x060400");
+	assert_int_equal(
+		sysfs_read_in(root, dev, "up/secret", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "inside the root");
+	assert_int_equal(
+		sysfs_read_in(root, "", "bus/dev/vendor", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0x15b3");
+	assert_int_equal(sysfs_read_in(root, dev, "nothing", buf, sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(sysfs_read_bin_in(root, dev, "vendor", buf, 4), 4);
+	assert_int_equal(sysfs_read_in(root, dev, "..", buf, sizeof(buf)),
+			 -EISDIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +395,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_confined, setup_root,
 						teardown_root),
 		cmocka_unit_test_setup_teardown(test_list, setup_root,
+						teardown_root),
+		cmocka_unit_test_setup_teardown(test_read_in, setup_root,
 						teardown_root),
 		cmocka_unit_test_setup_teardown(
 			test_d3_fifo_attribute_is_refused, setup_root,
