@@ -191,9 +191,12 @@ static inline const char *fuzz_tree_build(const uint8_t *data, size_t size)
 	int n = 0;
 
 	if (!root[0]) {
-		snprintf(root, sizeof(root), "/dev/shm/ibproof-fuzz-%d",
-			 (int)getpid());
-		if (mkdir(root, 0755) && errno != EEXIST)
+		/* the array's size: sizeof(root), a pointer's, made every
+		 * process share "/dev/sh" and empty each other's trees */
+		if (snprintf(fuzz_tree_root, sizeof(fuzz_tree_root),
+			     "/dev/shm/ibproof-fuzz-%d",
+			     (int)getpid()) >= (int)sizeof(fuzz_tree_root) ||
+		    (mkdir(root, 0755) && errno != EEXIST))
 			abort();
 		atexit(fuzz_tree_remove);
 	}
