@@ -343,6 +343,41 @@ static void test_fabric_and_report_agree(void **state)
 }
 
 /*
+ * D17: `fabric` and `report` had a parser each and disagreed on two maps
+ * (shared/inputs-defects/namemap-parsers-disagree): a blank line ending in
+ * CRLF (report refused it, fabric read on) and a GUID without 0x (report
+ * took it, fabric refused it). Both read the one parser now: the CRLF map
+ * loads with the same name, the GUID without 0x is FILE:LINE in both.
+ */
+static void test_d17_crlf_and_bare_guid_alike(void **state)
+{
+	char *crlf =
+		write_temp("# map\r\n\r\n0x0008f10300000145 \"leaf 02\"\r\n");
+	char *nohex = write_temp("0008f10300000145 \"leaf 02\"\n");
+	struct fabric_args a = { .common.node_name_map = nohex };
+	struct fabric *f = fabric_new();
+	char where[300];
+	struct report r;
+
+	(void)state;
+	assert_string_equal("leaf 02", fabric_name(crlf));
+	assert_string_equal("leaf 02", report_name(crlf));
+
+	assert_non_null(f);
+	assert_int_not_equal(IBP_EXIT_PASS, fabric_apply_map_file(&a, f));
+	fabric_free(f);
+	assert_int_equal(0, report_init(&r));
+	assert_int_not_equal(0, report_load_node_name_map(&r, nohex));
+	snprintf(where, sizeof(where), "%s:1: expected 0xGUID", nohex);
+	assert_non_null(strstr(r.error, where));
+	report_fini(&r);
+	unlink(crlf);
+	unlink(nohex);
+	free(crlf);
+	free(nohex);
+}
+
+/*
  * D22: a map with no entries (an empty file, or only comments) reached
  * qsort(NULL, 0, ...), undefined behaviour that UBSan reports in the ASan
  * build; an empty map loads, and every lookup misses.
@@ -383,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_d8_nul_in_text_input_is_error),
 		cmocka_unit_test(test_d8_line_over_limit_is_error),
 		cmocka_unit_test(test_fabric_and_report_agree),
+		cmocka_unit_test(test_d17_crlf_and_bare_guid_alike),
 		cmocka_unit_test(test_d22_empty_map_no_qsort_of_null),
 	};
 
