@@ -462,14 +462,15 @@ int report_svg_histograms(struct report_buf *b, const struct report *r)
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		const struct report_meas *m = &r->meas[i];
 		struct hist_class *c = hist_class_of(hc, &n, m);
-		size_t bin;
+		double bin;
 
 		if (!c || m->status == 2)
 			continue;
 		c->n++;
 		c->errors += m->status == 1;
-		bin = (size_t)(meas_ratio(m) * 100 / 2.5);
-		c->bins[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
+		/* clamped as a double: a ratio past size_t's range is UB */
+		bin = meas_ratio(m) * 100 / 2.5;
+		c->bins[bin < HIST_BINS ? (size_t)bin : HIST_BINS - 1]++;
 	}
 	for (size_t i = 0; i < n; i++)
 		hist_one(b, &hc[i]);

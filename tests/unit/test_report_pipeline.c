@@ -120,6 +120,17 @@ static void hca_fabric(struct record_writer *w, int n, int bad, double noise)
 		}
 }
 
+/* One WRITE pair record between the first two HCAs. */
+static void emit_pair01(struct record_writer *w, int round, double gbps,
+			double gbps_min, double expected)
+{
+	emit(w, "pair",
+	     json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}", "round", round,
+		       "test", "write", "dir", "uni", "a", hca_ref(0), "b",
+		       hca_ref(1), "gbps", gbps, "gbps_min", gbps_min,
+		       "expected_gbps", expected, "status", "ok"));
+}
+
 static void analyse(struct report *r, const char *path, const char *previous)
 {
 	char *files[] = { (char *)path };
@@ -442,11 +453,7 @@ static void test_file_read_in_parts(void **state)
 	fputs("{\"schema\":\"ibproof/1\",\"kind\":\"pair\"}\n", f);
 	fclose(f);
 	w = record_writer_open(path, true);
-	emit(w, "pair",
-	     json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:s}", "round", 1,
-		       "test", "write", "dir", "uni", "a", hca_ref(0), "b",
-		       hca_ref(1), "gbps", 1.0, "gbps_min", 1.0,
-		       "expected_gbps", 2.0, "status", "ok"));
+	emit_pair01(w, 1, 1.0, 1.0, 2.0);
 	assert_int_equal(0, record_writer_close(w));
 	assert_int_equal(0, report_init(&parts));
 	parts.params = whole.params;
@@ -489,6 +496,31 @@ static void test_malformed_input(void **state)
 	free(path);
 }
 
+/* The HTML page of the records in PATH (removed), in a static buffer. */
+static const char *html_of(char *path)
+{
+	char *html = temp_path(".html");
+	static char buf[1 << 20];
+	struct report r;
+	size_t n;
+	FILE *f;
+
+	analyse(&r, path, NULL);
+	assert_int_equal(0, report_write_html(&r, html));
+	f = fopen(html, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	assert_true(n > 0 && n < sizeof(buf) - 1);
+	report_fini(&r);
+	unlink(path);
+	unlink(html);
+	free(path);
+	free(html);
+	return buf;
+}
+
 /*
  * Found by fuzz_report_formats (check-outputs.py html): the HTML report's
  * data script carried C1 controls, bidi overrides and non-characters raw
@@ -497,10 +529,8 @@ static void test_malformed_input(void **state)
  */
 static void test_html_data_without_controls(void **state)
 {
-	char *path = temp_path(".jsonl"), *html = temp_path(".html");
-	struct report r;
-	char buf[65536];
-	size_t n;
+	char *path = temp_path(".jsonl");
+	const char *page;
 	FILE *f = fopen(path, "w");
 
 	(void)state;
@@ -513,22 +543,10 @@ static void test_html_data_without_controls(void **state)
 	      "\"disable-port\",\"message\":\"m\\u0085\\u202e\\ufffe\"}\n",
 	      f);
 	fclose(f);
-	analyse(&r, path, NULL);
-	assert_int_equal(0, report_write_html(&r, html));
-	f = fopen(html, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	assert_true(n > 0 && n < sizeof(buf) - 1);
-	assert_null(strstr(buf, "\xc2\x85"));
-	assert_null(strstr(buf, "\xe2\x80\xae"));
-	assert_null(strstr(buf, "\xef\xbf\xbe"));
-	report_fini(&r);
-	unlink(path);
-	unlink(html);
-	free(path);
-	free(html);
+	page = html_of(path);
+	assert_null(strstr(page, "\xc2\x85"));
+	assert_null(strstr(page, "\xe2\x80\xae"));
+	assert_null(strstr(page, "\xef\xbf\xbe"));
 }
 
 /*
@@ -538,12 +556,9 @@ static void test_html_data_without_controls(void **state)
  */
 static void test_heatmap_rail_without_ports(void **state)
 {
-	char *path = temp_path(".jsonl"), *html = temp_path(".html");
+	char *path = temp_path(".jsonl");
 	struct record_writer *w = record_writer_open(path, false);
-	struct report r;
-	static char buf[1 << 20];
-	size_t n;
-	FILE *f;
+	const char *buf;
 
 	(void)state;
 	assert_non_null(w);
@@ -561,21 +576,10 @@ static void test_heatmap_rail_without_ports(void **state)
 	}
 	hca_fabric(w, 4, -1, 0);
 	assert_int_equal(0, record_writer_close(w));
-	analyse(&r, path, NULL);
-	assert_int_equal(0, report_write_html(&r, html));
-	f = fopen(html, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	buf = html_of(path);
 	assert_non_null(strstr(buf, "<h3>Rail 0</h3>"));
 	assert_null(strstr(buf, "<h3>Rail 1</h3>"));
 	assert_non_null(strstr(buf, "<h3>Rail 2</h3>"));
-	report_fini(&r);
-	unlink(path);
-	unlink(html);
-	free(path);
-	free(html);
 }
 
 static size_t count_of(const char *s, const char *what)
@@ -585,6 +589,30 @@ static size_t count_of(const char *s, const char *what)
 	for (; (s = strstr(s, what)); s += strlen(what))
 		n++;
 	return n;
+}
+
+/*
+ * The report_formats fuzz campaign (stop 28): a pair 1.7e30 times faster
+ * than expected made the histogram's bin index a float past size_t's
+ * range, undefined behaviour (UBSan: report_svg.c, float-cast-overflow).
+ * The ratio is clamped to the last bin (107.5-110 %) before it is
+ * converted.
+ */
+static void test_histogram_huge_ratio(void **state)
+{
+	char *records = temp_path(".jsonl");
+	struct record_writer *w;
+	const char *page;
+
+	(void)state;
+	w = record_writer_open(records, false);
+	assert_non_null(w);
+	hca_fabric(w, 4, -1, 0);
+	emit_pair01(w, 9, 3.3e32, 197.0, 200.0);
+	assert_int_equal(0, record_writer_close(w));
+	page = html_of(records);
+	assert_non_null(strstr(page, "97.5-100.0%: 6 pairs"));
+	assert_non_null(strstr(page, "107.5-110.0%: 1 pairs")); /* the last */
 }
 
 /*
@@ -677,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_input),
 		cmocka_unit_test(test_html_data_without_controls),
 		cmocka_unit_test(test_heatmap_rail_without_ports),
+		cmocka_unit_test(test_histogram_huge_ratio),
 		cmocka_unit_test(test_fabric_map),
 		cmocka_unit_test(test_fabric_map_bundles),
 	};
