@@ -140,9 +140,14 @@ void burnin_reaper_stop(struct burnin_reaper *r, double wait_s)
 	drained = !r->head && !r->busy;
 	pthread_mutex_unlock(&r->lock);
 	if (!drained) {
-		/* blocked in the kernel: the process's exit ends it */
+		/*
+		 * Blocked in the kernel. The exit cannot end a call that waits
+		 * on a device that stopped sending (seen: rxe over a NIC whose
+		 * transmit queue hung): this process stays until the kernel
+		 * returns, and mpirun waits for it. The records are written.
+		 */
 		log_warn(
-			"%s: endpoint teardown still running %.0f s after the run; leaving it to the exit",
+			"%s: endpoint teardown still running %.0f s after the run (blocked in the kernel: check this port's NIC and its kernel log); this process exits when the kernel returns, and mpirun waits for it until then",
 			r->who, wait_s);
 		pthread_detach(r->thread);
 		return;
