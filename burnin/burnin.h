@@ -49,7 +49,7 @@ struct burnin_schedule {
  * (spec, ports, seed). 0, or -EINVAL with a message ("FILE:LINE: ...") in
  * err; -ENOMEM.
  */
-int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
+int burnin_schedule_build(const char *spec, const struct dpath_port *ports,
 			  int n, uint64_t seed, struct burnin_schedule *s,
 			  char *err, size_t err_len);
 void burnin_schedule_free(struct burnin_schedule *s);
@@ -62,33 +62,32 @@ int burnin_schedule_add(struct burnin_schedule *s, int a, int b);
  * starts zeroed. 0 or -ENOMEM; _pairs_file and _node (schedule_file.c)
  * also -EINVAL with a message in err.
  */
-int burnin_schedule_all_pairs(const struct burnin_port *ports, int n,
+int burnin_schedule_all_pairs(const struct dpath_port *ports, int n,
 			      uint64_t seed, struct burnin_schedule *s);
-int burnin_schedule_rail(const struct burnin_port *ports, int n, uint64_t seed,
+int burnin_schedule_rail(const struct dpath_port *ports, int n, uint64_t seed,
 			 struct burnin_schedule *s);
-int burnin_schedule_intra(const struct burnin_port *ports, int n, uint64_t seed,
+int burnin_schedule_intra(const struct dpath_port *ports, int n, uint64_t seed,
 			  struct burnin_schedule *s);
 int burnin_schedule_shift(int n, struct burnin_schedule *s);
 int burnin_schedule_random(int n, long rounds, uint64_t seed,
 			   struct burnin_schedule *s);
-int burnin_schedule_pairs_file(const char *path,
-			       const struct burnin_port *ports, int n,
-			       struct burnin_schedule *s, char *err,
+int burnin_schedule_pairs_file(const char *path, const struct dpath_port *ports,
+			       int n, struct burnin_schedule *s, char *err,
 			       size_t err_len);
-int burnin_schedule_node(const char *hosts, const struct burnin_port *ports,
+int burnin_schedule_node(const char *hosts, const struct dpath_port *ports,
 			 int n, struct burnin_schedule *s, char *err,
 			 size_t err_len);
 
 /* Sorts by (host, ca, port): the order every rank agrees on. */
-void burnin_inventory_sort(struct burnin_port *ports, int n);
+void burnin_inventory_sort(struct dpath_port *ports, int n);
 /* "host:ca:port" */
-void burnin_port_name(const struct burnin_port *p, char *buf, size_t len);
+void burnin_port_name(const struct dpath_port *p, char *buf, size_t len);
 /* Index of "host:ca:port" (or "ca:port" when host_optional) or -1. */
-int burnin_inventory_find(const struct burnin_port *ports, int n,
+int burnin_inventory_find(const struct dpath_port *ports, int n,
 			  const char *name);
 
 /* Reads the port records of FILE (sorted); -EINVAL logged as FILE:LINE. */
-int burnin_inventory_load(const char *path, struct burnin_port **ports, int *n);
+int burnin_inventory_load(const char *path, struct dpath_port **ports, int *n);
 
 /* ---- leaves (leaves.c) ---- */
 
@@ -99,13 +98,13 @@ struct fabric;
  * model, found by port GUID; a port absent from it gets an unknown leaf
  * (said at -v). Returns the number of ports with a known leaf, -ENOMEM.
  */
-int burnin_leaves_assign(const struct fabric *f, struct burnin_port *ports,
+int burnin_leaves_assign(const struct fabric *f, struct dpath_port *ports,
 			 int n);
 /*
  * The same from an ibnetdiscover topology file. 0; -EINVAL logged as
  * "FILE:LINE: what was expected"; -errno when it cannot be read.
  */
-int burnin_leaves_load(const char *path, struct burnin_port *ports, int n);
+int burnin_leaves_load(const char *path, struct dpath_port *ports, int n);
 
 /* ---- judging (judge.c) ---- */
 
@@ -119,7 +118,7 @@ enum burnin_pair_status {
 struct burnin_measure {
 	int round;
 	int a, b; /* inventory indices */
-	int test; /* enum burnin_test */
+	int test; /* enum dpath_test */
 	bool bidir;
 	enum burnin_pair_status status;
 	double gbps, gbps_min, expected_gbps;
@@ -180,7 +179,7 @@ void burnin_judge_defaults(struct burnin_judge_params *jp);
  * rate; -1 when p is not slower (or no rate to compare with). Pure.
  */
 int burnin_link_rate_reference(const struct burnin_judge_params *jp,
-			       const struct burnin_port *ports, int n, int p,
+			       const struct dpath_port *ports, int n, int p,
 			       int *n_peers, int *n_at_rate);
 /* burnin_link_rate_reference() of every port in one pass (link_rate.c):
  * out[n]. O(n log n). 0 or -ENOMEM. */
@@ -189,7 +188,7 @@ struct burnin_rate_ref {
 	int n_peers, n_at_rate;
 };
 int burnin_link_rate_references(const struct burnin_judge_params *jp,
-				const struct burnin_port *ports, int n,
+				const struct dpath_port *ports, int n,
 				struct burnin_rate_ref *out);
 /*
  * Marks m[].low/dip and fills v[n_ports] through the one pair judge
@@ -208,7 +207,7 @@ int burnin_judge(const struct burnin_judge_params *jp, struct burnin_measure *m,
  */
 int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 			      const struct burnin_port_verdict *v,
-			      const struct burnin_port *ports, int n_ports,
+			      const struct dpath_port *ports, int n_ports,
 			      bool same_rail, struct burnin_schedule *s);
 
 /* ---- the run ---- */
@@ -219,10 +218,10 @@ enum burnin_exit_reason {
 };
 
 struct burnin_config {
-	const struct burnin_transport_ops *ops;
+	const struct dpath_transport_ops *ops;
 	const char *ports_filter; /* --ports, NULL = all ACTIVE */
-	struct burnin_params params; /* test is set per test */
-	enum burnin_test tests[2];
+	struct dpath_params params; /* test is set per test */
+	enum dpath_test tests[2];
 	int n_tests;
 	const char *schedule; /* spec */
 	uint64_t seed;
@@ -273,7 +272,7 @@ int burnin_run_local(const struct burnin_config *cfg);
  * Rank 0's plan over the sorted inventory: the leaves of --topology, then
  * the schedule. Returns an IBP_EXIT_* code; errors are logged.
  */
-int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
+int burnin_plan(const struct burnin_config *cfg, struct dpath_port *inv, int n,
 		struct burnin_schedule *s);
 
 /*
@@ -287,7 +286,7 @@ double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds,
 
 /* The --dry-run plan on stdout. */
 void burnin_print_plan(const struct burnin_config *cfg,
-		       const struct burnin_port *inv, int n_inv,
+		       const struct dpath_port *inv, int n_inv,
 		       const struct burnin_schedule *s);
 
 /* Pins the calling thread to the CPUs of NUMA node (sysfs root given). */

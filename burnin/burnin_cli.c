@@ -179,9 +179,9 @@ static int parse_tests(struct burnin_config *cfg, const char *arg)
 			ret = cli_usage_error(&burnin_cmd,
 					      "--test: at most write,read");
 		else if (!strcmp(t, "write"))
-			cfg->tests[cfg->n_tests++] = BURNIN_TEST_WRITE;
+			cfg->tests[cfg->n_tests++] = DPATH_TEST_WRITE;
 		else if (!strcmp(t, "read"))
-			cfg->tests[cfg->n_tests++] = BURNIN_TEST_READ;
+			cfg->tests[cfg->n_tests++] = DPATH_TEST_READ;
 		else
 			ret = cli_usage_error(
 				&burnin_cmd,
@@ -195,12 +195,12 @@ static int parse_tests(struct burnin_config *cfg, const char *arg)
 	return ret;
 }
 
-static int parse_cm(struct burnin_params *p, const char *arg)
+static int parse_cm(struct dpath_params *p, const char *arg)
 {
 	if (!strcmp(arg, "mpi"))
-		p->cm = BURNIN_CM_BOOTSTRAP;
+		p->cm = DPATH_CM_BOOTSTRAP;
 	else if (!strcmp(arg, "rdmacm"))
-		p->cm = BURNIN_CM_RDMACM;
+		p->cm = DPATH_CM_RDMACM;
 	else
 		return cli_usage_error(&burnin_cmd,
 				       "--cm: '%s' is not mpi or rdmacm", arg);
@@ -268,7 +268,7 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_SIZE:
 		return parse_size(arg, &c->params.msg_size);
 	case OPT_QPS:
-		return parse_int("--qps", arg, 1, BURNIN_MAX_QPS,
+		return parse_int("--qps", arg, 1, DPATH_MAX_QPS,
 				 &c->params.qps);
 	case OPT_TX_DEPTH:
 		return parse_int("--tx-depth", arg, 1, 4096,
@@ -345,16 +345,16 @@ static int on_opt(void *p, int key, const char *arg)
 void burnin_config_defaults(struct burnin_config *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->params = (struct burnin_params){ .test = BURNIN_TEST_WRITE,
-					    .msg_size = 1 << 20,
-					    .qps = 4,
-					    .tx_depth = 16,
-					    .duration_s = 10,
-					    .warmup_s = 1,
-					    .stall_s = 5,
-					    .retry_cnt = 3,
-					    .qp_timeout = 14 };
-	c->tests[0] = BURNIN_TEST_WRITE;
+	c->params = (struct dpath_params){ .test = DPATH_TEST_WRITE,
+					   .msg_size = 1 << 20,
+					   .qps = 4,
+					   .tx_depth = 16,
+					   .duration_s = 10,
+					   .warmup_s = 1,
+					   .stall_s = 5,
+					   .retry_cnt = 3,
+					   .qp_timeout = 14 };
+	c->tests[0] = DPATH_TEST_WRITE;
 	c->n_tests = 1;
 	c->schedule = "all-pairs";
 	burnin_judge_defaults(&c->judge);
@@ -370,16 +370,16 @@ static int choose_transport(struct cli_state *st)
 	char err[256];
 
 	if (!st->transport || !strcmp(st->transport, "verbs")) {
-		st->cfg.ops = &burnin_verbs_ops;
+		st->cfg.ops = &dpath_verbs_ops;
 		return 0;
 	}
 	if (strcmp(st->transport, "fake"))
 		return cli_usage_error(&burnin_cmd,
 				       "--transport: '%s' is not verbs or fake",
 				       st->transport);
-	st->cfg.ops = &burnin_fake_ops;
-	burnin_fake_set_fabric(&burnin_fake_fabric_ops); /* routes=FILE */
-	if (burnin_fake_configure(st->fake, err, sizeof(err)))
+	st->cfg.ops = &dpath_fake_ops;
+	dpath_fake_set_fabric(&burnin_fake_fabric_ops); /* routes=FILE */
+	if (dpath_fake_configure(st->fake, err, sizeof(err)))
 		return cli_usage_error(&burnin_cmd, "%s", err);
 	return 0;
 }
@@ -418,7 +418,7 @@ static char *join_argv(int argc, char **argv)
 static int dry_run_inventory(const struct burnin_config *cfg)
 {
 	struct burnin_schedule s = { 0 };
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	int n, code, ret = burnin_inventory_load(cfg->inventory, &inv, &n);
 
 	if (ret)
@@ -454,7 +454,7 @@ int burnin_main(int argc, char **argv)
 {
 	struct cli_state st = { 0 };
 	struct cli_common co;
-	char filter[BURNIN_NAME_MAX + 16], *line;
+	char filter[DPATH_NAME_MAX + 16], *line;
 	int idx, code;
 
 	burnin_config_defaults(&st.cfg);

@@ -13,10 +13,10 @@
 
 const char *burnin_test_name(int test)
 {
-	return test == BURNIN_TEST_READ ? "read" : "write";
+	return test == DPATH_TEST_READ ? "read" : "write";
 }
 
-static json_t *port_ref(const struct burnin_port *p)
+static json_t *port_ref(const struct dpath_port *p)
 {
 	return record_port_ref(p->host, p->ca, p->port, p->guid);
 }
@@ -32,7 +32,7 @@ static json_t *gid_string(const uint8_t gid[16])
 	return json_string(buf);
 }
 
-json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
+json_t *burnin_port_record(const struct dpath_port *p, const char *transport,
 			   int rank)
 {
 	json_t *rec = record_new("port");
@@ -91,9 +91,9 @@ static json_t *errors_by_status(const struct wire_result *ra,
 
 	for (int e = 0; o && e < 2; e++)
 		for (int i = 0;
-		     i < ends[e]->res.n_errors && i < BURNIN_MAX_ERR_STATUS;
+		     i < ends[e]->res.n_errors && i < DPATH_MAX_ERR_STATUS;
 		     i++) {
-			const struct burnin_status_count *c =
+			const struct dpath_status_count *c =
 				&ends[e]->res.errors[i];
 			json_int_t old = json_integer_value(
 				json_object_get(o, c->status));
@@ -152,7 +152,7 @@ json_t *burnin_pair_record(const struct burnin_coord *co,
 
 const char *burnin_cm_name(int cm)
 {
-	return cm == BURNIN_CM_RDMACM ? "rdmacm" : "mpi";
+	return cm == DPATH_CM_RDMACM ? "rdmacm" : "mpi";
 }
 
 json_t *burnin_run_record(const struct burnin_coord *co, const char *event)

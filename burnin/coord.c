@@ -159,12 +159,11 @@ static void plan_pair(struct burnin_coord *co, struct step *st, int i)
 	if (!co->alive[ra] || !co->alive[rb])
 		return;
 	plan_end(co, st, ra,
-		 (struct wire_end){ bidir ? BURNIN_ROLE_BOTH
-					  : BURNIN_ROLE_INITIATOR,
+		 (struct wire_end){ bidir ? DPATH_ROLE_BOTH
+					  : DPATH_ROLE_INITIATOR,
 				    rb, i, 0 });
 	plan_end(co, st, rb,
-		 (struct wire_end){ bidir ? BURNIN_ROLE_BOTH
-					  : BURNIN_ROLE_TARGET,
+		 (struct wire_end){ bidir ? DPATH_ROLE_BOTH : DPATH_ROLE_TARGET,
 				    ra, i, 1 });
 }
 
@@ -263,7 +262,7 @@ static void fill_measure(struct burnin_coord *co, struct step *st, int i,
 	const struct wire_result *a = end_result(st, ra, i, 0),
 				 *b = end_result(st, rb, i, 1);
 	bool bidir = co->ctx->cfg->params.bidir;
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	double rate = co->inv[p->a].rate_gbps < co->inv[p->b].rate_gbps
 			      ? co->inv[p->a].rate_gbps
 			      : co->inv[p->b].rate_gbps;
@@ -358,7 +357,7 @@ static int run_step(struct burnin_coord *co, int round, int test)
 			   burnin_schedule_round_size(&co->sched, round) };
 	double t0 = clock_mono_now(), serial, t_rec;
 	double deadline = t0 + burnin_step_seconds(co->ctx->cfg);
-	struct burnin_endpoint *ep[BURNIN_MAX_ENDS] = { NULL };
+	struct dpath_endpoint *ep[BURNIN_MAX_ENDS] = { NULL };
 	bool *counted = calloc((size_t)size, sizeof(*counted));
 
 	st.ctrl = calloc((size_t)size, sizeof(*st.ctrl));
@@ -446,8 +445,8 @@ struct judging {
 static void *judge_thread(void *arg)
 {
 	struct judging *j = arg;
-	double delay = j->co->ctx->cfg->ops == &burnin_fake_ops
-			       ? burnin_fake_judge_delay()
+	double delay = j->co->ctx->cfg->ops == &dpath_fake_ops
+			       ? dpath_fake_judge_delay()
 			       : 0;
 
 	if (delay > 0) /* the fake's judge-s: a judge slower than the wait */

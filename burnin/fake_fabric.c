@@ -72,8 +72,8 @@ static int parse_cable_fault(enum cable_fault kind, const char *val, char *err,
 	double max = kind == CF_ERRORS ? 1e9 : 1;
 	int ret = fab.n_specs == FABRIC_MAX_FAULTS
 			  ? -EINVAL
-			  : burnin_fake_split_fault(
-				    val, s->where, sizeof(s->where), &s->value);
+			  : dpath_fake_split_fault(val, s->where,
+						   sizeof(s->where), &s->value);
 
 	if (!ret && s->value > max)
 		ret = -ERANGE;
@@ -252,7 +252,7 @@ static int fabric_n_ports(void)
 	return fab.r ? burnin_routes_n_cas(fab.r) : 0;
 }
 
-static void fabric_port(int i, struct burnin_port *p)
+static void fabric_port(int i, struct dpath_port *p)
 {
 	const struct burnin_route_ca *ca = burnin_routes_ca(fab.r, i);
 
@@ -270,7 +270,7 @@ static double wall_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int fabric_flow_start(const struct burnin_fake_flow *f)
+static int fabric_flow_start(const struct dpath_fake_flow *f)
 {
 	struct fake_registry_flow e = { .step = f->step,
 					.src = f->src_guid,
@@ -321,7 +321,7 @@ static int step_model_add(struct step_model *m, uint64_t src, uint64_t dst,
 	return 0;
 }
 
-static int step_model_build(const struct burnin_fake_flow *f,
+static int step_model_build(const struct dpath_fake_flow *f,
 			    struct step_model *m)
 {
 	double span = f->warmup_s + f->duration_s + f->stall_s + STEP_SLACK_S;
@@ -359,7 +359,7 @@ static int step_model_build(const struct burnin_fake_flow *f,
 	return ret;
 }
 
-static int fabric_flow_rates(const struct burnin_fake_flow *f, double *gbps,
+static int fabric_flow_rates(const struct dpath_fake_flow *f, double *gbps,
 			     int n, uint32_t *errors)
 {
 	int n_cables = burnin_routes_n_cables(fab.r), ret;
@@ -445,7 +445,7 @@ static void console_cable(int c, const struct fake_cable_total *t, void *arg)
 		    saturate(t->errors, UINT16_MAX));
 }
 
-static void fabric_flow_end(const struct burnin_fake_flow *f, uint64_t bytes)
+static void fabric_flow_end(const struct dpath_fake_flow *f, uint64_t bytes)
 {
 	int path[FABRIC_MAX_HOPS],
 		len = flow_path(f->src_guid, f->dst_guid, path);
@@ -468,7 +468,7 @@ static void fabric_flow_end(const struct burnin_fake_flow *f, uint64_t bytes)
 			fab.console, CONSOLE_TIMEOUT_S);
 }
 
-const struct burnin_fake_fabric_ops burnin_fake_fabric_ops = {
+const struct dpath_fake_fabric_ops burnin_fake_fabric_ops = {
 	.item = fabric_item,
 	.ready = fabric_ready,
 	.n_ports = fabric_n_ports,

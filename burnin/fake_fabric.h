@@ -24,6 +24,6 @@
  */
 #include "rdma/fake_transport.h"
 
-extern const struct burnin_fake_fabric_ops burnin_fake_fabric_ops;
+extern const struct dpath_fake_fabric_ops burnin_fake_fabric_ops;
 
 #endif

@@ -45,7 +45,7 @@ static int put_route(void *arg, json_t *finding)
 	return put(arg, finding);
 }
 
-static json_t *subject(const struct burnin_port *p)
+static json_t *subject(const struct dpath_port *p)
 {
 	return record_port_ref(p->host, p->ca, p->port, p->guid);
 }
@@ -55,7 +55,7 @@ static json_t *evidence(struct burnin_coord *co, int p,
 			const struct burnin_port_verdict *v, int partners)
 {
 	json_t *bad = json_array();
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 
 	for (int i = 0; bad && i < co->n_m; i++) {
 		const struct burnin_measure *m = &co->m[i];
@@ -84,7 +84,7 @@ static int blamed(struct finding_ctx *fc, int p,
 		  const struct burnin_port_verdict *v)
 {
 	struct burnin_coord *co = fc->co;
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	int ret = 0;
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
@@ -122,7 +122,7 @@ static int unresolved(struct finding_ctx *fc, int p,
 		      const struct burnin_port_verdict *v)
 {
 	struct burnin_coord *co = fc->co;
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
 	return put(
@@ -136,7 +136,7 @@ static int unresolved(struct finding_ctx *fc, int p,
 }
 
 /* "4x EDR (100 Gb/s)", or as much of it as is known. */
-static const char *link_str(const struct burnin_port *p, char *buf, size_t len)
+static const char *link_str(const struct dpath_port *p, char *buf, size_t len)
 {
 	if (p->width && p->speed[0])
 		snprintf(buf, len, "%dx %s (%.1f Gb/s)", p->width, p->speed,
@@ -156,8 +156,8 @@ static int rate_finding(struct finding_ctx *fc, int p)
 {
 	struct burnin_coord *co = fc->co;
 	const struct burnin_judge_params *jp = &co->ctx->cfg->judge;
-	const struct burnin_port *me = &co->inv[p], *ref;
-	char name[2 * BURNIN_NAME_MAX + 16], have[64], want[64];
+	const struct dpath_port *me = &co->inv[p], *ref;
+	char name[2 * DPATH_NAME_MAX + 16], have[64], want[64];
 	int n_peers = fc->rates[p].n_peers, n_at = fc->rates[p].n_at_rate,
 	    r = fc->rates[p].ref;
 	bool given = r == p;
@@ -204,9 +204,9 @@ static int rate_finding(struct finding_ctx *fc, int p)
 static int counter_finding(struct finding_ctx *fc, int p, json_t *counters,
 			   json_t *sat)
 {
-	const struct burnin_port *port = &fc->co->inv[p];
+	const struct dpath_port *port = &fc->co->inv[p];
 	bool grew = counters && json_object_size(counters);
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	json_t *ev = json_object();
 
 	burnin_port_name(port, name, sizeof(name));
@@ -246,7 +246,7 @@ static int port_findings(struct finding_ctx *fc, int p,
 			 const struct burnin_port_verdict *v)
 {
 	struct burnin_coord *co = fc->co;
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	json_t *counters = co->port_counters ? co->port_counters[p] : NULL;
 	json_t *sat = co->port_saturated ? co->port_saturated[p] : NULL;
 	int ret = 0;

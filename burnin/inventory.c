@@ -33,7 +33,7 @@ int burnin_inventory_send(struct burnin_ctx *ctx)
 static int add_port(struct burnin_coord *co, const struct wire_inventory *wi,
 		    int rank)
 {
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 
 	if (!wi->has_port)
 		return 0;
@@ -51,8 +51,8 @@ static int add_port(struct burnin_coord *co, const struct wire_inventory *wi,
 /* Sorts the inventory and the rank map together. */
 static void sort_inventory(struct burnin_coord *co)
 {
-	char name[2 * BURNIN_NAME_MAX + 16];
-	struct burnin_port *copy =
+	char name[2 * DPATH_NAME_MAX + 16];
+	struct dpath_port *copy =
 		malloc((size_t)(co->n_inv + 1) * sizeof(*copy));
 	int *ranks = malloc((size_t)(co->n_inv + 1) * sizeof(*ranks));
 
@@ -131,7 +131,7 @@ out:
 }
 
 /* The optional "leaf" switch port reference of a port record. */
-static void leaf_from_record(const json_t *leaf, struct burnin_port *p)
+static void leaf_from_record(const json_t *leaf, struct dpath_port *p)
 {
 	const char *guid = json_string_value(json_object_get(leaf, "guid"));
 	const char *name = json_string_value(json_object_get(leaf, "node"));
@@ -142,7 +142,7 @@ static void leaf_from_record(const json_t *leaf, struct burnin_port *p)
 	snprintf(p->leaf_name, sizeof(p->leaf_name), "%s", name ? name : "");
 }
 
-static void port_from_record(const json_t *rec, struct burnin_port *p)
+static void port_from_record(const json_t *rec, struct dpath_port *p)
 {
 	const char *s;
 
@@ -176,11 +176,11 @@ static bool name_too_long(const json_t *rec, const char *key, size_t size)
 	return json_string_length(json_object_get(rec, key)) >= size;
 }
 
-int burnin_inventory_load(const char *path, struct burnin_port **ports, int *n)
+int burnin_inventory_load(const char *path, struct dpath_port **ports, int *n)
 {
 	struct record_reader *r = record_reader_open(path);
-	struct burnin_port *p = NULL, *grown;
-	char name[2 * BURNIN_NAME_MAX + 16];
+	struct dpath_port *p = NULL, *grown;
+	char name[2 * DPATH_NAME_MAX + 16];
 	json_t *rec;
 	int k = 0, ret;
 

@@ -143,7 +143,7 @@ static int cmp_u64(const void *x, const void *y)
 struct retest_ctx {
 	const struct burnin_measure *m;
 	const struct burnin_port_verdict *v;
-	const struct burnin_port *ports;
+	const struct dpath_port *ports;
 	int n_ports;
 	int *start, *idx; /* CSR */
 	int *fine; /* fine pairs per port */
@@ -296,7 +296,7 @@ static bool may_partner(const struct retest_ctx *c, int q,
 static int partner_of_kind(const struct retest_ctx *c, int p, bool same_rail,
 			   const bool *used, enum partner_kind kind)
 {
-	const struct burnin_port *ports = c->ports;
+	const struct dpath_port *ports = c->ports;
 
 	for (int pass = 0; pass < 8; pass += same_rail ? 2 : 1) {
 		int best = -1, best_met = 0;
@@ -372,7 +372,7 @@ static int suspect_order(const struct retest_ctx *c, struct by_fine *order)
 
 int burnin_judge_retest_round(const struct burnin_measure *m, int n_m,
 			      const struct burnin_port_verdict *v,
-			      const struct burnin_port *ports, int n_ports,
+			      const struct dpath_port *ports, int n_ports,
 			      bool same_rail, struct burnin_schedule *s)
 {
 	struct retest_ctx c = {

@@ -63,9 +63,9 @@ static const char *leaf_unknown(const struct fabric_port *fp)
 	return NULL;
 }
 
-static void set_leaf(struct burnin_port *p, const struct fabric_port *fp)
+static void set_leaf(struct dpath_port *p, const struct fabric_port *fp)
 {
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	const char *why = leaf_unknown(fp);
 
 	p->leaf_guid = 0;
@@ -84,7 +84,7 @@ static void set_leaf(struct burnin_port *p, const struct fabric_port *fp)
 		text_trim(p->leaf_name); /* cut, but still text */
 }
 
-int burnin_leaves_assign(const struct fabric *f, struct burnin_port *ports,
+int burnin_leaves_assign(const struct fabric *f, struct dpath_port *ports,
 			 int n)
 {
 	struct guid_port key = { 0 }, *hit, *idx;
@@ -115,7 +115,7 @@ static int guid_cmp(const void *x, const void *y)
 }
 
 /* How many different known leaves the ports are on; -ENOMEM. */
-static int count_leaves(const struct burnin_port *ports, int n)
+static int count_leaves(const struct dpath_port *ports, int n)
 {
 	uint64_t *g = malloc((size_t)(n ? n : 1) * sizeof(*g));
 	int k = 0;
@@ -131,7 +131,7 @@ static int count_leaves(const struct burnin_port *ports, int n)
 	return k;
 }
 
-int burnin_leaves_load(const char *path, struct burnin_port *ports, int n)
+int burnin_leaves_load(const char *path, struct dpath_port *ports, int n)
 {
 	char err[FABRIC_ERR_LEN];
 	struct fabric *f = NULL;

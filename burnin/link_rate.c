@@ -50,7 +50,7 @@ static void ports_at(const struct rate_entry *e, size_t n, double rate,
 
 /* One group e[0..n): every port against the others. */
 static void judge_group(const struct rate_entry *e, size_t n, double *rates,
-			const struct burnin_port *ports,
+			const struct dpath_port *ports,
 			struct burnin_rate_ref *out)
 {
 	struct ib_rate_top top;
@@ -79,7 +79,7 @@ static void judge_group(const struct rate_entry *e, size_t n, double *rates,
 }
 
 int burnin_link_rate_references(const struct burnin_judge_params *jp,
-				const struct burnin_port *ports, int n,
+				const struct dpath_port *ports, int n,
 				struct burnin_rate_ref *out)
 {
 	struct rate_entry *e = calloc((size_t)n + 1, sizeof(*e));
@@ -114,7 +114,7 @@ int burnin_link_rate_references(const struct burnin_judge_params *jp,
 }
 
 int burnin_link_rate_reference(const struct burnin_judge_params *jp,
-			       const struct burnin_port *ports, int n, int p,
+			       const struct dpath_port *ports, int n, int p,
 			       int *n_peers, int *n_at_rate)
 {
 	struct burnin_rate_ref *out = calloc((size_t)n + 1, sizeof(*out));

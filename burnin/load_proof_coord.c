@@ -54,7 +54,7 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 		return IBP_EXIT_PASS;
 	}
 	/* The fake's ports are no devices: umad's first CA (ibsim's). */
-	if (cfg->ops != &burnin_fake_ops && co->ctx->has_port) {
+	if (cfg->ops != &dpath_fake_ops && co->ctx->has_port) {
 		p.ca = co->ctx->port.ca;
 		p.port = co->ctx->port.port;
 	}
@@ -83,7 +83,7 @@ static void fill_step(const struct burnin_coord *co, int round, int test,
 	*s = (struct burnin_load_step){
 		.round = round,
 		.test = burnin_test_name(test),
-		.read = test == BURNIN_TEST_READ,
+		.read = test == DPATH_TEST_READ,
 		.bidir = cfg->params.bidir,
 		.seconds = cfg->params.warmup_s + cfg->params.duration_s,
 		.pairs = co->sched.pairs + first,
@@ -126,7 +126,7 @@ static void moved_bytes(const struct burnin_coord *co,
 			continue;
 		if (m[i].bidir)
 			ab[i] = ba[i] = b / 2;
-		else if (m[i].test == BURNIN_TEST_READ) /* a READs b's data */
+		else if (m[i].test == DPATH_TEST_READ) /* a READs b's data */
 			ba[i] = b;
 		else
 			ab[i] = b;

@@ -138,7 +138,7 @@ static int probe(struct burnin_load_proof *lp, const char *ca, int port,
 }
 
 int burnin_load_proof_open(const struct burnin_routes *r,
-			   const struct burnin_port *inv, int n_inv,
+			   const struct dpath_port *inv, int n_inv,
 			   const struct burnin_load_proof_params *p,
 			   struct burnin_load_proof **out, char *why,
 			   size_t len)
@@ -373,7 +373,7 @@ static int prove_cable(struct burnin_load_proof *lp,
 		       const struct burnin_cable_load *l,
 		       struct record_writer *w)
 {
-	char name[2 * BURNIN_NAME_MAX + 32];
+	char name[2 * DPATH_NAME_MAX + 32];
 	struct burnin_cable_counters c;
 	struct burnin_cable_proof p;
 	struct burnin_cable_ref ref;

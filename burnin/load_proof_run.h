@@ -48,7 +48,7 @@ struct burnin_load_step {
  * inv[n_inv] is the inventory (mapped to the routes' CAs by port GUID).
  */
 int burnin_load_proof_open(const struct burnin_routes *r,
-			   const struct burnin_port *inv, int n_inv,
+			   const struct dpath_port *inv, int n_inv,
 			   const struct burnin_load_proof_params *p,
 			   struct burnin_load_proof **out, char *why,
 			   size_t len);

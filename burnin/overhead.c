@@ -28,7 +28,7 @@ double burnin_step_overhead_s(int n_ports)
 void burnin_overhead_note(struct burnin_coord *co, double step_s,
 			  double serial_s)
 {
-	const struct burnin_params *p = &co->ctx->cfg->params;
+	const struct dpath_params *p = &co->ctx->cfg->params;
 	double over = step_s - p->warmup_s - p->duration_s;
 
 	co->overhead.steps++;

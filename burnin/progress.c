@@ -16,7 +16,7 @@
 
 static void track_worst(struct burnin_coord *co, int from)
 {
-	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16], *shown;
+	char a[2 * DPATH_NAME_MAX + 16], b[2 * DPATH_NAME_MAX + 16], *shown;
 
 	for (int i = from; i < co->n_m; i++) {
 		const struct burnin_measure *m = &co->m[i];
@@ -110,7 +110,7 @@ double burnin_predict_seconds(const struct burnin_config *cfg, int n_rounds,
  * ", leaf 0x0008f10300000018 port 3 \"leaf01\"", ", leaf unknown", or ""
  * when no port's leaf is known.
  */
-static void leaf_label(const struct burnin_port *p, bool leaves, char *buf,
+static void leaf_label(const struct dpath_port *p, bool leaves, char *buf,
 		       size_t len)
 {
 	if (p->leaf_guid)
@@ -122,7 +122,7 @@ static void leaf_label(const struct burnin_port *p, bool leaves, char *buf,
 }
 
 /* Is pair i the first of target t's pairs on its partner's leaf? */
-static bool new_leaf(const struct burnin_port *inv,
+static bool new_leaf(const struct dpath_port *inv,
 		     const struct burnin_schedule *s, int i)
 {
 	const struct burnin_pair *p = &s->pairs[i];
@@ -148,10 +148,10 @@ static void plan_printf(const char *fmt, ...)
 }
 
 /* node:HOST plans: each target port's partners and their leaves. */
-static void print_partners(const struct burnin_port *inv, int n_inv,
-			   bool leaves, const struct burnin_schedule *s)
+static void print_partners(const struct dpath_port *inv, int n_inv, bool leaves,
+			   const struct burnin_schedule *s)
 {
-	char name[2 * BURNIN_NAME_MAX + 16], leaf[BURNIN_NAME_MAX + 64];
+	char name[2 * DPATH_NAME_MAX + 16], leaf[DPATH_NAME_MAX + 64];
 
 	for (int t = 0; t < n_inv; t++) {
 		int k = 0, n_leaves = 0;
@@ -169,7 +169,7 @@ static void print_partners(const struct burnin_port *inv, int n_inv,
 		printf("\n");
 		for (int r = 0; r < s->n_rounds; r++)
 			for (int i = s->start[r]; i < s->start[r + 1]; i++) {
-				const struct burnin_port *b =
+				const struct dpath_port *b =
 					&inv[s->pairs[i].b];
 
 				if (s->pairs[i].a != t)
@@ -184,11 +184,11 @@ static void print_partners(const struct burnin_port *inv, int n_inv,
 }
 
 void burnin_print_plan(const struct burnin_config *cfg,
-		       const struct burnin_port *inv, int n_inv,
+		       const struct dpath_port *inv, int n_inv,
 		       const struct burnin_schedule *s)
 {
-	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16], t[32];
-	char leaf[BURNIN_NAME_MAX + 64];
+	char a[2 * DPATH_NAME_MAX + 16], b[2 * DPATH_NAME_MAX + 16], t[32];
+	char leaf[DPATH_NAME_MAX + 64];
 	bool leaves = false;
 
 	for (int i = 0; i < n_inv; i++)

@@ -16,12 +16,12 @@
 #include "common/log.h"
 
 struct reap_item {
-	struct burnin_endpoint *ep;
+	struct dpath_endpoint *ep;
 	struct reap_item *next;
 };
 
 struct burnin_reaper {
-	const struct burnin_transport_ops *ops;
+	const struct dpath_transport_ops *ops;
 	struct burnin_watchdog *wd;
 	char who[256];
 	double budget_s;
@@ -63,9 +63,8 @@ static void *reap(void *arg)
 	return NULL;
 }
 
-struct burnin_reaper *
-burnin_reaper_start(const struct burnin_transport_ops *ops, const char *who,
-		    double budget_s)
+struct burnin_reaper *burnin_reaper_start(const struct dpath_transport_ops *ops,
+					  const char *who, double budget_s)
 {
 	struct burnin_reaper *r = calloc(1, sizeof(*r));
 
@@ -92,8 +91,8 @@ burnin_reaper_start(const struct burnin_transport_ops *ops, const char *who,
 }
 
 void burnin_reaper_add(struct burnin_reaper *r,
-		       const struct burnin_transport_ops *ops,
-		       struct burnin_endpoint *ep)
+		       const struct dpath_transport_ops *ops,
+		       struct dpath_endpoint *ep)
 {
 	struct reap_item *it;
 

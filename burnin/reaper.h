@@ -14,13 +14,12 @@
 struct burnin_reaper;
 
 /* who: what the watchdog's messages name. NULL when no thread could start. */
-struct burnin_reaper *
-burnin_reaper_start(const struct burnin_transport_ops *ops, const char *who,
-		    double budget_s);
+struct burnin_reaper *burnin_reaper_start(const struct dpath_transport_ops *ops,
+					  const char *who, double budget_s);
 /* Queues ep for destruction (NULL: nothing); destroys it here without a reaper. */
 void burnin_reaper_add(struct burnin_reaper *r,
-		       const struct burnin_transport_ops *ops,
-		       struct burnin_endpoint *ep);
+		       const struct dpath_transport_ops *ops,
+		       struct dpath_endpoint *ep);
 /*
  * Waits up to wait_s for the queued teardowns, then ends the reaper. One
  * still blocked is left to the process's exit (said as a warning).

@@ -15,7 +15,7 @@
 
 static int ref_index(const struct burnin_coord *co, const json_t *ref)
 {
-	char name[3 * BURNIN_NAME_MAX];
+	char name[3 * DPATH_NAME_MAX];
 
 	snprintf(name, sizeof(name), "%s:%s:%d",
 		 json_string_value(json_object_get(ref, "host")),
@@ -137,8 +137,8 @@ static int take_pair(struct burnin_coord *co, const json_t *rec, bool *seen,
 	if (m.a < 0 || m.b < 0 || m.status == BURNIN_PAIR_NOT_TESTED)
 		return 0;
 	m.round = round;
-	m.test = test && !strcmp(test, "read") ? BURNIN_TEST_READ
-					       : BURNIN_TEST_WRITE;
+	m.test = test && !strcmp(test, "read") ? DPATH_TEST_READ
+					       : DPATH_TEST_WRITE;
 	m.bidir = !strcmp(json_string_value(json_object_get(rec, "dir")), "bi");
 	m.gbps = json_number_value(json_object_get(rec, "gbps"));
 	m.gbps_min = json_number_value(json_object_get(rec, "gbps_min"));

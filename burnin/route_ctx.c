@@ -14,10 +14,10 @@
 #include "common/hashmap.h"
 #include "common/log.h"
 
-static int map_ports(struct route_ctx *c, const struct burnin_port *inv)
+static int map_ports(struct route_ctx *c, const struct dpath_port *inv)
 {
 	const struct burnin_routes *r = c->r;
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	int i, ca;
 
 	for (i = 0; i < burnin_routes_n_cas(r); i++) {
@@ -87,7 +87,7 @@ static int mark_up(struct route_ctx *c)
 }
 
 int route_ctx_init(struct route_ctx *c, const struct burnin_routes *r,
-		   const struct burnin_port *inv, int n)
+		   const struct dpath_port *inv, int n)
 {
 	int ncas = burnin_routes_n_cas(r), ncab = burnin_routes_n_cables(r);
 

@@ -198,10 +198,10 @@ int route_cert_write(const struct route_ctx *c, const struct route_cert *cert,
 
 /* ---- --plan ---- */
 
-int route_plan_write(const struct burnin_port *inv,
+int route_plan_write(const struct dpath_port *inv,
 		     const struct burnin_schedule *s, FILE *out)
 {
-	char a[2 * BURNIN_NAME_MAX + 16], b[2 * BURNIN_NAME_MAX + 16];
+	char a[2 * DPATH_NAME_MAX + 16], b[2 * DPATH_NAME_MAX + 16];
 	int r, i;
 
 	fprintf(out, "# ibproof burnin --plan: ROUND A B (A sends to B)%s\n",
@@ -220,7 +220,7 @@ int route_plan_write(const struct burnin_port *inv,
 
 static int build_schedule(const struct burnin_config *cfg,
 			  const struct route_ctx *c,
-			  const struct burnin_port *inv, int n,
+			  const struct dpath_port *inv, int n,
 			  struct burnin_schedule *s, struct route_bound *bound)
 {
 	char err[512];
@@ -263,8 +263,8 @@ static void print_cert(const char *what, const struct route_cert *cert)
 
 /* The same length of plan without routes: all-pairs, or random rounds. */
 static void print_blind(const struct burnin_config *cfg,
-			const struct route_ctx *c,
-			const struct burnin_port *inv, int n, int rounds)
+			const struct route_ctx *c, const struct dpath_port *inv,
+			int n, int rounds)
 {
 	struct burnin_schedule b = { 0 };
 	struct route_cert cert;
@@ -365,7 +365,7 @@ static int plan_fn(const void *a, const void *b, const void *x, FILE *out)
 }
 
 static int outputs(const struct burnin_config *cfg, const struct route_ctx *c,
-		   const struct burnin_port *inv,
+		   const struct dpath_port *inv,
 		   const struct burnin_schedule *s,
 		   const struct route_cert *cert)
 {
@@ -394,7 +394,7 @@ static int outputs(const struct burnin_config *cfg, const struct route_ctx *c,
 }
 
 static int load(const struct burnin_config *cfg, struct burnin_routes **r,
-		struct route_ctx *c, const struct burnin_port *inv, int n)
+		struct route_ctx *c, const struct dpath_port *inv, int n)
 {
 	char err[512];
 	int rc =
@@ -413,7 +413,7 @@ static int load(const struct burnin_config *cfg, struct burnin_routes **r,
 	return IBP_EXIT_PASS;
 }
 
-int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
+int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 		      int n, struct burnin_schedule *s,
 		      struct burnin_routes **keep)
 {
@@ -448,7 +448,7 @@ int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
 }
 
 int burnin_route_not_tested(const struct burnin_config *cfg,
-			    const struct burnin_port *inv, int n,
+			    const struct dpath_port *inv, int n,
 			    const struct burnin_schedule *s,
 			    int (*put)(void *arg, json_t *finding), void *arg)
 {

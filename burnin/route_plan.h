@@ -37,7 +37,7 @@ struct route_ctx {
 
 /* Maps inv[n] by port GUID; 0 or -ENOMEM. */
 int route_ctx_init(struct route_ctx *c, const struct burnin_routes *r,
-		   const struct burnin_port *inv, int n);
+		   const struct dpath_port *inv, int n);
 void route_ctx_free(struct route_ctx *c);
 
 /*
@@ -189,7 +189,7 @@ void route_cert_free(struct route_cert *cert);
 int route_cert_write(const struct route_ctx *c, const struct route_cert *cert,
 		     const char *schedule, FILE *out);
 /* The rounds in the pairs:FILE format; 0 or -errno. */
-int route_plan_write(const struct burnin_port *inv,
+int route_plan_write(const struct dpath_port *inv,
 		     const struct burnin_schedule *s, FILE *out);
 
 /*
@@ -200,7 +200,7 @@ int route_plan_write(const struct burnin_port *inv,
  * loaded routes go to *keep on success (the caller frees them with
  * burnin_routes_free()); otherwise they are freed. IBP_EXIT_*.
  */
-int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
+int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 		      int n, struct burnin_schedule *s,
 		      struct burnin_routes **keep);
 
@@ -209,7 +209,7 @@ int burnin_route_plan(const struct burnin_config *cfg, struct burnin_port *inv,
  * (left NULL without --routes): for rank 0's coordinator, which keeps
  * them for the run (the load proof, judging by route).
  */
-int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
+int burnin_plan_keep(const struct burnin_config *cfg, struct dpath_port *inv,
 		     int n, struct burnin_schedule *s,
 		     struct burnin_routes **keep);
 
@@ -220,7 +220,7 @@ int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
  * first error.
  */
 int burnin_route_not_tested(const struct burnin_config *cfg,
-			    const struct burnin_port *inv, int n,
+			    const struct dpath_port *inv, int n,
 			    const struct burnin_schedule *s,
 			    int (*put)(void *arg, json_t *finding), void *arg);
 

@@ -163,7 +163,7 @@ int burnin_coord_route_fields(const struct burnin_coord *co,
 static json_t *or_port_ref(const struct burnin_coord *co,
 			   const struct judge_cable *v)
 {
-	const struct burnin_port *p;
+	const struct dpath_port *p;
 
 	if (v->or_port == JUDGE_NO_PORT || (int)v->or_port >= co->n_inv)
 		return NULL;

@@ -45,10 +45,10 @@ int burnin_pin_numa(int numa_node, const char *sysfs_root)
 
 /* Ports beyond the node's ranks: named in the inventory, a launch error. */
 static void note_undriven(struct burnin_ctx *ctx,
-			  const struct burnin_port *ports, int n)
+			  const struct dpath_port *ports, int n)
 {
 	struct wire_inventory *u = &ctx->undriven;
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	size_t len = 0;
 
 	u->node_ports = n;
@@ -65,7 +65,7 @@ static void note_undriven(struct burnin_ctx *ctx,
 /* This rank's port: the node-local rank's index among the local ports. */
 static int pick_port(struct burnin_ctx *ctx)
 {
-	struct burnin_port *ports = NULL;
+	struct dpath_port *ports = NULL;
 	int n = 0, lr = ctx->bs->local_rank;
 	int ret = ctx->cfg->ops->list_ports(ctx->cfg->ports_filter, &ports, &n);
 
@@ -102,13 +102,13 @@ static void pin(struct burnin_ctx *ctx)
 			 strerror(-ret));
 }
 
-int burnin_plan(const struct burnin_config *cfg, struct burnin_port *inv, int n,
+int burnin_plan(const struct burnin_config *cfg, struct dpath_port *inv, int n,
 		struct burnin_schedule *s)
 {
 	return burnin_plan_keep(cfg, inv, n, s, NULL);
 }
 
-int burnin_plan_keep(const struct burnin_config *cfg, struct burnin_port *inv,
+int burnin_plan_keep(const struct burnin_config *cfg, struct dpath_port *inv,
 		     int n, struct burnin_schedule *s,
 		     struct burnin_routes **keep)
 {
@@ -198,7 +198,7 @@ static int lead(struct burnin_coord *co)
 
 static void start_watchdog(struct burnin_ctx *ctx)
 {
-	char who[256], port[2 * BURNIN_NAME_MAX + 16] = "no port";
+	char who[256], port[2 * DPATH_NAME_MAX + 16] = "no port";
 
 	if (ctx->cfg->dry_run)
 		return;
@@ -265,7 +265,7 @@ static void *thread_main(void *p)
 /* No MPI launcher: the local ports against each other, a thread each. */
 int burnin_run_local(const struct burnin_config *cfg)
 {
-	struct burnin_port *ports = NULL;
+	struct dpath_port *ports = NULL;
 	struct burnin_bootstrap **bs;
 	struct thread_rank *t;
 	int n = 0, code = IBP_EXIT_RUNTIME;

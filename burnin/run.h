@@ -48,7 +48,7 @@ static inline int burnin_tag(int seq, enum burnin_msg kind)
 
 struct wire_inventory {
 	int32_t has_port;
-	struct burnin_port port;
+	struct dpath_port port;
 	/* node-local rank 0: more ports on the node than ranks, and which */
 	int32_t node_ports, node_ranks;
 	char untested[256];
@@ -60,7 +60,7 @@ enum ctrl_cmd { CTRL_IDLE, CTRL_RUN, CTRL_STOP };
 
 /* One endpoint of a rank in a step: one end of one pair. */
 struct wire_end {
-	int32_t role; /* enum burnin_role */
+	int32_t role; /* enum dpath_role */
 	int32_t partner; /* rank */
 	int32_t pair; /* index within the step */
 	int32_t side; /* 0: a, 1: b */
@@ -80,7 +80,7 @@ struct wire_ctrl {
 
 struct wire_conn {
 	int32_t rc;
-	struct burnin_conn_info info;
+	struct dpath_conn_info info;
 };
 
 struct wire_counter {
@@ -94,7 +94,7 @@ struct wire_result {
 	int32_t seq, pair, side, rc;
 	int32_t stop; /* this rank got SIGINT/SIGTERM */
 	int32_t n_counters;
-	struct burnin_result res;
+	struct dpath_result res;
 	struct wire_counter counters[BURNIN_MAX_COUNTERS];
 };
 
@@ -111,7 +111,7 @@ struct burnin_load_proof;
 struct burnin_ctx {
 	const struct burnin_config *cfg;
 	struct burnin_bootstrap *bs;
-	struct burnin_port port;
+	struct dpath_port port;
 	bool has_port;
 	struct wire_inventory undriven; /* node_ports, node_ranks, untested */
 	struct burnin_watchdog *wd; /* names a stage that overruns */
@@ -122,7 +122,7 @@ struct burnin_ctx {
 /* Rank 0: the inventory, the plan, the results, the records, progress. */
 struct burnin_coord {
 	struct burnin_ctx *ctx; /* rank 0's own: it runs pairs as well */
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	int n_inv;
 	int *inv_rank; /* inventory index -> rank */
 	bool *alive; /* per rank */
@@ -163,9 +163,9 @@ struct burnin_coord {
 /* worker.c */
 int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 		       struct wire_report *out,
-		       struct burnin_endpoint *ep[BURNIN_MAX_ENDS]);
+		       struct dpath_endpoint *ep[BURNIN_MAX_ENDS]);
 void burnin_worker_teardown(struct burnin_ctx *ctx,
-			    struct burnin_endpoint *ep[BURNIN_MAX_ENDS]);
+			    struct dpath_endpoint *ep[BURNIN_MAX_ENDS]);
 int burnin_worker_loop(struct burnin_ctx *ctx);
 /* How long a worker waits for rank 0's next word before it gives up. */
 double burnin_worker_wait_s(const struct burnin_config *cfg);
@@ -206,7 +206,7 @@ int burnin_inventory_send(struct burnin_ctx *ctx);
 int burnin_resume_load(struct burnin_coord *co, const char *path);
 
 /* burnin_records.c */
-json_t *burnin_port_record(const struct burnin_port *p, const char *transport,
+json_t *burnin_port_record(const struct dpath_port *p, const char *transport,
 			   int rank);
 json_t *burnin_pair_record(const struct burnin_coord *co,
 			   const struct burnin_measure *m, const char *error,

@@ -14,7 +14,7 @@
 
 static int port_cmp(const void *x, const void *y)
 {
-	const struct burnin_port *a = x, *b = y;
+	const struct dpath_port *a = x, *b = y;
 	int c = strcmp(a->host, b->host);
 
 	if (!c)
@@ -22,21 +22,21 @@ static int port_cmp(const void *x, const void *y)
 	return c ? c : a->port - b->port;
 }
 
-void burnin_inventory_sort(struct burnin_port *ports, int n)
+void burnin_inventory_sort(struct dpath_port *ports, int n)
 {
 	if (n > 1) /* an empty inventory may be NULL: no qsort(NULL, 0) */
 		qsort(ports, (size_t)n, sizeof(*ports), port_cmp);
 }
 
-void burnin_port_name(const struct burnin_port *p, char *buf, size_t len)
+void burnin_port_name(const struct dpath_port *p, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s:%s:%d", p->host, p->ca, p->port);
 }
 
-int burnin_inventory_find(const struct burnin_port *ports, int n,
+int burnin_inventory_find(const struct dpath_port *ports, int n,
 			  const char *name)
 {
-	char buf[2 * BURNIN_NAME_MAX + 16];
+	char buf[2 * DPATH_NAME_MAX + 16];
 
 	for (int i = 0; i < n; i++) {
 		burnin_port_name(&ports[i], buf, sizeof(buf));
@@ -187,7 +187,7 @@ out:
 }
 
 /* Numbers distinct keys 0..k-1 in order of first appearance. */
-static int group_by(const struct burnin_port *ports, int n, int *group,
+static int group_by(const struct dpath_port *ports, int n, int *group,
 		    bool by_host)
 {
 	int k = 0;
@@ -204,7 +204,7 @@ static int group_by(const struct burnin_port *ports, int n, int *group,
 	return k;
 }
 
-static int build_grouped(const struct burnin_port *ports, int n, uint64_t seed,
+static int build_grouped(const struct dpath_port *ports, int n, uint64_t seed,
 			 struct burnin_schedule *s, int mode)
 {
 	int *group = calloc((size_t)(n ? n : 1), sizeof(*group));
@@ -221,20 +221,20 @@ static int build_grouped(const struct burnin_port *ports, int n, uint64_t seed,
 	return ret;
 }
 
-int burnin_schedule_all_pairs(const struct burnin_port *ports, int n,
+int burnin_schedule_all_pairs(const struct dpath_port *ports, int n,
 			      uint64_t seed, struct burnin_schedule *s)
 {
 	return build_grouped(ports, n, seed, s, 0);
 }
 
-int burnin_schedule_rail(const struct burnin_port *ports, int n, uint64_t seed,
+int burnin_schedule_rail(const struct dpath_port *ports, int n, uint64_t seed,
 			 struct burnin_schedule *s)
 {
 	s->rail_bound = true;
 	return build_grouped(ports, n, seed, s, 1);
 }
 
-int burnin_schedule_intra(const struct burnin_port *ports, int n, uint64_t seed,
+int burnin_schedule_intra(const struct dpath_port *ports, int n, uint64_t seed,
 			  struct burnin_schedule *s)
 {
 	return build_grouped(ports, n, seed, s, 2);

@@ -29,8 +29,8 @@ static bool host_listed(const char *hosts, const char *host)
 }
 
 /* Every listed host must own a port; 0 or -EINVAL with a message. */
-static int check_hosts(const char *hosts, const struct burnin_port *ports,
-		       int n, char *err, size_t err_len)
+static int check_hosts(const char *hosts, const struct dpath_port *ports, int n,
+		       char *err, size_t err_len)
 {
 	char *copy = strdup(hosts), *save = NULL, *h;
 	int ret = 0;
@@ -70,7 +70,7 @@ static bool met_before(const struct node_plan *np, int t, int q)
 
 /* May target t meet reference port q at all (any round)? */
 static bool node_candidate(const struct node_plan *np,
-			   const struct burnin_port *ports, int t, int q)
+			   const struct dpath_port *ports, int t, int q)
 {
 	if (np->target[q] || met_before(np, t, q))
 		return false;
@@ -78,8 +78,8 @@ static bool node_candidate(const struct node_plan *np,
 }
 
 /* 1 when q is on a known leaf that none of t's partners so far is on. */
-static int leaf_gain(const struct node_plan *np,
-		     const struct burnin_port *ports, int t, int q)
+static int leaf_gain(const struct node_plan *np, const struct dpath_port *ports,
+		     int t, int q)
 {
 	if (!ports[q].leaf_guid)
 		return 0;
@@ -95,9 +95,8 @@ static int leaf_gain(const struct node_plan *np,
  * the most leaf gain; only ports still free in the round when free_only.
  * -1 when none; *gain is its leaf gain.
  */
-static int node_best(const struct node_plan *np,
-		     const struct burnin_port *ports, int n, int t, int r,
-		     bool free_only, int *gain)
+static int node_best(const struct node_plan *np, const struct dpath_port *ports,
+		     int n, int t, int r, bool free_only, int *gain)
 {
 	int best = -1;
 
@@ -120,8 +119,8 @@ static int node_best(const struct node_plan *np,
  * whose only new leaf is busy this round waits for a later round: each
  * wait lets another target meet that port, so the rounds stay finite.
  */
-static int node_pick(const struct node_plan *np,
-		     const struct burnin_port *ports, int n, int t, int r)
+static int node_pick(const struct node_plan *np, const struct dpath_port *ports,
+		     int n, int t, int r)
 {
 	int gain, any_gain;
 	int q = node_best(np, ports, n, t, r, true, &gain);
@@ -132,7 +131,7 @@ static int node_pick(const struct node_plan *np,
 	return q;
 }
 
-static void node_wants(struct node_plan *np, const struct burnin_port *ports,
+static void node_wants(struct node_plan *np, const struct dpath_port *ports,
 		       int n)
 {
 	for (int t = 0; t < n; t++) {
@@ -150,7 +149,7 @@ static void node_wants(struct node_plan *np, const struct burnin_port *ports,
 	}
 }
 
-static int node_rounds(struct node_plan *np, const struct burnin_port *ports,
+static int node_rounds(struct node_plan *np, const struct dpath_port *ports,
 		       int n, struct burnin_schedule *s)
 {
 	for (int r = 0; r < NODE_MAX_ROUNDS; r++) {
@@ -178,7 +177,7 @@ static int node_rounds(struct node_plan *np, const struct burnin_port *ports,
 	return 0;
 }
 
-int burnin_schedule_node(const char *hosts, const struct burnin_port *ports,
+int burnin_schedule_node(const char *hosts, const struct dpath_port *ports,
 			 int n, struct burnin_schedule *s, char *err,
 			 size_t err_len)
 {
@@ -238,7 +237,7 @@ static int file_pair_cmp(const void *x, const void *y)
 /* Parses one line (never blank: lines_next() skips those) into fp; 0 or
  * -EINVAL. */
 static int parse_pair_line(struct lines *in, char *line,
-			   const struct burnin_port *ports, int n,
+			   const struct dpath_port *ports, int n,
 			   struct file_pair *fp)
 {
 	char round[32], a[256], b[256], extra[2];
@@ -262,7 +261,7 @@ static int parse_pair_line(struct lines *in, char *line,
 	return 0;
 }
 
-static int read_pairs(const char *path, const struct burnin_port *ports, int n,
+static int read_pairs(const char *path, const struct dpath_port *ports, int n,
 		      struct file_pair **out, int *n_out, char *err,
 		      size_t err_len)
 {
@@ -318,9 +317,8 @@ static int check_file_pair(const struct file_pair *fp, int round, int *as_a,
 	return 0;
 }
 
-int burnin_schedule_pairs_file(const char *path,
-			       const struct burnin_port *ports, int n,
-			       struct burnin_schedule *s, char *err,
+int burnin_schedule_pairs_file(const char *path, const struct dpath_port *ports,
+			       int n, struct burnin_schedule *s, char *err,
 			       size_t err_len)
 {
 	struct file_pair *fp;

@@ -11,7 +11,7 @@
 
 #include "burnin/burnin.h"
 
-int burnin_schedule_build(const char *spec, const struct burnin_port *ports,
+int burnin_schedule_build(const char *spec, const struct dpath_port *ports,
 			  int n, uint64_t seed, struct burnin_schedule *s,
 			  char *err, size_t err_len)
 {

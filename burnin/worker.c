@@ -22,13 +22,13 @@
 /* The longest a step may take before its pairs are given up. */
 double burnin_step_seconds(const struct burnin_config *cfg)
 {
-	const struct burnin_params *p = &cfg->params;
+	const struct dpath_params *p = &cfg->params;
 
 	return p->warmup_s + p->duration_s + p->stall_s + 3 * cfg->timeout_s;
 }
 
 struct counters {
-	char names[COUNTERS_MAX][BURNIN_COUNTER_NAME_MAX];
+	char names[COUNTERS_MAX][DPATH_COUNTER_NAME_MAX];
 	uint64_t values[COUNTERS_MAX];
 	int n;
 };
@@ -103,7 +103,7 @@ static int fail(struct wire_result *out, int rc, const char *fmt, ...)
 /* One endpoint of this rank in the step, on its way through setup. */
 struct end_setup {
 	const struct wire_end *e;
-	struct burnin_endpoint *ep;
+	struct dpath_endpoint *ep;
 	struct wire_result *out;
 	struct wire_conn mine, theirs;
 	int32_t ready, peer_ready;
@@ -174,10 +174,10 @@ static void send_ends(struct burnin_ctx *ctx, int seq, struct end_setup *es,
 static void create_ends(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 			struct end_setup *es, int n)
 {
-	const struct burnin_transport_ops *ops = ctx->cfg->ops;
-	struct burnin_params params = ctx->cfg->params;
+	const struct dpath_transport_ops *ops = ctx->cfg->ops;
+	struct dpath_params params = ctx->cfg->params;
 
-	params.test = (enum burnin_test)c->test;
+	params.test = (enum dpath_test)c->test;
 	params.step = c->seq;
 	params.connect_timeout_s = ctx->cfg->timeout_s / 2; /* READY's too */
 	for (int i = 0; i < n; i++) {
@@ -275,7 +275,7 @@ static void *run_end(void *arg)
 	struct wire_result *out = er->es->out;
 
 	out->rc = er->ctx->cfg->ops->run(
-		er->es->ep, (enum burnin_role)er->es->e->role, &out->res);
+		er->es->ep, (enum dpath_role)er->es->e->role, &out->res);
 	if (out->rc && !out->res.error[0])
 		fail(out, out->rc, "run failed: error %d", -out->rc);
 	return NULL;
@@ -330,9 +330,9 @@ static void report_init(const struct wire_ctrl *c, struct wire_report *out,
  */
 int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 		       struct wire_report *out,
-		       struct burnin_endpoint *ep[BURNIN_MAX_ENDS])
+		       struct dpath_endpoint *ep[BURNIN_MAX_ENDS])
 {
-	const struct burnin_params *p = &ctx->cfg->params;
+	const struct dpath_params *p = &ctx->cfg->params;
 	struct end_setup es[BURNIN_MAX_ENDS];
 	struct counters before, after;
 	int n;
@@ -361,7 +361,7 @@ int burnin_worker_step(struct burnin_ctx *ctx, const struct wire_ctrl *c,
 
 /* Queued to the reaper: a teardown blocked in the kernel holds up nobody. */
 void burnin_worker_teardown(struct burnin_ctx *ctx,
-			    struct burnin_endpoint *ep[BURNIN_MAX_ENDS])
+			    struct dpath_endpoint *ep[BURNIN_MAX_ENDS])
 {
 	for (int i = 0; i < BURNIN_MAX_ENDS; i++)
 		if (ep[i])
@@ -387,7 +387,7 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 	double wait = burnin_worker_wait_s(ctx->cfg);
 	struct wire_ctrl c;
 	struct wire_report r;
-	struct burnin_endpoint *ep[BURNIN_MAX_ENDS];
+	struct dpath_endpoint *ep[BURNIN_MAX_ENDS];
 	int seq = 0;
 
 	for (;; seq++) {

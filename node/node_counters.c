@@ -16,7 +16,7 @@
 #define NODE_COUNTERS_MAX 128
 
 struct node_port_counters {
-	char names[NODE_COUNTERS_MAX][BURNIN_COUNTER_NAME_MAX];
+	char names[NODE_COUNTERS_MAX][DPATH_COUNTER_NAME_MAX];
 	uint64_t values[NODE_COUNTERS_MAX];
 	int n;
 	bool read;
@@ -59,7 +59,7 @@ struct node_counters *node_counters_take(const char *root,
 	for (int i = 0; i < n; i++) {
 		struct node_port_counters *pc = &c->port[i];
 
-		pc->read = burnin_port_sysfs_counters(
+		pc->read = dpath_port_sysfs_counters(
 				   root, ports[i].ca, ports[i].port, pc->names,
 				   pc->values, NODE_COUNTERS_MAX, &pc->n) == 0;
 	}
@@ -78,8 +78,8 @@ static json_t *increases(const struct node_port_counters *b,
 	uint64_t delta[NODE_COUNTERS_MAX];
 	json_t *up = NULL;
 
-	burnin_counters_delta(b->names, b->values, b->n, a->names, a->values,
-			      a->n, delta);
+	dpath_counters_delta(b->names, b->values, b->n, a->names, a->values,
+			     a->n, delta);
 	for (int k = 0; k < a->n; k++) {
 		if (!delta[k] || !node_counter_is_error(a->names[k]))
 			continue;

@@ -79,7 +79,7 @@ static void read_ca(const char *root, struct node_port *p)
 
 static void read_port(const char *root, struct node_port *p)
 {
-	struct burnin_port bp = { .port = p->port };
+	struct dpath_port bp = { .port = p->port };
 	char text[64];
 	long lid;
 
@@ -98,13 +98,13 @@ static void read_port(const char *root, struct node_port *p)
 			 ? 0
 			 : (int)lid;
 	snprintf(bp.ca, sizeof(bp.ca), "%s", p->ca);
-	if (burnin_port_sysfs_fill(root, &bp) == 0) {
+	if (dpath_port_sysfs_fill(root, &bp) == 0) {
 		p->guid = bp.guid;
 		snprintf(p->netdev, sizeof(p->netdev), "%s", bp.netdev);
 	}
 	if (strcmp(p->link_layer, "Ethernet") == 0)
 		p->rate_gbps =
-			burnin_netdev_speed_mbps(root, p->netdev) / 1000.0;
+			dpath_netdev_speed_mbps(root, p->netdev) / 1000.0;
 	else
 		p->rate_gbps = ib_data_rate_gbps(p->speed, p->lanes);
 }

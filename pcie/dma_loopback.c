@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The DMA measurement itself: RDMA WRITE / READ loopback on one port, done
- * by burnin's verbs backend (burnin_loopback_measure(), rdma/loopback.h),
+ * by burnin's verbs backend (dpath_loopback_measure(), rdma/loopback.h),
  * so that every ibv_* call stays in burnin/. Figures come back in Gb/s and
  * leave here in GB/s (10^9 bytes/s).
  */
@@ -15,7 +15,7 @@
 #include "pcie/pcie.h"
 
 /* One sample: 64 KiB RDMA operations on 4 QPs for half a second. */
-static const struct burnin_params pcie_loopback_params = {
+static const struct dpath_params pcie_loopback_params = {
 	.msg_size = 64 << 10,
 	.qps = 4,
 	.tx_depth = 16,
@@ -25,15 +25,15 @@ static const struct burnin_params pcie_loopback_params = {
 	.retry_cnt = 3,
 };
 
-static int find_port(const char *ca, int port, struct burnin_port *out,
+static int find_port(const char *ca, int port, struct dpath_port *out,
 		     char *err, size_t errlen)
 {
-	struct burnin_port *ports = NULL;
+	struct dpath_port *ports = NULL;
 	char filter[PCIE_NAME_LEN + 8];
 	int n = 0, ret;
 
 	snprintf(filter, sizeof(filter), "%s:%d", ca, port);
-	ret = burnin_verbs_ops.list_ports(filter, &ports, &n);
+	ret = dpath_verbs_ops.list_ports(filter, &ports, &n);
 	if (!ret && n < 1)
 		ret = -ENODEV;
 	if (ret)
@@ -48,15 +48,15 @@ static int find_port(const char *ca, int port, struct burnin_port *out,
 static int loopback_measure(const char *ca, int port, enum pcie_dma_test test,
 			    int samples, double *GBps, char *err, size_t errlen)
 {
-	struct burnin_params params = pcie_loopback_params;
-	struct burnin_port p;
+	struct dpath_params params = pcie_loopback_params;
+	struct dpath_port p;
 	int ret = find_port(ca, port, &p, err, errlen);
 
 	if (ret)
 		return ret;
 	params.test =
-		test == PCIE_DMA_READ ? BURNIN_TEST_READ : BURNIN_TEST_WRITE;
-	ret = burnin_loopback_measure(&p, &params, samples, GBps);
+		test == PCIE_DMA_READ ? DPATH_TEST_READ : DPATH_TEST_WRITE;
+	ret = dpath_loopback_measure(&p, &params, samples, GBps);
 	if (ret) {
 		snprintf(err, errlen, "%s port %d: loopback failed: %s", ca,
 			 port, strerror(-ret));

@@ -14,7 +14,7 @@ static int gid_ipv4(const uint8_t gid[16], struct sockaddr_storage *addr)
 {
 	struct sockaddr_in *in = (struct sockaddr_in *)addr;
 
-	if (!burnin_gid_is_ipv4_mapped(gid))
+	if (!dpath_gid_is_ipv4_mapped(gid))
 		return -ENOENT;
 	memset(addr, 0, sizeof(*addr));
 	in->sin_family = AF_INET;
@@ -41,8 +41,8 @@ static int netdev_ipv4(const char *netdev, struct sockaddr_storage *addr)
 	return ret;
 }
 
-int burnin_port_cm_addr(const char *root, const struct burnin_port *p,
-			struct sockaddr_storage *addr, char *err, size_t len)
+int dpath_port_cm_addr(const char *root, const struct dpath_port *p,
+		       struct sockaddr_storage *addr, char *err, size_t len)
 {
 	char netdev[64];
 	int ret;
@@ -56,8 +56,8 @@ int burnin_port_cm_addr(const char *root, const struct burnin_port *p,
 				p->ca, p->port);
 		return ret;
 	}
-	ret = burnin_port_sysfs_ipoib_netdev(root, p->gid, netdev,
-					     sizeof(netdev));
+	ret = dpath_port_sysfs_ipoib_netdev(root, p->gid, netdev,
+					    sizeof(netdev));
 	if (ret) {
 		snprintf(err, len,
 			 "%s port %d: no IPoIB interface carries its GID",
@@ -73,8 +73,8 @@ int burnin_port_cm_addr(const char *root, const struct burnin_port *p,
 	return ret;
 }
 
-void burnin_sockaddr_str(const struct sockaddr_storage *addr, char *buf,
-			 size_t len)
+void dpath_sockaddr_str(const struct sockaddr_storage *addr, char *buf,
+			size_t len)
 {
 	const void *a =
 		addr->ss_family == AF_INET6

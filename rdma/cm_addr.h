@@ -13,11 +13,11 @@
 #include "rdma/transport.h"
 
 /* 0, or -ENOENT / -EADDRNOTAVAIL with the reason in err. */
-int burnin_port_cm_addr(const char *root, const struct burnin_port *p,
-			struct sockaddr_storage *addr, char *err, size_t len);
+int dpath_port_cm_addr(const char *root, const struct dpath_port *p,
+		       struct sockaddr_storage *addr, char *err, size_t len);
 
 /* "10.100.0.1" or "fe80::1"; the port is not shown. */
-void burnin_sockaddr_str(const struct sockaddr_storage *addr, char *buf,
-			 size_t len);
+void dpath_sockaddr_str(const struct sockaddr_storage *addr, char *buf,
+			size_t len);
 
 #endif

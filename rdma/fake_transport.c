@@ -46,7 +46,7 @@ static const char *const fault_names[N_FAULT] = {
 
 struct fault {
 	enum fault_kind kind;
-	char port[2 * BURNIN_NAME_MAX + 16];
+	char port[2 * DPATH_NAME_MAX + 16];
 	double value;
 };
 
@@ -60,20 +60,20 @@ static struct {
 	int n_faults;
 } cfg;
 
-static const struct burnin_fake_fabric_ops *fabric;
+static const struct dpath_fake_fabric_ops *fabric;
 static atomic_long n_create, n_connect;
 static atomic_long n_runs[FAKE_MAX_PORTS], n_destroys[FAKE_MAX_PORTS];
 static atomic_ullong symbol_errors[FAKE_MAX_PORTS], xmit_words[FAKE_MAX_PORTS];
 
 struct fake_wire {
 	char magic[8];
-	char name[2 * BURNIN_NAME_MAX + 16];
+	char name[2 * DPATH_NAME_MAX + 16];
 	double rate, slow, flaky;
 	uint32_t errors;
 	uint64_t guid;
 };
 
-static double burnin_fake_clock(void)
+static double dpath_fake_clock(void)
 {
 	struct timespec ts;
 
@@ -81,19 +81,19 @@ static double burnin_fake_clock(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-struct burnin_endpoint {
-	struct burnin_port port;
-	struct burnin_params params;
+struct dpath_endpoint {
+	struct dpath_port port;
+	struct dpath_params params;
 	struct fake_wire local, remote;
 	bool connected;
 };
 
-double burnin_fake_judge_delay(void)
+double dpath_fake_judge_delay(void)
 {
 	return cfg.judge_s;
 }
 
-void burnin_fake_set_fabric(const struct burnin_fake_fabric_ops *ops)
+void dpath_fake_set_fabric(const struct dpath_fake_fabric_ops *ops)
 {
 	fabric = ops;
 }
@@ -104,7 +104,7 @@ static bool fabric_active(void)
 	return fabric && fabric->n_ports() > 0;
 }
 
-void burnin_fake_reset(void)
+void dpath_fake_reset(void)
 {
 	if (fabric)
 		fabric->reset();
@@ -124,8 +124,8 @@ void burnin_fake_reset(void)
 	}
 }
 
-int burnin_fake_split_fault(const char *val, char *where, size_t len,
-			    double *value)
+int dpath_fake_split_fault(const char *val, char *where, size_t len,
+			   double *value)
 {
 	const char *at = strrchr(val, '@');
 	char *end;
@@ -145,8 +145,8 @@ static int parse_fault(enum fault_kind kind, const char *val, char *err,
 	struct fault *f = &cfg.faults[cfg.n_faults];
 	int ret = cfg.n_faults == FAKE_MAX_FAULTS
 			  ? -EINVAL
-			  : burnin_fake_split_fault(val, f->port,
-						    sizeof(f->port), &f->value);
+			  : dpath_fake_split_fault(val, f->port,
+						   sizeof(f->port), &f->value);
 
 	if (ret == -EINVAL)
 		snprintf(err, err_len, "fake: '%s=%s': expected PORT@VALUE",
@@ -220,12 +220,12 @@ static int parse_item(const char *key, const char *val, char *err,
 	return 0;
 }
 
-int burnin_fake_configure(const char *spec, char *err, size_t err_len)
+int dpath_fake_configure(const char *spec, char *err, size_t err_len)
 {
 	char *copy, *save = NULL, *item;
 	int ret = 0;
 
-	burnin_fake_reset();
+	dpath_fake_reset();
 	cfg.configured = true;
 	if (!spec)
 		spec = getenv("IBP_FAKE");
@@ -254,10 +254,10 @@ int burnin_fake_configure(const char *spec, char *err, size_t err_len)
 }
 
 /* The fault of kind planted on port p; 0 if none. */
-static double fault_value(const struct burnin_port *p, enum fault_kind kind,
+static double fault_value(const struct dpath_port *p, enum fault_kind kind,
 			  double none)
 {
-	char full[2 * BURNIN_NAME_MAX + 16], local[BURNIN_NAME_MAX + 16];
+	char full[2 * DPATH_NAME_MAX + 16], local[DPATH_NAME_MAX + 16];
 
 	snprintf(full, sizeof(full), "%s:%s:%d", p->host, p->ca, p->port);
 	snprintf(local, sizeof(local), "%s:%d", p->ca, p->port);
@@ -269,7 +269,7 @@ static double fault_value(const struct burnin_port *p, enum fault_kind kind,
 	return none;
 }
 
-static int port_index(const struct burnin_port *p)
+static int port_index(const struct dpath_port *p)
 {
 	char *end;
 	long i = strtol(p->ca + 4, &end, 10);
@@ -277,7 +277,7 @@ static int port_index(const struct burnin_port *p)
 	return end != p->ca + 4 && i >= 0 && i < FAKE_MAX_PORTS ? (int)i : 0;
 }
 
-static void fake_port(struct burnin_port *p, int i)
+static void fake_port(struct dpath_port *p, int i)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->host, sizeof(p->host), "%s", record_hostname());
@@ -313,11 +313,11 @@ static bool filter_has(const char *filter, const char *name)
 	return false;
 }
 
-static int fake_list_ports(const char *filter, struct burnin_port **ports,
+static int fake_list_ports(const char *filter, struct dpath_port **ports,
 			   int *n_ports)
 {
-	struct burnin_port *p;
-	char err[160], name[BURNIN_NAME_MAX + 16];
+	struct dpath_port *p;
+	char err[160], name[DPATH_NAME_MAX + 16];
 	int k = 0;
 
 	if (strlen(record_hostname()) >= sizeof(p->host)) {
@@ -327,7 +327,7 @@ static int fake_list_ports(const char *filter, struct burnin_port **ports,
 			  strlen(record_hostname()), sizeof(p->host) - 1);
 		return -EINVAL;
 	}
-	if (!cfg.configured && burnin_fake_configure(NULL, err, sizeof(err))) {
+	if (!cfg.configured && dpath_fake_configure(NULL, err, sizeof(err))) {
 		log_error("IBP_FAKE: %s", err);
 		return -EINVAL;
 	}
@@ -354,12 +354,12 @@ static int fake_list_ports(const char *filter, struct burnin_port **ports,
 	return 0;
 }
 
-static int fake_endpoint_create(const struct burnin_port *port,
-				const struct burnin_params *params,
-				struct burnin_endpoint **ep)
+static int fake_endpoint_create(const struct dpath_port *port,
+				const struct dpath_params *params,
+				struct dpath_endpoint **ep)
 {
 	long call = atomic_fetch_add(&n_create, 1) + 1;
-	struct burnin_endpoint *e;
+	struct dpath_endpoint *e;
 
 	if (cfg.fail_create && call == cfg.fail_create) {
 		log_error(
@@ -384,18 +384,18 @@ static int fake_endpoint_create(const struct burnin_port *port,
 	return 0;
 }
 
-static void fake_local_info(struct burnin_endpoint *ep,
-			    struct burnin_conn_info *info)
+static void fake_local_info(struct dpath_endpoint *ep,
+			    struct dpath_conn_info *info)
 {
 	_Static_assert(sizeof(struct fake_wire) <= sizeof(info->bytes),
-		       "fake_wire fits a burnin_conn_info");
+		       "fake_wire fits a dpath_conn_info");
 	memset(info, 0, sizeof(*info));
 	memcpy(info->bytes, &ep->local, sizeof(ep->local));
 }
 
-static int fake_connect(struct burnin_endpoint *ep,
-			const struct burnin_conn_info *remote,
-			struct burnin_result *res)
+static int fake_connect(struct dpath_endpoint *ep,
+			const struct dpath_conn_info *remote,
+			struct dpath_result *res)
 {
 	long call = atomic_fetch_add(&n_connect, 1) + 1;
 
@@ -431,10 +431,10 @@ static void sleep_s(double s)
 }
 
 /* The flow this end measures: WRITE sends its data, READ fetches it. */
-static void fabric_flow(const struct burnin_endpoint *ep,
-			struct burnin_fake_flow *f)
+static void fabric_flow(const struct dpath_endpoint *ep,
+			struct dpath_fake_flow *f)
 {
-	bool sends = ep->params.test == BURNIN_TEST_WRITE;
+	bool sends = ep->params.test == DPATH_TEST_WRITE;
 
 	memset(f, 0, sizeof(*f));
 	f->src_guid = sends ? ep->local.guid : ep->remote.guid;
@@ -449,7 +449,7 @@ static void fabric_flow(const struct burnin_endpoint *ep,
 
 static int window_count(double duration_s)
 {
-	double n = ceil(duration_s / (BURNIN_WINDOW_MS / 1000.0) - 1e-9);
+	double n = ceil(duration_s / (DPATH_WINDOW_MS / 1000.0) - 1e-9);
 
 	return n > 0 ? (int)n : 0;
 }
@@ -458,8 +458,8 @@ static int window_count(double duration_s)
  * Each window's rate before the HCA faults and the efficiency: the
  * fabric's, or the slower port's x planted slow. -errno with res->error.
  */
-static int window_rates(struct burnin_endpoint *ep,
-			const struct burnin_fake_flow *f, double *gbps, int n,
+static int window_rates(struct dpath_endpoint *ep,
+			const struct dpath_fake_flow *f, double *gbps, int n,
 			uint32_t *errors)
 {
 	*errors = 0;
@@ -473,8 +473,8 @@ static int window_rates(struct burnin_endpoint *ep,
 }
 
 /* ret (a fabric's refusal: no route) said in res->error. */
-static int fake_fabric_failed(const struct burnin_endpoint *ep,
-			      struct burnin_result *res, int ret)
+static int fake_fabric_failed(const struct dpath_endpoint *ep,
+			      struct dpath_result *res, int ret)
 {
 	if (ret && !res->error[0])
 		snprintf(res->error, sizeof(res->error),
@@ -484,11 +484,11 @@ static int fake_fabric_failed(const struct burnin_endpoint *ep,
 }
 
 /* The figures of the measured windows (flaky HCA: every 4th at F). */
-static void account(struct burnin_endpoint *ep, const double *gbps, int n,
-		    struct burnin_result *res)
+static void account(struct dpath_endpoint *ep, const double *gbps, int n,
+		    struct dpath_result *res)
 {
 	double flaky = fmin(ep->local.flaky, ep->remote.flaky);
-	double left = ep->params.duration_s, win = BURNIN_WINDOW_MS / 1000.0;
+	double left = ep->params.duration_s, win = DPATH_WINDOW_MS / 1000.0;
 	double sum = 0;
 
 	res->gbps_min = -1;
@@ -514,12 +514,12 @@ static void account(struct burnin_endpoint *ep, const double *gbps, int n,
  * accounts each window. The error completions the fabric's cables plant
  * go to *errors. -errno with res->error set.
  */
-static int simulate(struct burnin_endpoint *ep, bool measure,
-		    struct burnin_result *res, uint32_t *errors)
+static int simulate(struct dpath_endpoint *ep, bool measure,
+		    struct dpath_result *res, uint32_t *errors)
 {
-	double left = ep->params.duration_s, win = BURNIN_WINDOW_MS / 1000.0;
+	double left = ep->params.duration_s, win = DPATH_WINDOW_MS / 1000.0;
 	int n = window_count(ep->params.duration_s), ret = 0;
-	struct burnin_fake_flow flow, *f = NULL;
+	struct dpath_fake_flow flow, *f = NULL;
 	double t0, *gbps;
 
 	*errors = 0;
@@ -529,10 +529,10 @@ static int simulate(struct burnin_endpoint *ep, bool measure,
 		ret = fabric->flow_start(f);
 	}
 	sleep_s(ep->params.warmup_s);
-	t0 = burnin_fake_clock();
+	t0 = dpath_fake_clock();
 	for (; left > 1e-9; left -= win)
 		sleep_s(fmin(win, left));
-	res->seconds = burnin_fake_clock() - t0;
+	res->seconds = dpath_fake_clock() - t0;
 	if (!measure || n == 0 || ret)
 		return fake_fabric_failed(ep, res, ret);
 	gbps = calloc((size_t)n, sizeof(*gbps));
@@ -547,8 +547,8 @@ static int simulate(struct burnin_endpoint *ep, bool measure,
 	return fake_fabric_failed(ep, res, ret);
 }
 
-static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
-		    struct burnin_result *res)
+static int fake_run(struct dpath_endpoint *ep, enum dpath_role role,
+		    struct dpath_result *res)
 {
 	int idx = port_index(&ep->port);
 	long nth = atomic_fetch_add(&n_runs[idx], 1) + 1;
@@ -565,7 +565,7 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 		raise(SIGKILL); /* a planted dead rank: nothing after this runs */
 	if (fault_value(&ep->port, F_HANG, 0) == (double)nth)
 		sleep_s(cfg.hang_s);
-	ret = simulate(ep, role != BURNIN_ROLE_TARGET, res, &cable_errors);
+	ret = simulate(ep, role != DPATH_ROLE_TARGET, res, &cable_errors);
 	if (ret)
 		return ret;
 	if (cable_errors > errors)
@@ -578,7 +578,7 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 	}
 	atomic_fetch_add(&symbol_errors[idx], (unsigned long long)fault_value(
 						      &ep->port, F_SYMERR, 0));
-	if (errors && role != BURNIN_ROLE_TARGET) {
+	if (errors && role != DPATH_ROLE_TARGET) {
 		res->error_completions = errors;
 		snprintf(res->error, sizeof(res->error),
 			 "%u error completions (fake: planted)", errors);
@@ -587,7 +587,7 @@ static int fake_run(struct burnin_endpoint *ep, enum burnin_role role,
 	return 0;
 }
 
-static void fake_endpoint_destroy(struct burnin_endpoint *ep)
+static void fake_endpoint_destroy(struct dpath_endpoint *ep)
 {
 	long nth = atomic_fetch_add(&n_destroys[port_index(&ep->port)], 1) + 1;
 
@@ -596,8 +596,8 @@ static void fake_endpoint_destroy(struct burnin_endpoint *ep)
 	free(ep);
 }
 
-static int fake_read_counters(const struct burnin_port *port,
-			      char (*names)[BURNIN_COUNTER_NAME_MAX],
+static int fake_read_counters(const struct dpath_port *port,
+			      char (*names)[DPATH_COUNTER_NAME_MAX],
 			      uint64_t *values, int max, int *n)
 {
 	int idx = port_index(port);
@@ -605,10 +605,10 @@ static int fake_read_counters(const struct burnin_port *port,
 	*n = 0;
 	if (max < 2)
 		return -ENOSPC;
-	snprintf(names[0], BURNIN_COUNTER_NAME_MAX, "%s",
+	snprintf(names[0], DPATH_COUNTER_NAME_MAX, "%s",
 		 ib_pc_defs[IB_PC_XMIT_DATA].sysfs);
 	values[0] = atomic_load(&xmit_words[idx]);
-	snprintf(names[1], BURNIN_COUNTER_NAME_MAX, "%s",
+	snprintf(names[1], DPATH_COUNTER_NAME_MAX, "%s",
 		 ib_pc_defs[IB_PC_SYMBOL_ERRORS].sysfs);
 	/* a 16-bit PMA counter: it saturates, never wraps */
 	values[1] = (uint64_t)fault_value(port, F_SYMERR_AT, 0) +
@@ -619,7 +619,7 @@ static int fake_read_counters(const struct burnin_port *port,
 	return 0;
 }
 
-const struct burnin_transport_ops burnin_fake_ops = {
+const struct dpath_transport_ops dpath_fake_ops = {
 	.name = "fake",
 	.list_ports = fake_list_ports,
 	.endpoint_create = fake_endpoint_create,

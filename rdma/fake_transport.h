@@ -8,7 +8,7 @@
 #include "rdma/transport.h"
 
 /*
- * The fake transport (burnin_fake_ops) runs the whole orchestration with no
+ * The fake transport (dpath_fake_ops) runs the whole orchestration with no
  * device: it sleeps for the real duration of each test and computes the
  * figures from its configuration. Its ports are named fakeN (port 1) and
  * its records say transport "fake": it never poses as hardware.
@@ -38,20 +38,20 @@
  * PORT is "fakeI:1" (any host) or "HOST:fakeI:1".
  *
  * Items the fake does not know go to its fabric, when one is set
- * (burnin_fake_set_fabric(): burnin/fake_fabric.c, routes=FILE and the
+ * (dpath_fake_set_fabric(): burnin/fake_fabric.c, routes=FILE and the
  * planted cable faults; docs/burnin.md).
  */
-int burnin_fake_configure(const char *spec, char *err, size_t err_len);
+int dpath_fake_configure(const char *spec, char *err, size_t err_len);
 /* judge-s: seconds rank 0's judging is made slower by (0: not). */
-double burnin_fake_judge_delay(void);
+double dpath_fake_judge_delay(void);
 /* Back to no configuration (unit tests). */
-void burnin_fake_reset(void);
+void dpath_fake_reset(void);
 /*
  * "WHERE@VALUE" (a planted fault) into where[len] and *value >= 0: 0;
  * -EINVAL not that shape; -ERANGE a bad value.
  */
-int burnin_fake_split_fault(const char *val, char *where, size_t len,
-			    double *value);
+int dpath_fake_split_fault(const char *val, char *where, size_t len,
+			   double *value);
 
 /*
  * The fabric behind the fake (issue 16): a data plane modelled from the
@@ -61,14 +61,14 @@ int burnin_fake_split_fault(const char *val, char *where, size_t len,
  * every flow of the step (across processes). The fake keeps the HCA
  * faults, the efficiency and the timing.
  */
-struct burnin_fake_flow {
+struct dpath_fake_flow {
 	uint64_t src_guid, dst_guid; /* port GUIDs: data leaves, arrives */
 	double cap_gbps; /* its own limit: the slower port x planted slow */
-	int step; /* burnin_params.step: flows of one step share cables */
+	int step; /* dpath_params.step: flows of one step share cables */
 	double warmup_s, duration_s, stall_s;
 };
 
-struct burnin_fake_fabric_ops {
+struct dpath_fake_fabric_ops {
 	/* A spec item: 1 it is the fabric's, 0 not, -EINVAL (err: why). */
 	int (*item)(const char *key, const char *val, char *err,
 		    size_t err_len);
@@ -76,22 +76,22 @@ struct burnin_fake_fabric_ops {
 	int (*ready)(char *err, size_t err_len);
 	/* Its CA ports (0: no fabric configured; the fake's own ports). */
 	int (*n_ports)(void);
-	void (*port)(int i, struct burnin_port *p); /* guid, lid, rate */
+	void (*port)(int i, struct dpath_port *p); /* guid, lid, rate */
 	/* A measuring end starts its flow: the others of the step see it. */
-	int (*flow_start)(const struct burnin_fake_flow *f);
+	int (*flow_start)(const struct dpath_fake_flow *f);
 	/*
 	 * After the test: the flow's rate (Gb/s, before the fake's
 	 * efficiency) in each of its n windows, and the error completions
 	 * its cables plant. 0, -errno (gbps untouched).
 	 */
-	int (*flow_rates)(const struct burnin_fake_flow *f, double *gbps, int n,
+	int (*flow_rates)(const struct dpath_fake_flow *f, double *gbps, int n,
 			  uint32_t *errors);
 	/* What the flow moved (bytes): the counters of its cables. */
-	void (*flow_end)(const struct burnin_fake_flow *f, uint64_t bytes);
+	void (*flow_end)(const struct dpath_fake_flow *f, uint64_t bytes);
 	void (*reset)(void);
 };
 
-/* Set once, before burnin_fake_configure() (NULL: no fabric). */
-void burnin_fake_set_fabric(const struct burnin_fake_fabric_ops *ops);
+/* Set once, before dpath_fake_configure() (NULL: no fabric). */
+void dpath_fake_set_fabric(const struct dpath_fake_fabric_ops *ops);
 
 #endif

@@ -14,10 +14,10 @@
 #include "common/log.h"
 
 struct side {
-	const struct burnin_transport_ops *ops;
-	struct burnin_endpoint *ep;
-	enum burnin_role role;
-	struct burnin_result res;
+	const struct dpath_transport_ops *ops;
+	struct dpath_endpoint *ep;
+	enum dpath_role role;
+	struct dpath_result res;
 	int ret;
 };
 
@@ -30,7 +30,7 @@ static void *side_run(void *arg)
 }
 
 /* One sample: b (target or both) in a thread, a here. */
-static int loopback_sample(const struct burnin_port *port, struct side *a,
+static int loopback_sample(const struct dpath_port *port, struct side *a,
 			   struct side *b, double *gbps)
 {
 	pthread_t t;
@@ -53,12 +53,11 @@ static int loopback_sample(const struct burnin_port *port, struct side *a,
 	return 0;
 }
 
-static int loopback_connect(const struct burnin_transport_ops *ops,
-			    struct burnin_endpoint *a,
-			    struct burnin_endpoint *b)
+static int loopback_connect(const struct dpath_transport_ops *ops,
+			    struct dpath_endpoint *a, struct dpath_endpoint *b)
 {
-	struct burnin_conn_info ia, ib;
-	struct burnin_result res = { 0 };
+	struct dpath_conn_info ia, ib;
+	struct dpath_result res = { 0 };
 	int ret;
 
 	ops->local_info(a, &ia);
@@ -67,18 +66,18 @@ static int loopback_connect(const struct burnin_transport_ops *ops,
 	return ret ? ret : ops->connect(b, &ia, &res);
 }
 
-int burnin_loopback_measure(const struct burnin_port *port,
-			    const struct burnin_params *params, int samples,
-			    double *gbps_samples)
+int dpath_loopback_measure(const struct dpath_port *port,
+			   const struct dpath_params *params, int samples,
+			   double *gbps_samples)
 {
-	const struct burnin_transport_ops *ops = &burnin_verbs_ops;
+	const struct dpath_transport_ops *ops = &dpath_verbs_ops;
 	struct side a = { .ops = ops }, b = { .ops = ops };
 	int ret;
 
 	if (samples < 1)
 		return -EINVAL;
-	a.role = params->bidir ? BURNIN_ROLE_BOTH : BURNIN_ROLE_INITIATOR;
-	b.role = params->bidir ? BURNIN_ROLE_BOTH : BURNIN_ROLE_TARGET;
+	a.role = params->bidir ? DPATH_ROLE_BOTH : DPATH_ROLE_INITIATOR;
+	b.role = params->bidir ? DPATH_ROLE_BOTH : DPATH_ROLE_TARGET;
 	ret = ops->endpoint_create(port, params, &a.ep);
 	if (ret)
 		return ret;
@@ -88,8 +87,8 @@ int burnin_loopback_measure(const struct burnin_port *port,
 	ret = loopback_connect(ops, a.ep, b.ep);
 	for (int i = 0; !ret && i < samples; i++) {
 		ret = loopback_sample(port, &a, &b, &gbps_samples[i]);
-		burnin_verbs_set_warmup(a.ep, 0);
-		burnin_verbs_set_warmup(b.ep, 0);
+		dpath_verbs_set_warmup(a.ep, 0);
+		dpath_verbs_set_warmup(b.ep, 0);
 	}
 	ops->endpoint_destroy(b.ep);
 destroy_a:

@@ -17,8 +17,8 @@
  * sum of both directions when params->bidir). 0, or -errno (logged once,
  * naming the port).
  */
-int burnin_loopback_measure(const struct burnin_port *port,
-			    const struct burnin_params *params, int samples,
-			    double *gbps_samples);
+int dpath_loopback_measure(const struct dpath_port *port,
+			   const struct dpath_params *params, int samples,
+			   double *gbps_samples);
 
 #endif

@@ -27,7 +27,7 @@ static void str_copy(char *dst, size_t size, const char *src)
 	dst[len] = '\0';
 }
 
-int burnin_gid_parse(const char *text, uint8_t gid[16])
+int dpath_gid_parse(const char *text, uint8_t gid[16])
 {
 	unsigned int g[8];
 	int used = 0;
@@ -43,7 +43,7 @@ int burnin_gid_parse(const char *text, uint8_t gid[16])
 	return 0;
 }
 
-int burnin_gid_is_ipv4_mapped(const uint8_t gid[16])
+int dpath_gid_is_ipv4_mapped(const uint8_t gid[16])
 {
 	for (int i = 0; i < 10; i++)
 		if (gid[i])
@@ -51,8 +51,8 @@ int burnin_gid_is_ipv4_mapped(const uint8_t gid[16])
 	return gid[10] == 0xff && gid[11] == 0xff;
 }
 
-int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
-			       uint8_t gid[16])
+int dpath_port_sysfs_roce_gid(const char *root, const char *ca, int port,
+			      uint8_t gid[16])
 {
 	char rel[64], text[64];
 	uint8_t g[16];
@@ -63,8 +63,8 @@ int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
 		ret = sysfs_port_read(root, ca, port, rel, text, sizeof(text));
 		if (ret == -ENOENT)
 			break;
-		if (ret || burnin_gid_parse(text, g) ||
-		    !burnin_gid_is_ipv4_mapped(g))
+		if (ret || dpath_gid_parse(text, g) ||
+		    !dpath_gid_is_ipv4_mapped(g))
 			continue;
 		snprintf(rel, sizeof(rel), "gid_attrs/types/%d", i);
 		if (sysfs_port_read(root, ca, port, rel, text, sizeof(text)) ||
@@ -96,13 +96,13 @@ static uint64_t guid_parse(const char *text)
 	       (uint64_t)g[2] << 16 | g[3];
 }
 
-static void fill_gid_guid(const char *root, struct burnin_port *p)
+static void fill_gid_guid(const char *root, struct dpath_port *p)
 {
 	char text[64];
 	int idx;
 
 	if (p->ethernet) {
-		idx = burnin_port_sysfs_roce_gid(root, p->ca, p->port, p->gid);
+		idx = dpath_port_sysfs_roce_gid(root, p->ca, p->port, p->gid);
 		p->gid_index = idx >= 0 ? idx : -1;
 		if (!sysfs_ca_read(root, p->ca, "node_guid", text,
 				   sizeof(text)))
@@ -112,7 +112,7 @@ static void fill_gid_guid(const char *root, struct burnin_port *p)
 	p->gid_index = -1;
 	if (!sysfs_port_read(root, p->ca, p->port, "gids/0", text,
 			     sizeof(text)) &&
-	    !burnin_gid_parse(text, p->gid))
+	    !dpath_gid_parse(text, p->gid))
 		p->guid = bytes_be64(p->gid + 8);
 }
 
@@ -132,7 +132,7 @@ static int is_pci_addr(const char *s, size_t len)
  * numa_node. 0 or -ENOENT.
  */
 static int fill_pci_from_link(const char *root, const char *rel,
-			      struct burnin_port *p)
+			      struct dpath_port *p)
 {
 	char canon[PATH_MAX], rel_numa[PATH_MAX + 16], text[32];
 	char *comp, *best = NULL;
@@ -160,7 +160,7 @@ static int fill_pci_from_link(const char *root, const char *rel,
 	return 0;
 }
 
-static void fill_location(const char *root, struct burnin_port *p)
+static void fill_location(const char *root, struct dpath_port *p)
 {
 	char rel[PATH_MAX];
 
@@ -173,7 +173,7 @@ static void fill_location(const char *root, struct burnin_port *p)
 	fill_pci_from_link(root, rel, p);
 }
 
-int burnin_port_sysfs_fill(const char *root, struct burnin_port *p)
+int dpath_port_sysfs_fill(const char *root, struct dpath_port *p)
 {
 	char rel[PATH_MAX];
 	char text[64];
@@ -244,8 +244,8 @@ static int ipoib_match(void *ctx, const char *name)
 	return 1;
 }
 
-int burnin_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
-				   char *netdev, size_t len)
+int dpath_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
+				  char *netdev, size_t len)
 {
 	struct ipoib_search s = { root, gid, netdev, len };
 
@@ -255,7 +255,7 @@ int burnin_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
 		       : -ENOENT;
 }
 
-long burnin_netdev_speed_mbps(const char *root, const char *netdev)
+long dpath_netdev_speed_mbps(const char *root, const char *netdev)
 {
 	char rel[PATH_MAX], text[32];
 	long v;
@@ -269,8 +269,8 @@ long burnin_netdev_speed_mbps(const char *root, const char *netdev)
 	return v > 0 ? v : 0;
 }
 
-void burnin_port_set_width_speed(struct burnin_port *p, int active_width,
-				 int active_speed)
+void dpath_port_set_width_speed(struct dpath_port *p, int active_width,
+				int active_speed)
 {
 	enum ib_speed speed = ib_speed_from_verbs(active_speed);
 
@@ -279,8 +279,8 @@ void burnin_port_set_width_speed(struct burnin_port *p, int active_width,
 		 speed == IB_SPEED_UNKNOWN ? "" : ib_speed_name(speed));
 }
 
-double burnin_port_rate_gbps(int ethernet, int active_speed, int active_width,
-			     long netdev_mbps)
+double dpath_port_rate_gbps(int ethernet, int active_speed, int active_width,
+			    long netdev_mbps)
 {
 	if (ethernet)
 		return netdev_mbps > 0 ? netdev_mbps / 1000.0 : 0.0;
@@ -301,7 +301,7 @@ static bool port_token_is(const char *s, size_t len, int port)
 	return !errno && end == s + len && v == port;
 }
 
-int burnin_port_filter_match(const char *filter, const char *ca, int port)
+int dpath_port_filter_match(const char *filter, const char *ca, int port)
 {
 	size_t calen = strlen(ca);
 	const char *tok = filter;
@@ -321,7 +321,7 @@ int burnin_port_filter_match(const char *filter, const char *ca, int port)
 	return 0;
 }
 
-static int counter_index(char (*names)[BURNIN_COUNTER_NAME_MAX], int n,
+static int counter_index(char (*names)[DPATH_COUNTER_NAME_MAX], int n,
 			 const char *name)
 {
 	for (int i = 0; i < n; i++)
@@ -346,7 +346,7 @@ struct counter_dir {
 	const char *root;
 	const char *dir; /* resolved inside root */
 	int hw;
-	char (*names)[BURNIN_COUNTER_NAME_MAX];
+	char (*names)[DPATH_COUNTER_NAME_MAX];
 	uint64_t *values;
 	int max;
 	int *n;
@@ -367,10 +367,10 @@ static int add_counter(void *ctx, const char *nm)
 		return 0;
 	name = c->names[*c->n];
 	if (c->hw && counter_index(c->names, *c->n, nm) >= 0) {
-		str_copy(name, BURNIN_COUNTER_NAME_MAX, "hw_");
-		str_copy(name + 3, BURNIN_COUNTER_NAME_MAX - 3, nm);
+		str_copy(name, DPATH_COUNTER_NAME_MAX, "hw_");
+		str_copy(name + 3, DPATH_COUNTER_NAME_MAX - 3, nm);
 	} else {
-		str_copy(name, BURNIN_COUNTER_NAME_MAX, nm);
+		str_copy(name, DPATH_COUNTER_NAME_MAX, nm);
 	}
 	c->values[(*c->n)++] = v;
 	return 0;
@@ -391,9 +391,9 @@ static int read_counter_dir(struct counter_dir *c, const char *ca, int port,
 	return sysfs_list(c->root, canon, strcmp, add_counter, c);
 }
 
-int burnin_port_sysfs_counters(const char *root, const char *ca, int port,
-			       char (*names)[BURNIN_COUNTER_NAME_MAX],
-			       uint64_t *values, int max, int *n)
+int dpath_port_sysfs_counters(const char *root, const char *ca, int port,
+			      char (*names)[DPATH_COUNTER_NAME_MAX],
+			      uint64_t *values, int max, int *n)
 {
 	struct counter_dir c = { root, NULL, 0, names, values, max, n };
 	int found = 0;
@@ -405,10 +405,10 @@ int burnin_port_sysfs_counters(const char *root, const char *ca, int port,
 	return found ? 0 : -ENOENT;
 }
 
-void burnin_counters_delta(const char (*names_before)[BURNIN_COUNTER_NAME_MAX],
-			   const uint64_t *before, int n_before,
-			   const char (*names_after)[BURNIN_COUNTER_NAME_MAX],
-			   const uint64_t *after, int n_after, uint64_t *delta)
+void dpath_counters_delta(const char (*names_before)[DPATH_COUNTER_NAME_MAX],
+			  const uint64_t *before, int n_before,
+			  const char (*names_after)[DPATH_COUNTER_NAME_MAX],
+			  const uint64_t *after, int n_after, uint64_t *delta)
 {
 	for (int i = 0; i < n_after; i++) {
 		uint64_t base = 0;

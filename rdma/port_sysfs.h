@@ -21,31 +21,31 @@
  * software device such as rxe). Missing files leave -1 / "" and are not
  * errors; 0, or -ENOENT if the port directory itself is missing.
  */
-int burnin_port_sysfs_fill(const char *root, struct burnin_port *p);
+int dpath_port_sysfs_fill(const char *root, struct dpath_port *p);
 
 /*
  * Index of the IPv4-mapped RoCE v2 GID of a port, or -ENOENT; gid receives
  * the 16 bytes.
  */
-int burnin_port_sysfs_roce_gid(const char *root, const char *ca, int port,
-			       uint8_t gid[16]);
+int dpath_port_sysfs_roce_gid(const char *root, const char *ca, int port,
+			      uint8_t gid[16]);
 
 /* 1 when gid is an IPv4-mapped address (::ffff:a.b.c.d), else 0. */
-int burnin_gid_is_ipv4_mapped(const uint8_t gid[16]);
+int dpath_gid_is_ipv4_mapped(const uint8_t gid[16]);
 
 /* "fe80:0000:...:0001" (8 groups of 4 hex digits) to 16 bytes; 0 or -EINVAL. */
-int burnin_gid_parse(const char *text, uint8_t gid[16]);
+int dpath_gid_parse(const char *text, uint8_t gid[16]);
 
 /*
  * The IPoIB netdev of an InfiniBand port: the ROOT/class/net entry of type
  * 32 (ARPHRD_INFINIBAND) whose hardware address (4 bytes of QPN, then the
  * GID) carries gid; the first in name order. 0, or -ENOENT.
  */
-int burnin_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
-				   char *netdev, size_t len);
+int dpath_port_sysfs_ipoib_netdev(const char *root, const uint8_t gid[16],
+				  char *netdev, size_t len);
 
 /* Speed of a netdev in Mb/s from ROOT/class/net/IF/speed; 0 if unknown. */
-long burnin_netdev_speed_mbps(const char *root, const char *netdev);
+long dpath_netdev_speed_mbps(const char *root, const char *netdev);
 
 /*
  * Rate of a port in Gb/s: InfiniBand from verbs active_speed x active_width
@@ -53,16 +53,16 @@ long burnin_netdev_speed_mbps(const char *root, const char *netdev);
  * know it (virtio, rxe's nominal figures mean nothing).
  */
 /* InfiniBand: p->width (lanes) and p->speed ("EDR") from verbs codes. */
-void burnin_port_set_width_speed(struct burnin_port *p, int active_width,
-				 int active_speed);
-double burnin_port_rate_gbps(int ethernet, int active_speed, int active_width,
-			     long netdev_mbps);
+void dpath_port_set_width_speed(struct dpath_port *p, int active_width,
+				int active_speed);
+double dpath_port_rate_gbps(int ethernet, int active_speed, int active_width,
+			    long netdev_mbps);
 
 /*
  * Whether ca:port is selected by filter: NULL or "" selects every port;
  * otherwise comma-separated "ca:port" or "ca" (all its ports).
  */
-int burnin_port_filter_match(const char *filter, const char *ca, int port);
+int dpath_port_filter_match(const char *filter, const char *ca, int port);
 
 /*
  * counters/ then hw_counters/ of a port: name -> value. A name already seen
@@ -70,18 +70,18 @@ int burnin_port_filter_match(const char *filter, const char *ca, int port);
  * Unreadable files are skipped. *n gets the count (at most max); 0, or
  * -ENOENT when the port has neither directory.
  */
-int burnin_port_sysfs_counters(const char *root, const char *ca, int port,
-			       char (*names)[BURNIN_COUNTER_NAME_MAX],
-			       uint64_t *values, int max, int *n);
+int dpath_port_sysfs_counters(const char *root, const char *ca, int port,
+			      char (*names)[DPATH_COUNTER_NAME_MAX],
+			      uint64_t *values, int max, int *n);
 
 /*
  * after - before for each name of after; a counter that went down was reset
  * (or wrapped) in between, so its delta is its new value. Names missing from
  * before count from 0. delta has room for n_after values.
  */
-void burnin_counters_delta(const char (*names_before)[BURNIN_COUNTER_NAME_MAX],
-			   const uint64_t *before, int n_before,
-			   const char (*names_after)[BURNIN_COUNTER_NAME_MAX],
-			   const uint64_t *after, int n_after, uint64_t *delta);
+void dpath_counters_delta(const char (*names_before)[DPATH_COUNTER_NAME_MAX],
+			  const uint64_t *before, int n_before,
+			  const char (*names_after)[DPATH_COUNTER_NAME_MAX],
+			  const uint64_t *after, int n_after, uint64_t *delta);
 
 #endif

@@ -22,10 +22,10 @@ struct ibv_pd;
 struct ibv_qp;
 struct ibv_qp_init_attr;
 
-struct burnin_cm; /* event channel, listener and one cm id per QP */
+struct dpath_cm; /* event channel, listener and one cm id per QP */
 
 /* How the CM is to set up the QPs it creates. */
-struct burnin_cm_qp_attr {
+struct dpath_cm_qp_attr {
 	struct ibv_pd *pd;
 	struct ibv_qp_init_attr *init; /* RC, CQs and capacities */
 	uint8_t retry_cnt; /* finite: a dead link must error */
@@ -35,26 +35,26 @@ struct burnin_cm_qp_attr {
 };
 
 /* librdmacm's own context of device ca (it owns it: never close it). */
-struct ibv_context *burnin_cm_device(const char *ca);
+struct ibv_context *dpath_cm_device(const char *ca);
 
 /*
  * Listens on local (port 0: one the kernel picks) for this endpoint's QPs;
  * *bound gets the address and port the peer must connect to.
  */
-int burnin_cm_listen(const struct sockaddr_storage *local, const char *name,
-		     struct burnin_cm **cm, struct sockaddr_storage *bound);
+int dpath_cm_listen(const struct sockaddr_storage *local, const char *name,
+		    struct dpath_cm **cm, struct sockaddr_storage *bound);
 
 /*
  * Connects (active) to the peer's listener or accepts (passive) its nqps
  * connections, creating the QPs on the CM ids: qps[q] is QP q on both ends.
  * Returns 0 or -errno with a message in err by timeout_s.
  */
-int burnin_cm_connect(struct burnin_cm *cm, bool active,
-		      const struct sockaddr_storage *peer, int nqps,
-		      const struct burnin_cm_qp_attr *attr, struct ibv_qp **qps,
-		      double timeout_s, char *err, size_t err_len);
+int dpath_cm_connect(struct dpath_cm *cm, bool active,
+		     const struct sockaddr_storage *peer, int nqps,
+		     const struct dpath_cm_qp_attr *attr, struct ibv_qp **qps,
+		     double timeout_s, char *err, size_t err_len);
 
 /* Destroys the QPs it created, its ids and its event channel. */
-void burnin_cm_close(struct burnin_cm *cm);
+void dpath_cm_close(struct dpath_cm *cm);
 
 #endif

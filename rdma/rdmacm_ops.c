@@ -24,11 +24,11 @@
 
 #define CM_MAGIC 0x49425043u /* "IBPC" in the private data */
 
-struct burnin_cm {
-	char name[BURNIN_NAME_MAX + 16];
+struct dpath_cm {
+	char name[DPATH_NAME_MAX + 16];
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *listen;
-	struct rdma_cm_id *id[BURNIN_MAX_QPS];
+	struct rdma_cm_id *id[DPATH_MAX_QPS];
 	struct sockaddr_storage local;
 };
 
@@ -44,7 +44,7 @@ static int ms_left(double deadline)
 	return left <= 0 ? 0 : left > 60 ? 60000 : (int)(left * 1000) + 1;
 }
 
-struct ibv_context *burnin_cm_device(const char *ca)
+struct ibv_context *dpath_cm_device(const char *ca)
 {
 	struct ibv_context **list, *found = NULL;
 	int n = 0;
@@ -66,7 +66,7 @@ static void set_port(struct sockaddr_storage *a, uint16_t port_be)
 		((struct sockaddr_in *)a)->sin_port = port_be;
 }
 
-static int cm_error(struct burnin_cm *cm, const char *call)
+static int cm_error(struct dpath_cm *cm, const char *call)
 {
 	int ret = errno ? -errno : -EIO;
 
@@ -74,10 +74,10 @@ static int cm_error(struct burnin_cm *cm, const char *call)
 	return ret;
 }
 
-int burnin_cm_listen(const struct sockaddr_storage *local, const char *name,
-		     struct burnin_cm **out, struct sockaddr_storage *bound)
+int dpath_cm_listen(const struct sockaddr_storage *local, const char *name,
+		    struct dpath_cm **out, struct sockaddr_storage *bound)
 {
-	struct burnin_cm *cm = calloc(1, sizeof(*cm));
+	struct dpath_cm *cm = calloc(1, sizeof(*cm));
 	int ret = -ENOMEM;
 
 	if (!cm)
@@ -97,7 +97,7 @@ int burnin_cm_listen(const struct sockaddr_storage *local, const char *name,
 		goto fail;
 	}
 	if (rdma_bind_addr(cm->listen, (struct sockaddr *)&cm->local) ||
-	    rdma_listen(cm->listen, BURNIN_MAX_QPS)) {
+	    rdma_listen(cm->listen, DPATH_MAX_QPS)) {
 		ret = cm_error(cm, "rdma_bind_addr/rdma_listen");
 		goto fail;
 	}
@@ -106,12 +106,12 @@ int burnin_cm_listen(const struct sockaddr_storage *local, const char *name,
 	*out = cm;
 	return 0;
 fail:
-	burnin_cm_close(cm);
+	dpath_cm_close(cm);
 	return ret;
 }
 
 /* The next event within the deadline: 0, -ETIMEDOUT or -errno. */
-static int next_event(struct burnin_cm *cm, double deadline,
+static int next_event(struct dpath_cm *cm, double deadline,
 		      struct rdma_cm_event **ev)
 {
 	for (;;) {
@@ -148,7 +148,7 @@ static int event_errno(enum rdma_cm_event_type type)
 }
 
 /* Waits for event `want` on id; other ids' events are dropped. */
-static int wait_event(struct burnin_cm *cm, struct rdma_cm_id *id,
+static int wait_event(struct dpath_cm *cm, struct rdma_cm_id *id,
 		      enum rdma_cm_event_type want, double deadline, char *err,
 		      size_t len)
 {
@@ -176,9 +176,8 @@ static int wait_event(struct burnin_cm *cm, struct rdma_cm_id *id,
 }
 
 /* The QP on id, with the CM's path and our retry/timeout settings. */
-static int create_qp(struct burnin_cm *cm, struct rdma_cm_id *id,
-		     const struct burnin_cm_qp_attr *attr, char *err,
-		     size_t len)
+static int create_qp(struct dpath_cm *cm, struct rdma_cm_id *id,
+		     const struct dpath_cm_qp_attr *attr, char *err, size_t len)
 {
 	uint8_t timeout = attr->ack_timeout;
 
@@ -193,7 +192,7 @@ static int create_qp(struct burnin_cm *cm, struct rdma_cm_id *id,
 	return 0;
 }
 
-static struct rdma_conn_param conn_param(const struct burnin_cm_qp_attr *attr,
+static struct rdma_conn_param conn_param(const struct dpath_cm_qp_attr *attr,
 					 const struct cm_private *priv)
 {
 	return (struct rdma_conn_param){
@@ -206,9 +205,9 @@ static struct rdma_conn_param conn_param(const struct burnin_cm_qp_attr *attr,
 	};
 }
 
-static int connect_one(struct burnin_cm *cm, int q,
+static int connect_one(struct dpath_cm *cm, int q,
 		       const struct sockaddr_storage *peer,
-		       const struct burnin_cm_qp_attr *attr, double deadline,
+		       const struct dpath_cm_qp_attr *attr, double deadline,
 		       char *err, size_t len)
 {
 	struct cm_private priv = { CM_MAGIC, (uint32_t)q };
@@ -250,8 +249,8 @@ static int connect_one(struct burnin_cm *cm, int q,
 }
 
 /* A connection request for QP index q: its QP, then accept. */
-static int accept_one(struct burnin_cm *cm, struct rdma_cm_event *ev, int nqps,
-		      const struct burnin_cm_qp_attr *attr, char *err,
+static int accept_one(struct dpath_cm *cm, struct rdma_cm_event *ev, int nqps,
+		      const struct dpath_cm_qp_attr *attr, char *err,
 		      size_t len)
 {
 	const struct cm_private *got = ev->param.conn.private_data;
@@ -285,16 +284,16 @@ static int accept_one(struct burnin_cm *cm, struct rdma_cm_event *ev, int nqps,
 	return 0;
 }
 
-static int id_index(const struct burnin_cm *cm, const struct rdma_cm_id *id)
+static int id_index(const struct dpath_cm *cm, const struct rdma_cm_id *id)
 {
-	for (int q = 0; q < BURNIN_MAX_QPS; q++)
+	for (int q = 0; q < DPATH_MAX_QPS; q++)
 		if (cm->id[q] == id)
 			return q;
 	return -1;
 }
 
-static int accept_all(struct burnin_cm *cm, int nqps,
-		      const struct burnin_cm_qp_attr *attr, double deadline,
+static int accept_all(struct dpath_cm *cm, int nqps,
+		      const struct dpath_cm_qp_attr *attr, double deadline,
 		      char *err, size_t len)
 {
 	int established = 0, ret = 0;
@@ -330,16 +329,16 @@ static int accept_all(struct burnin_cm *cm, int nqps,
 	return ret;
 }
 
-int burnin_cm_connect(struct burnin_cm *cm, bool active,
-		      const struct sockaddr_storage *peer, int nqps,
-		      const struct burnin_cm_qp_attr *attr, struct ibv_qp **qps,
-		      double timeout_s, char *err, size_t len)
+int dpath_cm_connect(struct dpath_cm *cm, bool active,
+		     const struct sockaddr_storage *peer, int nqps,
+		     const struct dpath_cm_qp_attr *attr, struct ibv_qp **qps,
+		     double timeout_s, char *err, size_t len)
 {
 	double deadline = clock_mono_now() + timeout_s;
 	char where[64];
 	int ret = 0;
 
-	if (nqps < 1 || nqps > BURNIN_MAX_QPS)
+	if (nqps < 1 || nqps > DPATH_MAX_QPS)
 		return -EINVAL;
 	for (int q = 0; active && !ret && q < nqps; q++)
 		ret = connect_one(cm, q, peer, attr, deadline, err, len);
@@ -348,18 +347,18 @@ int burnin_cm_connect(struct burnin_cm *cm, bool active,
 	for (int q = 0; !ret && q < nqps; q++)
 		qps[q] = cm->id[q]->qp;
 	if (ret) {
-		burnin_sockaddr_str(peer, where, sizeof(where));
+		dpath_sockaddr_str(peer, where, sizeof(where));
 		log_warn("%s: %s with %s %s", cm->name,
 			 active ? "connecting" : "accepting", where, err);
 	}
 	return ret;
 }
 
-void burnin_cm_close(struct burnin_cm *cm)
+void dpath_cm_close(struct dpath_cm *cm)
 {
 	if (!cm)
 		return;
-	for (int q = 0; q < BURNIN_MAX_QPS; q++) {
+	for (int q = 0; q < DPATH_MAX_QPS; q++) {
 		if (!cm->id[q])
 			continue;
 		if (cm->id[q]->qp)

@@ -14,17 +14,17 @@
 
 /* Bytes of a host or CA name with its NUL: the longest legal host name
  * (64, Linux HOST_NAME_MAX) fits whole; longer ones are refused (D16). */
-#define BURNIN_NAME_MAX 65
-#define BURNIN_MAX_QPS 16
-#define BURNIN_COUNTER_NAME_MAX 48 /* sysfs counter names */
-#define BURNIN_WINDOW_MS 100 /* gbps_min is the lowest window of this length */
-#define BURNIN_MAX_WINDOWS 4096
-#define BURNIN_MAX_ERR_STATUS 4 /* distinct completion statuses kept */
+#define DPATH_NAME_MAX 65
+#define DPATH_MAX_QPS 16
+#define DPATH_COUNTER_NAME_MAX 48 /* sysfs counter names */
+#define DPATH_WINDOW_MS 100 /* gbps_min is the lowest window of this length */
+#define DPATH_MAX_WINDOWS 4096
+#define DPATH_MAX_ERR_STATUS 4 /* distinct completion statuses kept */
 
 /* One local HCA port as the inventory sees it (written as a `port` record). */
-struct burnin_port {
-	char host[BURNIN_NAME_MAX];
-	char ca[BURNIN_NAME_MAX]; /* mlx5_0, rxe0 */
+struct dpath_port {
+	char host[DPATH_NAME_MAX];
+	char ca[DPATH_NAME_MAX]; /* mlx5_0, rxe0 */
 	int port; /* 1-based */
 	uint64_t guid; /* port GUID (host byte order) */
 	uint16_t lid;
@@ -46,19 +46,19 @@ struct burnin_port {
 	/* The switch the port's cable lands on (--topology), rank 0 only: */
 	uint64_t leaf_guid; /* its node GUID; 0 unknown */
 	int leaf_port; /* its port number; 0 unknown */
-	char leaf_name[BURNIN_NAME_MAX + 1]; /* NodeDescription, untrusted */
+	char leaf_name[DPATH_NAME_MAX + 1]; /* NodeDescription, untrusted */
 };
 
-enum burnin_test { BURNIN_TEST_WRITE, BURNIN_TEST_READ };
+enum dpath_test { DPATH_TEST_WRITE, DPATH_TEST_READ };
 
 /* How a pair's QPs get connected (--cm). */
-enum burnin_cm_mode {
-	BURNIN_CM_BOOTSTRAP, /* QPN, PSN, LID/GID over MPI; QPs moved by us */
-	BURNIN_CM_RDMACM, /* librdmacm resolves the peer's IP, connects */
+enum dpath_cm_mode {
+	DPATH_CM_BOOTSTRAP, /* QPN, PSN, LID/GID over MPI; QPs moved by us */
+	DPATH_CM_RDMACM, /* librdmacm resolves the peer's IP, connects */
 };
 
-struct burnin_params {
-	enum burnin_test test;
+struct dpath_params {
+	enum dpath_test test;
 	bool bidir; /* both ends post (write) or read from each other */
 	size_t msg_size; /* bytes per work request, default 1 MiB */
 	int qps; /* RC QPs per pair, default 4 */
@@ -70,7 +70,7 @@ struct burnin_params {
 	int qp_timeout; /* local ACK timeout 4.096 us x 2^N per try;
 				 * 0: the default, 14 (67 ms) */
 	bool verify; /* check a data pattern end to end */
-	enum burnin_cm_mode cm;
+	enum dpath_cm_mode cm;
 	double connect_timeout_s; /* rdma_cm: resolve and connect by this */
 	int step; /* the step's number, the same on every rank (the fake's
 		   * fabric shares cables among the flows of one step) */
@@ -80,20 +80,20 @@ struct burnin_params {
  * Opaque blob exchanged between the two ends (over MPI, or in-process) to
  * connect their QPs. Fixed size so a bootstrap can move it as bytes.
  */
-struct burnin_conn_info {
+struct dpath_conn_info {
 	uint8_t bytes[512];
 };
 
 /* Error completions of one status ("transport retry counter exceeded"). */
-struct burnin_status_count {
+struct dpath_status_count {
 	char status[48]; /* ibv_wc_status_str() */
 	uint64_t count;
 };
 
 /* What one end measured. Filled by run(); times from CLOCK_MONOTONIC. */
-struct burnin_result {
+struct dpath_result {
 	double gbps; /* average over the measurement window */
-	double gbps_min; /* lowest BURNIN_WINDOW_MS window */
+	double gbps_min; /* lowest DPATH_WINDOW_MS window */
 	uint64_t bytes; /* moved in the measurement window */
 	double seconds; /* length of the measurement window */
 	uint64_t completions;
@@ -102,48 +102,48 @@ struct burnin_result {
 	bool verify_failed;
 	/* error_completions by status, first seen first; when more statuses
 	 * appear than fit, the last slot becomes "other" and counts them. */
-	struct burnin_status_count errors[BURNIN_MAX_ERR_STATUS];
+	struct dpath_status_count errors[DPATH_MAX_ERR_STATUS];
 	int n_errors;
 };
 
-enum burnin_role {
-	BURNIN_ROLE_INITIATOR, /* posts the RDMA operations */
-	BURNIN_ROLE_TARGET, /* passive side of a unidirectional test */
-	BURNIN_ROLE_BOTH, /* bidirectional: both ends post */
+enum dpath_role {
+	DPATH_ROLE_INITIATOR, /* posts the RDMA operations */
+	DPATH_ROLE_TARGET, /* passive side of a unidirectional test */
+	DPATH_ROLE_BOTH, /* bidirectional: both ends post */
 };
 
-struct burnin_endpoint; /* one end of a pair: PD, CQ, QPs, MRs on a port */
+struct dpath_endpoint; /* one end of a pair: PD, CQ, QPs, MRs on a port */
 
-struct burnin_transport_ops {
+struct dpath_transport_ops {
 	const char *name; /* "verbs", "fake" */
 	/* Local ports to test: filter "mlx5_0:1,mlx5_1:1" or NULL = all ACTIVE. */
-	int (*list_ports)(const char *filter, struct burnin_port **ports,
+	int (*list_ports)(const char *filter, struct dpath_port **ports,
 			  int *n_ports);
-	int (*endpoint_create)(const struct burnin_port *port,
-			       const struct burnin_params *params,
-			       struct burnin_endpoint **ep);
-	void (*local_info)(struct burnin_endpoint *ep,
-			   struct burnin_conn_info *info);
+	int (*endpoint_create)(const struct dpath_port *port,
+			       const struct dpath_params *params,
+			       struct dpath_endpoint **ep);
+	void (*local_info)(struct dpath_endpoint *ep,
+			   struct dpath_conn_info *info);
 	/* 0, or -errno (res->error says why when the backend knows). */
-	int (*connect)(struct burnin_endpoint *ep,
-		       const struct burnin_conn_info *remote,
-		       struct burnin_result *res);
+	int (*connect)(struct dpath_endpoint *ep,
+		       const struct dpath_conn_info *remote,
+		       struct dpath_result *res);
 	/*
 	 * Runs the test for warmup + duration. A target returns once its
 	 * peer's traffic window has passed (it cannot see completions of
 	 * one-sided operations) or at the deadline. Never blocks past
 	 * duration + warmup + stall_s. 0, or -errno with res->error set.
 	 */
-	int (*run)(struct burnin_endpoint *ep, enum burnin_role role,
-		   struct burnin_result *res);
-	void (*endpoint_destroy)(struct burnin_endpoint *ep);
+	int (*run)(struct dpath_endpoint *ep, enum dpath_role role,
+		   struct dpath_result *res);
+	void (*endpoint_destroy)(struct dpath_endpoint *ep);
 	/* sysfs port counters (counters/ and hw_counters/): name -> value. */
-	int (*read_counters)(const struct burnin_port *port,
-			     char (*names)[BURNIN_COUNTER_NAME_MAX],
+	int (*read_counters)(const struct dpath_port *port,
+			     char (*names)[DPATH_COUNTER_NAME_MAX],
 			     uint64_t *values, int max, int *n);
 };
 
-extern const struct burnin_transport_ops burnin_verbs_ops;
-extern const struct burnin_transport_ops burnin_fake_ops;
+extern const struct dpath_transport_ops dpath_verbs_ops;
+extern const struct dpath_transport_ops dpath_fake_ops;
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Encoding of burnin_vconn into the bootstrap's bytes; the verify pattern. */
+/* Encoding of dpath_vconn into the bootstrap's bytes; the verify pattern. */
 #include <errno.h>
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -32,8 +32,8 @@ static uint64_t get(struct cursor *c, int bytes)
 	return v;
 }
 
-void burnin_vconn_encode(const struct burnin_vconn *c,
-			 struct burnin_conn_info *info)
+void dpath_vconn_encode(const struct dpath_vconn *c,
+			struct dpath_conn_info *info)
 {
 	struct cursor w = { info->bytes, info->bytes + sizeof(info->bytes) };
 
@@ -55,14 +55,14 @@ void burnin_vconn_encode(const struct burnin_vconn *c,
 	memcpy(w.p, c->cm_addr, 16);
 	w.p += 16;
 	put(&w, c->cm_port, 2);
-	for (int i = 0; i < c->nqps && i < BURNIN_MAX_QPS; i++) {
+	for (int i = 0; i < c->nqps && i < DPATH_MAX_QPS; i++) {
 		put(&w, c->qpn[i], 4);
 		put(&w, c->psn[i], 4);
 	}
 }
 
-int burnin_vconn_decode(const struct burnin_conn_info *info,
-			struct burnin_vconn *c)
+int dpath_vconn_decode(const struct dpath_conn_info *info,
+		       struct dpath_vconn *c)
 {
 	struct cursor r = { (uint8_t *)info->bytes,
 			    info->bytes + sizeof(info->bytes) };
@@ -85,7 +85,7 @@ int burnin_vconn_decode(const struct burnin_conn_info *info,
 	memcpy(c->cm_addr, r.p, 16);
 	r.p += 16;
 	c->cm_port = (uint16_t)get(&r, 2);
-	if (c->nqps < 1 || c->nqps > BURNIN_MAX_QPS || !c->msg_size)
+	if (c->nqps < 1 || c->nqps > DPATH_MAX_QPS || !c->msg_size)
 		return -EINVAL;
 	for (int i = 0; i < c->nqps; i++) {
 		c->qpn[i] = (uint32_t)get(&r, 4);
@@ -94,8 +94,8 @@ int burnin_vconn_decode(const struct burnin_conn_info *info,
 	return 0;
 }
 
-void burnin_vconn_set_cm_addr(struct burnin_vconn *c,
-			      const struct sockaddr_storage *addr)
+void dpath_vconn_set_cm_addr(struct dpath_vconn *c,
+			     const struct sockaddr_storage *addr)
 {
 	memset(c->cm_addr, 0, sizeof(c->cm_addr));
 	c->cm_family = (uint8_t)addr->ss_family;
@@ -112,8 +112,8 @@ void burnin_vconn_set_cm_addr(struct burnin_vconn *c,
 	}
 }
 
-int burnin_vconn_get_cm_addr(const struct burnin_vconn *c,
-			     struct sockaddr_storage *addr)
+int dpath_vconn_get_cm_addr(const struct dpath_vconn *c,
+			    struct sockaddr_storage *addr)
 {
 	memset(addr, 0, sizeof(*addr));
 	if (c->cm_family == AF_INET6) {
@@ -134,8 +134,8 @@ int burnin_vconn_get_cm_addr(const struct burnin_vconn *c,
 	return 0;
 }
 
-bool burnin_vconn_cm_first(const struct burnin_vconn *a,
-			   const struct burnin_vconn *b)
+bool dpath_vconn_cm_first(const struct dpath_vconn *a,
+			  const struct dpath_vconn *b)
 {
 	int c = memcmp(a->cm_addr, b->cm_addr, sizeof(a->cm_addr));
 
@@ -152,7 +152,7 @@ static uint64_t splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-void burnin_pattern_fill(void *buf, size_t len, uint64_t seed)
+void dpath_pattern_fill(void *buf, size_t len, uint64_t seed)
 {
 	uint64_t *w = buf;
 
@@ -160,7 +160,7 @@ void burnin_pattern_fill(void *buf, size_t len, uint64_t seed)
 		w[i] = splitmix64(seed ^ i);
 }
 
-long burnin_pattern_check(const void *buf, size_t len, uint64_t seed)
+long dpath_pattern_check(const void *buf, size_t len, uint64_t seed)
 {
 	const uint64_t *w = buf;
 
@@ -178,12 +178,12 @@ long burnin_pattern_check(const void *buf, size_t len, uint64_t seed)
 	return -1;
 }
 
-int burnin_verbs_check_params(const struct burnin_port *port,
-			      const struct burnin_params *p)
+int dpath_verbs_check_params(const struct dpath_port *port,
+			     const struct dpath_params *p)
 {
 	const char *bad = NULL;
 
-	if (p->qps < 1 || p->qps > BURNIN_MAX_QPS)
+	if (p->qps < 1 || p->qps > DPATH_MAX_QPS)
 		bad = "qps: expected 1..16";
 	else if (p->msg_size < 1 || p->msg_size > (1ul << 30))
 		bad = "message size: expected 1 byte .. 1 GiB";
@@ -203,8 +203,8 @@ int burnin_verbs_check_params(const struct burnin_port *port,
 	return -EINVAL;
 }
 
-int burnin_verbs_check_peer(const char *name, const struct burnin_params *p,
-			    const struct burnin_vconn *peer)
+int dpath_verbs_check_peer(const char *name, const struct dpath_params *p,
+			   const struct dpath_vconn *peer)
 {
 	if (peer->nqps == p->qps && peer->msg_size == p->msg_size)
 		return 0;

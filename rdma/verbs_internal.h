@@ -7,13 +7,12 @@
 #include "rdma/verbs_conn.h"
 
 /* Parameters a verbs endpoint can run with; 0 or -EINVAL (logged). */
-int burnin_verbs_check_params(const struct burnin_port *port,
-			      const struct burnin_params *params);
+int dpath_verbs_check_params(const struct dpath_port *port,
+			     const struct dpath_params *params);
 /* The peer must use the same QP count and message size; 0 or -EINVAL. */
-int burnin_verbs_check_peer(const char *name,
-			    const struct burnin_params *params,
-			    const struct burnin_vconn *peer);
+int dpath_verbs_check_peer(const char *name, const struct dpath_params *params,
+			   const struct dpath_vconn *peer);
 /* Warm-up of the endpoint's next runs (loopback: only the first sample). */
-void burnin_verbs_set_warmup(struct burnin_endpoint *ep, double warmup_s);
+void dpath_verbs_set_warmup(struct dpath_endpoint *ep, double warmup_s);
 
 #endif

@@ -5,8 +5,8 @@
 
 #include "rdma/verbs_meter.h"
 
-int burnin_meter_init(struct burnin_meter *m, int64_t start_ns, int64_t end_ns,
-		      int64_t window_ns)
+int dpath_meter_init(struct dpath_meter *m, int64_t start_ns, int64_t end_ns,
+		     int64_t window_ns)
 {
 	if (end_ns <= start_ns || window_ns <= 0)
 		return -EINVAL;
@@ -20,7 +20,7 @@ int burnin_meter_init(struct burnin_meter *m, int64_t start_ns, int64_t end_ns,
 	return m->window_bytes ? 0 : -ENOMEM;
 }
 
-void burnin_meter_add(struct burnin_meter *m, int64_t now_ns, uint64_t bytes)
+void dpath_meter_add(struct dpath_meter *m, int64_t now_ns, uint64_t bytes)
 {
 	int64_t from = m->last_ns, to = now_ns;
 	double rate;
@@ -55,8 +55,8 @@ void burnin_meter_add(struct burnin_meter *m, int64_t now_ns, uint64_t bytes)
 	}
 }
 
-void burnin_meter_result(const struct burnin_meter *m, int64_t stop_ns,
-			 double *seconds, double *gbps, double *gbps_min)
+void dpath_meter_result(const struct dpath_meter *m, int64_t stop_ns,
+			double *seconds, double *gbps, double *gbps_min)
 {
 	int64_t stop = stop_ns < m->end_ns ? stop_ns : m->end_ns;
 	int complete;
@@ -76,7 +76,7 @@ void burnin_meter_result(const struct burnin_meter *m, int64_t stop_ns,
 	*gbps_min = min < 0 ? *gbps : min;
 }
 
-void burnin_meter_free(struct burnin_meter *m)
+void dpath_meter_free(struct dpath_meter *m)
 {
 	free(m->window_bytes);
 	m->window_bytes = NULL;

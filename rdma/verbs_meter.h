@@ -4,7 +4,7 @@
 
 /*
  * Bandwidth over a measurement window [start, end) of CLOCK_MONOTONIC
- * nanoseconds, cut into BURNIN_WINDOW_MS windows. The bytes of a completion
+ * nanoseconds, cut into DPATH_WINDOW_MS windows. The bytes of a completion
  * are spread evenly over the time since the previous completion, so that
  * large messages do not make a steady link look bursty (a window without a
  * completion is not a window without traffic) while a real gap still shows:
@@ -13,7 +13,7 @@
  */
 #include <stdint.h>
 
-struct burnin_meter {
+struct dpath_meter {
 	int64_t start_ns, end_ns, window_ns;
 	int64_t last_ns; /* previous completion (or start) */
 	int n_windows;
@@ -22,17 +22,17 @@ struct burnin_meter {
 };
 
 /* 0 or -ENOMEM / -EINVAL (end <= start). */
-int burnin_meter_init(struct burnin_meter *m, int64_t start_ns, int64_t end_ns,
-		      int64_t window_ns);
+int dpath_meter_init(struct dpath_meter *m, int64_t start_ns, int64_t end_ns,
+		     int64_t window_ns);
 /* A completion of bytes at now_ns (non-decreasing). */
-void burnin_meter_add(struct burnin_meter *m, int64_t now_ns, uint64_t bytes);
+void dpath_meter_add(struct dpath_meter *m, int64_t now_ns, uint64_t bytes);
 /*
  * Results for a run that stopped at stop_ns (end_ns, or earlier after an
  * error): seconds measured, average Gb/s and the lowest complete window's
  * Gb/s (the average when no window is complete).
  */
-void burnin_meter_result(const struct burnin_meter *m, int64_t stop_ns,
-			 double *seconds, double *gbps, double *gbps_min);
-void burnin_meter_free(struct burnin_meter *m);
+void dpath_meter_result(const struct dpath_meter *m, int64_t stop_ns,
+			double *seconds, double *gbps, double *gbps_min);
+void dpath_meter_free(struct dpath_meter *m);
 
 #endif

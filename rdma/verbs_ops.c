@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * burnin_verbs_ops: the verbs data path. The ONLY file of ibproof with ibv_*
+ * dpath_verbs_ops: the verbs data path. The ONLY file of ibproof with ibv_*
  * calls. One endpoint = one PD, one CQ, params->qps RC QPs and one MR of
  * [source pattern | destination] slices, one of msg_size per QP. The run
- * loop is in verbs_run.c (it drives this file through struct burnin_vio);
+ * loop is in verbs_run.c (it drives this file through struct dpath_vio);
  * the port inventory bits that only sysfs knows are in port_sysfs.c. With
  * --cm rdmacm the QPs come from rdmacm_ops.c, on librdmacm's own context.
  */
@@ -39,44 +39,44 @@
 #define WR_DONE 2ull
 #define WR_RECV 3ull
 
-struct burnin_endpoint {
-	struct burnin_port port;
-	struct burnin_params params;
-	char name[BURNIN_NAME_MAX + 16]; /* "rxe0 port 1" */
+struct dpath_endpoint {
+	struct dpath_port port;
+	struct dpath_params params;
+	char name[DPATH_NAME_MAX + 16]; /* "rxe0 port 1" */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_comp_channel *channel; /* a target sleeps on it */
 	bool armed; /* channel asked for the next CQE */
-	struct ibv_qp *qp[BURNIN_MAX_QPS];
+	struct ibv_qp *qp[DPATH_MAX_QPS];
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	size_t buf_len, slice; /* slice: msg_size rounded up to 64 */
-	uint32_t psn[BURNIN_MAX_QPS];
+	uint32_t psn[DPATH_MAX_QPS];
 	uint64_t seed;
 	enum ibv_mtu mtu;
 	int rd_atom, max_cqe;
-	struct burnin_vconn remote;
+	struct dpath_vconn remote;
 	bool connected;
-	struct burnin_cm *cm; /* --cm rdmacm, else NULL */
+	struct dpath_cm *cm; /* --cm rdmacm, else NULL */
 	struct sockaddr_storage cm_addr; /* where cm listens */
 	uint32_t
 		run_seq; /* runs so far: a late done of an old run is ignored */
 };
 
-static uint8_t *ep_src(struct burnin_endpoint *ep, int q)
+static uint8_t *ep_src(struct dpath_endpoint *ep, int q)
 {
 	return ep->buf + (size_t)q * ep->slice;
 }
 
-static uint8_t *ep_dst(struct burnin_endpoint *ep, int q)
+static uint8_t *ep_dst(struct dpath_endpoint *ep, int q)
 {
 	return ep->buf + (size_t)(ep->params.qps + q) * ep->slice;
 }
 
 /* ------------------------------------------------------------ inventory */
 
-static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
+static void port_from_attr(struct dpath_port *p, const struct ibv_port_attr *a)
 {
 	long mbps;
 
@@ -87,13 +87,12 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
 	snprintf(p->phys_state, sizeof(p->phys_state), "%s",
 		 ib_phys_state_name(a->phys_state));
 	p->active_mtu = 128 << a->active_mtu;
-	burnin_port_sysfs_fill(SYSFS_ROOT, p);
-	mbps = burnin_netdev_speed_mbps(SYSFS_ROOT, p->netdev);
-	p->rate_gbps = burnin_port_rate_gbps(p->ethernet, a->active_speed,
-					     a->active_width, mbps);
+	dpath_port_sysfs_fill(SYSFS_ROOT, p);
+	mbps = dpath_netdev_speed_mbps(SYSFS_ROOT, p->netdev);
+	p->rate_gbps = dpath_port_rate_gbps(p->ethernet, a->active_speed,
+					    a->active_width, mbps);
 	if (!p->ethernet)
-		burnin_port_set_width_speed(p, a->active_width,
-					    a->active_speed);
+		dpath_port_set_width_speed(p, a->active_width, a->active_speed);
 }
 
 /*
@@ -101,7 +100,7 @@ static void port_from_attr(struct burnin_port *p, const struct ibv_port_attr *a)
  * port of the host (selected or not, any state): a port's rail.
  */
 static int list_device_ports(struct ibv_device *dev, const char *filter,
-			     struct burnin_port **ports, int *n, int *index)
+			     struct dpath_port **ports, int *n, int *index)
 {
 	const char *ca = ibv_get_device_name(dev);
 	struct ibv_context *ctx = ibv_open_device(dev);
@@ -119,10 +118,10 @@ static int list_device_ports(struct ibv_device *dev, const char *filter,
 		goto close;
 	}
 	for (int port = 1; port <= da.phys_port_cnt; port++) {
-		struct burnin_port *p, *grown;
+		struct dpath_port *p, *grown;
 		int rail = (*index)++;
 
-		if (!burnin_port_filter_match(filter, ca, port))
+		if (!dpath_port_filter_match(filter, ca, port))
 			continue;
 		if (ibv_query_port(ctx, (uint8_t)port, &pa)) {
 			ret = -errno;
@@ -161,11 +160,11 @@ static int device_name_cmp(const void *a, const void *b)
 			  ibv_get_device_name(*(struct ibv_device *const *)b));
 }
 
-static int verbs_list_ports(const char *filter, struct burnin_port **ports,
+static int verbs_list_ports(const char *filter, struct dpath_port **ports,
 			    int *n_ports)
 {
 	struct ibv_device **devs;
-	struct burnin_port *list = NULL;
+	struct dpath_port *list = NULL;
 	int ndev, n = 0, index = 0, ret = 0;
 
 	devs = ibv_get_device_list(&ndev);
@@ -189,13 +188,13 @@ static int verbs_list_ports(const char *filter, struct burnin_port **ports,
 /* ------------------------------------------------------------ endpoint */
 
 /* The device context: our own, or librdmacm's (QPs made on CM ids). */
-static int ep_open_context(struct burnin_endpoint *ep)
+static int ep_open_context(struct dpath_endpoint *ep)
 {
 	struct ibv_device **devs;
 	int ret = -ENODEV;
 
-	if (ep->params.cm == BURNIN_CM_RDMACM) {
-		ep->ctx = burnin_cm_device(ep->port.ca);
+	if (ep->params.cm == DPATH_CM_RDMACM) {
+		ep->ctx = dpath_cm_device(ep->port.ca);
 		if (!ep->ctx)
 			log_error("%s: librdmacm does not know this device",
 				  ep->name);
@@ -218,7 +217,7 @@ static int ep_open_context(struct burnin_endpoint *ep)
 	return ep->ctx ? 0 : ret;
 }
 
-static int ep_open(struct burnin_endpoint *ep)
+static int ep_open(struct dpath_endpoint *ep)
 {
 	struct ibv_device_attr da;
 	struct ibv_port_attr pa;
@@ -238,7 +237,7 @@ static int ep_open(struct burnin_endpoint *ep)
 }
 
 /* Anonymous memory preferring the port's NUMA node, pattern in the source. */
-static int ep_alloc_buffer(struct burnin_endpoint *ep)
+static int ep_alloc_buffer(struct dpath_endpoint *ep)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	int q, nq = ep->params.qps;
@@ -265,12 +264,12 @@ static int ep_alloc_buffer(struct burnin_endpoint *ep)
 	ep->seed = (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)ep ^
 		   (uint64_t)time(NULL);
 	for (q = 0; q < nq; q++)
-		burnin_pattern_fill(ep_src(ep, q), ep->slice, ep->seed + q);
+		dpath_pattern_fill(ep_src(ep, q), ep->slice, ep->seed + q);
 	memset(ep_dst(ep, 0), 0, nq * ep->slice);
 	return 0;
 }
 
-static int ep_post_recv(struct burnin_endpoint *ep, int q)
+static int ep_post_recv(struct dpath_endpoint *ep, int q)
 {
 	struct ibv_recv_wr wr = { .wr_id = WR_RECV << 32 | (uint64_t)q };
 	struct ibv_recv_wr *bad;
@@ -282,7 +281,7 @@ static int ep_post_recv(struct burnin_endpoint *ep, int q)
 	return -ret;
 }
 
-static struct ibv_qp_init_attr ep_qp_init_attr(struct burnin_endpoint *ep)
+static struct ibv_qp_init_attr ep_qp_init_attr(struct dpath_endpoint *ep)
 {
 	return (struct ibv_qp_init_attr){
 		.send_cq = ep->cq,
@@ -295,7 +294,7 @@ static struct ibv_qp_init_attr ep_qp_init_attr(struct burnin_endpoint *ep)
 	};
 }
 
-static int ep_create_qp(struct burnin_endpoint *ep, int q)
+static int ep_create_qp(struct dpath_endpoint *ep, int q)
 {
 	struct ibv_qp_init_attr ia = ep_qp_init_attr(ep);
 	struct ibv_qp_attr a = {
@@ -324,7 +323,7 @@ static int ep_create_qp(struct burnin_endpoint *ep, int q)
 	return 0;
 }
 
-static int ep_create_objects(struct burnin_endpoint *ep)
+static int ep_create_objects(struct dpath_endpoint *ep)
 {
 	int cqe = ep->params.qps * (ep->params.tx_depth + 1) + RECV_DEPTH;
 	int ret;
@@ -366,29 +365,29 @@ static int ep_create_objects(struct burnin_endpoint *ep)
 }
 
 /* --cm rdmacm: listen on the port's IP address for the peer's QPs. */
-static int ep_cm_listen(struct burnin_endpoint *ep)
+static int ep_cm_listen(struct dpath_endpoint *ep)
 {
 	struct sockaddr_storage local;
 	char err[160];
-	int ret = burnin_port_cm_addr(SYSFS_ROOT, &ep->port, &local, err,
-				      sizeof(err));
+	int ret = dpath_port_cm_addr(SYSFS_ROOT, &ep->port, &local, err,
+				     sizeof(err));
 
 	if (ret) {
 		log_error("%s", err);
 		return ret;
 	}
-	return burnin_cm_listen(&local, ep->name, &ep->cm, &ep->cm_addr);
+	return dpath_cm_listen(&local, ep->name, &ep->cm, &ep->cm_addr);
 }
 
-static void verbs_endpoint_destroy(struct burnin_endpoint *ep)
+static void verbs_endpoint_destroy(struct dpath_endpoint *ep)
 {
 	if (!ep)
 		return;
 	if (ep->cm) { /* its QPs first: they hold the CQ */
-		burnin_cm_close(ep->cm);
+		dpath_cm_close(ep->cm);
 		memset(ep->qp, 0, sizeof(ep->qp));
 	}
-	for (int q = 0; q < BURNIN_MAX_QPS; q++)
+	for (int q = 0; q < DPATH_MAX_QPS; q++)
 		if (ep->qp[q] && ibv_destroy_qp(ep->qp[q]))
 			log_warn("%s: ibv_destroy_qp failed: %m", ep->name);
 	if (ep->cq && ibv_destroy_cq(ep->cq))
@@ -399,21 +398,21 @@ static void verbs_endpoint_destroy(struct burnin_endpoint *ep)
 		log_warn("%s: ibv_dereg_mr failed: %m", ep->name);
 	if (ep->pd && ibv_dealloc_pd(ep->pd))
 		log_warn("%s: ibv_dealloc_pd failed: %m", ep->name);
-	if (ep->ctx && ep->params.cm != BURNIN_CM_RDMACM)
+	if (ep->ctx && ep->params.cm != DPATH_CM_RDMACM)
 		ibv_close_device(ep->ctx); /* librdmacm's stays open */
 	if (ep->buf)
 		munmap(ep->buf, ep->buf_len);
 	free(ep);
 }
 
-static int verbs_endpoint_create(const struct burnin_port *port,
-				 const struct burnin_params *params,
-				 struct burnin_endpoint **out)
+static int verbs_endpoint_create(const struct dpath_port *port,
+				 const struct dpath_params *params,
+				 struct dpath_endpoint **out)
 {
-	struct burnin_endpoint *ep;
+	struct dpath_endpoint *ep;
 	int ret;
 
-	ret = burnin_verbs_check_params(port, params);
+	ret = dpath_verbs_check_params(port, params);
 	if (ret)
 		return ret;
 	ep = calloc(1, sizeof(*ep));
@@ -424,7 +423,7 @@ static int verbs_endpoint_create(const struct burnin_port *port,
 	snprintf(ep->name, sizeof(ep->name), "%s port %d", port->ca,
 		 port->port);
 	ret = ep_open(ep);
-	if (!ret && params->cm == BURNIN_CM_RDMACM)
+	if (!ret && params->cm == DPATH_CM_RDMACM)
 		ret = ep_cm_listen(ep);
 	if (!ret)
 		ret = ep_alloc_buffer(ep);
@@ -438,10 +437,10 @@ static int verbs_endpoint_create(const struct burnin_port *port,
 	return 0;
 }
 
-static void verbs_local_info(struct burnin_endpoint *ep,
-			     struct burnin_conn_info *info)
+static void verbs_local_info(struct dpath_endpoint *ep,
+			     struct dpath_conn_info *info)
 {
-	struct burnin_vconn c = {
+	struct dpath_vconn c = {
 		.lid = ep->port.lid,
 		.gid_index = (int8_t)ep->port.gid_index,
 		.mtu_code = (uint8_t)ep->mtu,
@@ -459,15 +458,15 @@ static void verbs_local_info(struct burnin_endpoint *ep,
 		c.psn[q] = ep->psn[q];
 	}
 	if (ep->cm)
-		burnin_vconn_set_cm_addr(&c, &ep->cm_addr);
-	burnin_vconn_encode(&c, info);
+		dpath_vconn_set_cm_addr(&c, &ep->cm_addr);
+	dpath_vconn_encode(&c, info);
 }
 
 /* ------------------------------------------------------------ connect */
 
-static int ep_qp_rtr(struct burnin_endpoint *ep, int q)
+static int ep_qp_rtr(struct dpath_endpoint *ep, int q)
 {
-	const struct burnin_vconn *r = &ep->remote;
+	const struct dpath_vconn *r = &ep->remote;
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTR,
 		.path_mtu = ep->mtu < r->mtu_code ? ep->mtu
@@ -498,13 +497,13 @@ static int ep_qp_rtr(struct burnin_endpoint *ep, int q)
 }
 
 /* ACK timeout exponent of each try: --qp-timeout, else perftest's 14. */
-static uint8_t ep_qp_timeout(const struct burnin_endpoint *ep)
+static uint8_t ep_qp_timeout(const struct dpath_endpoint *ep)
 {
 	return (uint8_t)(ep->params.qp_timeout ? ep->params.qp_timeout
 					       : QP_TIMEOUT_DEFAULT);
 }
 
-static int ep_qp_rts(struct burnin_endpoint *ep, int q)
+static int ep_qp_rts(struct dpath_endpoint *ep, int q)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTS,
@@ -526,10 +525,10 @@ static int ep_qp_rts(struct burnin_endpoint *ep, int q)
 }
 
 /* --cm rdmacm: the end whose address sorts first connects. */
-static int ep_cm_connect(struct burnin_endpoint *ep, char *err, size_t len)
+static int ep_cm_connect(struct dpath_endpoint *ep, char *err, size_t len)
 {
 	struct ibv_qp_init_attr init = ep_qp_init_attr(ep);
-	struct burnin_cm_qp_attr attr = {
+	struct dpath_cm_qp_attr attr = {
 		.pd = ep->pd,
 		.init = &init,
 		.retry_cnt = (uint8_t)ep->params.retry_cnt,
@@ -537,35 +536,34 @@ static int ep_cm_connect(struct burnin_endpoint *ep, char *err, size_t len)
 		.rd_atom = (uint8_t)ep->rd_atom,
 		.ack_timeout = ep_qp_timeout(ep),
 	};
-	struct burnin_vconn mine = { 0 };
+	struct dpath_vconn mine = { 0 };
 	struct sockaddr_storage peer;
 	int ret;
 
-	burnin_vconn_set_cm_addr(&mine, &ep->cm_addr);
-	ret = burnin_vconn_get_cm_addr(&ep->remote, &peer);
+	dpath_vconn_set_cm_addr(&mine, &ep->cm_addr);
+	ret = dpath_vconn_get_cm_addr(&ep->remote, &peer);
 	if (ret) {
 		snprintf(err, len, "the peer did not send an rdma_cm address");
 		log_error("%s: %s", ep->name, err);
 		return ret;
 	}
-	ret = burnin_cm_connect(ep->cm,
-				burnin_vconn_cm_first(&mine, &ep->remote),
-				&peer, ep->params.qps, &attr, ep->qp,
-				ep->params.connect_timeout_s, err, len);
+	ret = dpath_cm_connect(ep->cm, dpath_vconn_cm_first(&mine, &ep->remote),
+			       &peer, ep->params.qps, &attr, ep->qp,
+			       ep->params.connect_timeout_s, err, len);
 	for (int i = 0; !ret && i < RECV_DEPTH; i++)
 		ret = ep_post_recv(ep, 0) ? -EIO : 0;
 	return ret;
 }
 
-static int verbs_connect(struct burnin_endpoint *ep,
-			 const struct burnin_conn_info *remote,
-			 struct burnin_result *res)
+static int verbs_connect(struct dpath_endpoint *ep,
+			 const struct dpath_conn_info *remote,
+			 struct dpath_result *res)
 {
-	int ret = burnin_vconn_decode(remote, &ep->remote);
+	int ret = dpath_vconn_decode(remote, &ep->remote);
 
 	if (!ret)
-		ret = burnin_verbs_check_peer(ep->name, &ep->params,
-					      &ep->remote);
+		ret = dpath_verbs_check_peer(ep->name, &ep->params,
+					     &ep->remote);
 	if (!ret && ep->cm) {
 		ret = ep_cm_connect(ep, res->error, sizeof(res->error));
 		ep->connected = !ret;
@@ -584,8 +582,8 @@ static int verbs_connect(struct burnin_endpoint *ep,
 
 static int vio_post_data(void *ctx, int q)
 {
-	struct burnin_endpoint *ep = ctx;
-	bool write = ep->params.test == BURNIN_TEST_WRITE;
+	struct dpath_endpoint *ep = ctx;
+	bool write = ep->params.test == DPATH_TEST_WRITE;
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)(write ? ep_src(ep, q) : ep_dst(ep, q)),
 		.length = (uint32_t)ep->params.msg_size,
@@ -612,7 +610,7 @@ static int vio_post_data(void *ctx, int q)
 
 static int vio_post_done(void *ctx)
 {
-	struct burnin_endpoint *ep = ctx;
+	struct dpath_endpoint *ep = ctx;
 	struct ibv_send_wr wr = {
 		.wr_id = WR_DONE << 32,
 		.opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
@@ -626,9 +624,9 @@ static int vio_post_done(void *ctx)
 	return -ibv_post_send(ep->qp[0], &wr, &bad);
 }
 
-static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
+static int vio_poll(void *ctx, struct dpath_vcqe *out, int max)
 {
-	struct burnin_endpoint *ep = ctx;
+	struct dpath_endpoint *ep = ctx;
 	struct ibv_wc wc[32];
 	int n = ibv_poll_cq(ep->cq, max < 32 ? max : 32, wc), k = 0;
 
@@ -638,15 +636,15 @@ static int vio_poll(void *ctx, struct burnin_vcqe *out, int max)
 	}
 	for (int i = 0; i < n; i++) {
 		uint64_t kind = wc[i].wr_id >> 32;
-		struct burnin_vcqe *c = &out[k];
+		struct dpath_vcqe *c = &out[k];
 
 		c->qp = (int)(wc[i].wr_id & 0xffffffffu);
 		c->ok = wc[i].status == IBV_WC_SUCCESS;
 		c->status = ibv_wc_status_str(wc[i].status);
 		c->bytes = ep->params.msg_size;
-		c->kind = kind == WR_DATA   ? BURNIN_CQE_DATA
-			  : kind == WR_DONE ? BURNIN_CQE_DONE_SENT
-					    : BURNIN_CQE_PEER_DONE;
+		c->kind = kind == WR_DATA   ? DPATH_CQE_DATA
+			  : kind == WR_DONE ? DPATH_CQE_DONE_SENT
+					    : DPATH_CQE_PEER_DONE;
 		k++;
 		if (kind != WR_RECV || !c->ok)
 			continue;
@@ -678,7 +676,7 @@ static int64_t vio_now_ns(void *ctx)
  */
 static void vio_idle(void *ctx)
 {
-	struct burnin_endpoint *ep = ctx;
+	struct dpath_endpoint *ep = ctx;
 	struct timespec ts = { 0, 1000000 };
 	struct pollfd pfd;
 	struct ibv_cq *cq;
@@ -703,14 +701,14 @@ static void vio_idle(void *ctx)
 }
 
 /* The pattern the peer sent (WRITE) or we read (READ), then clear it. */
-static int ep_verify(struct burnin_endpoint *ep, struct burnin_result *res)
+static int ep_verify(struct dpath_endpoint *ep, struct dpath_result *res)
 {
 	size_t len = ep->params.msg_size & ~(size_t)7;
 	int ret = 0;
 
 	for (int q = 0; q < ep->params.qps && !ret; q++) {
-		long off = burnin_pattern_check(ep_dst(ep, q), len,
-						ep->remote.seed + (uint64_t)q);
+		long off = dpath_pattern_check(ep_dst(ep, q), len,
+					       ep->remote.seed + (uint64_t)q);
 
 		if (off < 0)
 			continue;
@@ -724,12 +722,12 @@ static int ep_verify(struct burnin_endpoint *ep, struct burnin_result *res)
 	return ret;
 }
 
-static int verbs_run(struct burnin_endpoint *ep, enum burnin_role role,
-		     struct burnin_result *res)
+static int verbs_run(struct dpath_endpoint *ep, enum dpath_role role,
+		     struct dpath_result *res)
 {
-	const struct burnin_vio io = { ep,	 vio_post_data, vio_post_done,
-				       vio_poll, vio_now_ns,	vio_idle };
-	bool write = ep->params.test == BURNIN_TEST_WRITE;
+	const struct dpath_vio io = { ep,	vio_post_data, vio_post_done,
+				      vio_poll, vio_now_ns,    vio_idle };
+	bool write = ep->params.test == DPATH_TEST_WRITE;
 	int ret;
 
 	if (!ep->connected) {
@@ -737,31 +735,30 @@ static int verbs_run(struct burnin_endpoint *ep, enum burnin_role role,
 		snprintf(res->error, sizeof(res->error), "not connected");
 		return -ENOTCONN;
 	}
-	ret = burnin_vrun(&io, &ep->params, role, res);
+	ret = dpath_vrun(&io, &ep->params, role, res);
 	ep->run_seq++; /* both ends count runs alike */
 	if (ret && res->error[0])
 		log_debug("%s: %s", ep->name, res->error);
 	if (!ret && ep->params.verify &&
-	    (write ? role != BURNIN_ROLE_INITIATOR
-		   : role != BURNIN_ROLE_TARGET))
+	    (write ? role != DPATH_ROLE_INITIATOR : role != DPATH_ROLE_TARGET))
 		ret = ep_verify(ep, res);
 	return ret;
 }
 
-void burnin_verbs_set_warmup(struct burnin_endpoint *ep, double warmup_s)
+void dpath_verbs_set_warmup(struct dpath_endpoint *ep, double warmup_s)
 {
 	ep->params.warmup_s = warmup_s;
 }
 
-static int verbs_read_counters(const struct burnin_port *port,
-			       char (*names)[BURNIN_COUNTER_NAME_MAX],
+static int verbs_read_counters(const struct dpath_port *port,
+			       char (*names)[DPATH_COUNTER_NAME_MAX],
 			       uint64_t *values, int max, int *n)
 {
-	return burnin_port_sysfs_counters(SYSFS_ROOT, port->ca, port->port,
-					  names, values, max, n);
+	return dpath_port_sysfs_counters(SYSFS_ROOT, port->ca, port->port,
+					 names, values, max, n);
 }
 
-const struct burnin_transport_ops burnin_verbs_ops = {
+const struct dpath_transport_ops dpath_verbs_ops = {
 	.name = "verbs",
 	.list_ports = verbs_list_ports,
 	.endpoint_create = verbs_endpoint_create,

@@ -16,17 +16,17 @@
 #define POLL_BATCH 32
 
 struct vrun {
-	const struct burnin_vio *io;
-	const struct burnin_params *p;
-	struct burnin_result *res;
-	struct burnin_meter meter;
+	const struct dpath_vio *io;
+	const struct dpath_params *p;
+	struct dpath_result *res;
+	struct dpath_meter meter;
 	bool initiator, want_peer_done;
 	bool stopping, done_posted, done_acked, peer_done, failed;
 	int outstanding; /* data work requests in flight */
 	int64_t t_end, deadline, last_progress, t_failed;
 };
 
-void burnin_result_count_error(struct burnin_result *res, const char *status)
+void dpath_result_count_error(struct dpath_result *res, const char *status)
 {
 	int i;
 
@@ -35,7 +35,7 @@ void burnin_result_count_error(struct burnin_result *res, const char *status)
 		if (!strcmp(res->errors[i].status, status))
 			break;
 	if (i == res->n_errors) {
-		if (res->n_errors == BURNIN_MAX_ERR_STATUS)
+		if (res->n_errors == DPATH_MAX_ERR_STATUS)
 			status = "other"; /* the last slot gathers the rest */
 		else
 			res->n_errors++;
@@ -76,42 +76,42 @@ static int vrun_post(struct vrun *r, int qp)
 	return 0;
 }
 
-static void vrun_data_cqe(struct vrun *r, const struct burnin_vcqe *c,
+static void vrun_data_cqe(struct vrun *r, const struct dpath_vcqe *c,
 			  int64_t now)
 {
 	r->outstanding--;
 	if (!c->ok) {
-		burnin_result_count_error(r->res, c->status);
+		dpath_result_count_error(r->res, c->status);
 		vrun_fail(r, -EIO, "completion error: %s (qp %d)", c->status,
 			  c->qp);
 		return;
 	}
 	r->res->completions++;
-	burnin_meter_add(&r->meter, now, c->bytes);
+	dpath_meter_add(&r->meter, now, c->bytes);
 	if (!r->stopping && now < r->t_end)
 		vrun_post(r, c->qp);
 }
 
-static void vrun_cqe(struct vrun *r, const struct burnin_vcqe *c, int64_t now)
+static void vrun_cqe(struct vrun *r, const struct dpath_vcqe *c, int64_t now)
 {
 	switch (c->kind) {
-	case BURNIN_CQE_DATA:
+	case DPATH_CQE_DATA:
 		vrun_data_cqe(r, c, now);
 		break;
-	case BURNIN_CQE_DONE_SENT:
+	case DPATH_CQE_DONE_SENT:
 		r->done_acked = true;
 		if (!c->ok) {
-			burnin_result_count_error(r->res, c->status);
+			dpath_result_count_error(r->res, c->status);
 			vrun_fail(r, -EIO, "completion error: %s (done signal)",
 				  c->status);
 		}
 		break;
-	case BURNIN_CQE_PEER_DONE:
+	case DPATH_CQE_PEER_DONE:
 		if (c->ok) {
 			r->peer_done = true;
 			break;
 		}
-		burnin_result_count_error(r->res, c->status);
+		dpath_result_count_error(r->res, c->status);
 		vrun_fail(r, -EIO, "completion error: %s (receive on qp %d)",
 			  c->status, c->qp);
 		break;
@@ -149,7 +149,7 @@ static int vrun_check_time(struct vrun *r, int64_t now)
 /* One pass: maybe stop posting, maybe signal done, poll, check time. */
 static int vrun_step(struct vrun *r)
 {
-	struct burnin_vcqe cqe[POLL_BATCH];
+	struct dpath_vcqe cqe[POLL_BATCH];
 	int64_t now = r->io->now_ns(r->io->ctx);
 	int n;
 
@@ -186,8 +186,8 @@ static int vrun_start(struct vrun *r)
 	r->t_end = meas + (int64_t)(r->p->duration_s * 1e9);
 	r->deadline = r->t_end + (int64_t)(r->p->stall_s * 1e9);
 	r->last_progress = t0;
-	ret = burnin_meter_init(&r->meter, meas, r->t_end,
-				BURNIN_WINDOW_MS * 1000000ll);
+	ret = dpath_meter_init(&r->meter, meas, r->t_end,
+			       DPATH_WINDOW_MS * 1000000ll);
 	if (ret)
 		return vrun_fail(r, ret, "measurement window: %s",
 				 strerror(-ret));
@@ -198,15 +198,15 @@ static int vrun_start(struct vrun *r)
 	return 0;
 }
 
-int burnin_vrun(const struct burnin_vio *io, const struct burnin_params *params,
-		enum burnin_role role, struct burnin_result *res)
+int dpath_vrun(const struct dpath_vio *io, const struct dpath_params *params,
+	       enum dpath_role role, struct dpath_result *res)
 {
 	struct vrun r = { .io = io, .p = params, .res = res };
 	int ret, err = 0;
 
 	memset(res, 0, sizeof(*res));
-	r.initiator = role != BURNIN_ROLE_TARGET;
-	r.want_peer_done = role != BURNIN_ROLE_INITIATOR;
+	r.initiator = role != DPATH_ROLE_TARGET;
+	r.want_peer_done = role != DPATH_ROLE_INITIATOR;
 	ret = vrun_start(&r);
 	while (!vrun_finished(&r)) {
 		ret = vrun_step(&r);
@@ -216,12 +216,12 @@ int burnin_vrun(const struct burnin_vio *io, const struct burnin_params *params,
 			break;
 	}
 	if (r.meter.window_bytes) {
-		burnin_meter_result(&r.meter, r.failed ? r.t_failed : r.t_end,
-				    &res->seconds, &res->gbps, &res->gbps_min);
+		dpath_meter_result(&r.meter, r.failed ? r.t_failed : r.t_end,
+				   &res->seconds, &res->gbps, &res->gbps_min);
 		res->bytes = (uint64_t)r.meter.bytes;
 		if (!r.initiator)
 			res->gbps = res->gbps_min = 0;
-		burnin_meter_free(&r.meter);
+		dpath_meter_free(&r.meter);
 	}
 	if (r.failed && !err)
 		err = -EIO;

@@ -4,7 +4,7 @@
 
 /*
  * The run loop of the verbs backend: post, poll, meter, stall detector, the
- * "done" handshake. It drives the hardware only through struct burnin_vio
+ * "done" handshake. It drives the hardware only through struct dpath_vio
  * (verbs_ops.c implements it with ibv_*; unit tests script it), so the loop
  * itself has no ibv_* calls.
  */
@@ -13,21 +13,21 @@
 
 #include "rdma/transport.h"
 
-enum burnin_vcqe_kind {
-	BURNIN_CQE_DATA, /* one of our RDMA WRITE/READ */
-	BURNIN_CQE_DONE_SENT, /* our done signal reached the peer */
-	BURNIN_CQE_PEER_DONE, /* the peer's done signal arrived */
+enum dpath_vcqe_kind {
+	DPATH_CQE_DATA, /* one of our RDMA WRITE/READ */
+	DPATH_CQE_DONE_SENT, /* our done signal reached the peer */
+	DPATH_CQE_PEER_DONE, /* the peer's done signal arrived */
 };
 
-struct burnin_vcqe {
-	enum burnin_vcqe_kind kind;
+struct dpath_vcqe {
+	enum dpath_vcqe_kind kind;
 	int qp;
 	bool ok;
 	const char *status; /* ibv_wc_status_str() when !ok */
 	uint64_t bytes;
 };
 
-struct burnin_vio {
+struct dpath_vio {
 	void *ctx;
 	/* Post one RDMA WRITE or READ of msg_size on QP qp; 0 or -errno. */
 	int (*post_data)(void *ctx, int qp);
@@ -35,14 +35,14 @@ struct burnin_vio {
 	 */
 	int (*post_done)(void *ctx);
 	/* Up to max completions; count or -errno. Reposts receives itself. */
-	int (*poll)(void *ctx, struct burnin_vcqe *cqe, int max);
+	int (*poll)(void *ctx, struct dpath_vcqe *cqe, int max);
 	/* CLOCK_MONOTONIC in ns (a script's clock in tests). */
 	int64_t (*now_ns)(void *ctx);
 	/* Wait a little when idle (a target's loop), or NULL. */
 	void (*idle)(void *ctx);
 };
 
-struct burnin_vrun_state;
+struct dpath_vrun_state;
 
 /*
  * Run one side of a test per params (warm-up, duration, tx_depth, qps,
@@ -50,10 +50,10 @@ struct burnin_vrun_state;
  * res->error set ("stalled: 12 outstanding", "completion error: ...",
  * "no done signal from the peer within 13.0 s").
  */
-int burnin_vrun(const struct burnin_vio *io, const struct burnin_params *params,
-		enum burnin_role role, struct burnin_result *res);
+int dpath_vrun(const struct dpath_vio *io, const struct dpath_params *params,
+	       enum dpath_role role, struct dpath_result *res);
 
 /* Record a completion error of status (ibv_wc_status_str) in res. */
-void burnin_result_count_error(struct burnin_result *res, const char *status);
+void dpath_result_count_error(struct dpath_result *res, const char *status);
 
 #endif

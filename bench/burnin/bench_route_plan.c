@@ -260,10 +260,10 @@ static struct burnin_routes *generate(int hosts)
 	return r;
 }
 
-static struct burnin_port *inventory(const struct burnin_routes *r)
+static struct dpath_port *inventory(const struct burnin_routes *r)
 {
 	int i, n = burnin_routes_n_cas(r);
-	struct burnin_port *inv = calloc((size_t)n, sizeof(*inv));
+	struct dpath_port *inv = calloc((size_t)n, sizeof(*inv));
 
 	for (i = 0; inv && i < n; i++) {
 		snprintf(inv[i].host, sizeof(inv[i].host), "node%05d", i + 1);
@@ -306,7 +306,7 @@ static void bench(int hosts)
 {
 	struct burnin_schedule s = { 0 };
 	struct burnin_routes *r;
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	struct route_bound b;
 	struct route_ctx c;
 	char err[256];

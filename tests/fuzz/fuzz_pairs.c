@@ -12,7 +12,7 @@
 
 #define N_PORTS 6
 
-static void fuzz_inventory(struct burnin_port *p)
+static void fuzz_inventory(struct dpath_port *p)
 {
 	static const char *const hosts[] = { "node001", "node002", "gpu-17" };
 
@@ -54,7 +54,7 @@ static void check_schedule(const struct burnin_schedule *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct burnin_port ports[N_PORTS];
+	static struct dpath_port ports[N_PORTS];
 	const char *path = fuzz_file(data, size);
 	struct burnin_schedule s = { 0 };
 	char err[512] = "", empty[600];

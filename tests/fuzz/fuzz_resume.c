@@ -19,7 +19,7 @@ static const char prefix[] = "ibproof: error: ";
 
 static struct burnin_config cfg;
 static struct burnin_ctx ctx;
-static struct burnin_port *inv;
+static struct dpath_port *inv;
 static int n_inv;
 static struct burnin_schedule plan; /* planned once, only read */
 
@@ -27,8 +27,8 @@ static void setup(void)
 {
 	burnin_config_defaults(&cfg);
 	cfg.schedule = "all-pairs";
-	cfg.tests[0] = BURNIN_TEST_WRITE;
-	cfg.tests[1] = BURNIN_TEST_READ;
+	cfg.tests[0] = DPATH_TEST_WRITE;
+	cfg.tests[1] = DPATH_TEST_READ;
 	cfg.n_tests = 2;
 	ctx.cfg = &cfg;
 	log_set_level(LOG_LEVEL_ERROR);

@@ -80,10 +80,10 @@ static int wait_for(const char *path)
 }
 
 /* The inventory: every CA port of the routes, in their order. */
-static struct burnin_port *inventory(const struct burnin_routes *r)
+static struct dpath_port *inventory(const struct burnin_routes *r)
 {
 	int n = burnin_routes_n_cas(r);
-	struct burnin_port *inv = calloc((size_t)n, sizeof(*inv));
+	struct dpath_port *inv = calloc((size_t)n, sizeof(*inv));
 
 	for (int i = 0; inv && i < n; i++) {
 		inv[i].guid = burnin_routes_ca(r, i)->port_guid;
@@ -102,7 +102,7 @@ static int run(const struct burnin_routes *r, char **argv, int n)
 	struct burnin_load_step s = {
 		.test = "write", .seconds = 1, .pairs = pairs, .n_pairs = n
 	};
-	struct burnin_port *inv = inventory(r);
+	struct dpath_port *inv = inventory(r);
 	struct burnin_load_proof *lp;
 	struct record_writer *w;
 	char why[400];

@@ -31,7 +31,7 @@
 /* By host, then device in natural order (mlx5_2 before mlx5_10), port. */
 static int port_cmp_natural(const void *a, const void *b)
 {
-	const struct burnin_port *x = a, *y = b;
+	const struct dpath_port *x = a, *y = b;
 	int c = strcmp(x->host, y->host);
 
 	if (!c)
@@ -41,7 +41,7 @@ static int port_cmp_natural(const void *a, const void *b)
 
 /* What the topology says of one linked CA port (it lists no others). */
 static void port_from_topo(const struct fabric_port *fp, const char *host,
-			   const char *ca, struct burnin_port *p)
+			   const char *ca, struct dpath_port *p)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->host, sizeof(p->host), "%s", host);
@@ -64,16 +64,16 @@ static void port_from_topo(const struct fabric_port *fp, const char *host,
 
 /* The linked ports of CA nodes, sorted; -EINVAL: a CA not "HOST CA". */
 static int collect(const char *path, const struct fabric *f,
-		   struct burnin_port **out, size_t *n)
+		   struct dpath_port **out, size_t *n)
 {
-	struct burnin_port *v = calloc(f->nports_total + 1, sizeof(*v));
+	struct dpath_port *v = calloc(f->nports_total + 1, sizeof(*v));
 	size_t k = 0;
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->nnodes; i++) {
 		const struct fabric_node *node = f->nodes[i];
-		char host[BURNIN_NAME_MAX], ca[BURNIN_NAME_MAX];
+		char host[DPATH_NAME_MAX], ca[DPATH_NAME_MAX];
 
 		if (node->type != FABRIC_NODE_CA)
 			continue;
@@ -99,7 +99,7 @@ static int collect(const char *path, const struct fabric *f,
 	return 0;
 }
 
-static int write_ports(struct record_writer *w, struct burnin_port *v, size_t n)
+static int write_ports(struct record_writer *w, struct dpath_port *v, size_t n)
 {
 	int rank = 0, rc = 0;
 
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 	const char *out = argc > 2 ? argv[2] : "-";
 	struct record_writer *w = NULL;
 	struct fabric *f = NULL;
-	struct burnin_port *v = NULL;
+	struct dpath_port *v = NULL;
 	char err[512];
 	size_t n = 0;
 	int rc;

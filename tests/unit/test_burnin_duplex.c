@@ -27,7 +27,7 @@ static void configure(const char *spec)
 {
 	char err[256] = "";
 
-	if (burnin_fake_configure(spec, err, sizeof(err)))
+	if (dpath_fake_configure(spec, err, sizeof(err)))
 		fail_msg("%s: %s", spec, err);
 }
 
@@ -44,7 +44,7 @@ static char *temp_path(void)
 static void shift_config(struct burnin_config *cfg, const char *records)
 {
 	burnin_config_defaults(cfg);
-	cfg->ops = &burnin_fake_ops;
+	cfg->ops = &dpath_fake_ops;
 	cfg->schedule = "shift";
 	cfg->params.duration_s = 0.1;
 	cfg->params.warmup_s = 0;

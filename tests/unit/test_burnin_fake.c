@@ -24,23 +24,23 @@
 #include "common/cli.h"
 #include "common/record.h"
 
-static const struct burnin_transport_ops *ops = &burnin_fake_ops;
+static const struct dpath_transport_ops *ops = &dpath_fake_ops;
 
 static void configure(const char *spec)
 {
 	char err[256] = "";
 
-	if (burnin_fake_configure(spec, err, sizeof(err)))
+	if (dpath_fake_configure(spec, err, sizeof(err)))
 		fail_msg("%s: %s", spec, err);
 }
 
-static struct burnin_params quick(double duration)
+static struct dpath_params quick(double duration)
 {
-	return (struct burnin_params){ .msg_size = 65536,
-				       .qps = 1,
-				       .tx_depth = 4,
-				       .duration_s = duration,
-				       .stall_s = 1 };
+	return (struct dpath_params){ .msg_size = 65536,
+				      .qps = 1,
+				      .tx_depth = 4,
+				      .duration_s = duration,
+				      .stall_s = 1 };
 }
 
 static void test_bad_specs(void **state)
@@ -48,25 +48,24 @@ static void test_bad_specs(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(-EINVAL, burnin_fake_configure("slow=fake1:1", err,
-							sizeof(err)));
+	assert_int_equal(-EINVAL, dpath_fake_configure("slow=fake1:1", err,
+						       sizeof(err)));
 	assert_non_null(strstr(err, "expected PORT@VALUE"));
 	assert_int_equal(-EINVAL,
-			 burnin_fake_configure("bogus=1", err, sizeof(err)));
+			 dpath_fake_configure("bogus=1", err, sizeof(err)));
 	assert_non_null(strstr(err, "unknown item 'bogus'"));
 	assert_int_equal(-EINVAL,
-			 burnin_fake_configure("ports", err, sizeof(err)));
+			 dpath_fake_configure("ports", err, sizeof(err)));
 	assert_int_equal(-EINVAL,
-			 burnin_fake_configure("rate=fast", err, sizeof(err)));
+			 dpath_fake_configure("rate=fast", err, sizeof(err)));
 }
 
 /* A connected pair of endpoints on fake ports i and j. */
-static void pair(struct burnin_port *p, int i, int j,
-		 struct burnin_endpoint **a, struct burnin_endpoint **b,
-		 const struct burnin_params *params)
+static void pair(struct dpath_port *p, int i, int j, struct dpath_endpoint **a,
+		 struct dpath_endpoint **b, const struct dpath_params *params)
 {
-	struct burnin_conn_info ia, ib;
-	struct burnin_result res = { 0 };
+	struct dpath_conn_info ia, ib;
+	struct dpath_result res = { 0 };
 
 	assert_int_equal(0, ops->endpoint_create(&p[i], params, a));
 	assert_int_equal(0, ops->endpoint_create(&p[j], params, b));
@@ -78,11 +77,11 @@ static void pair(struct burnin_port *p, int i, int j,
 
 static void test_fail_nth_create_and_connect(void **state)
 {
-	struct burnin_params params = quick(0);
-	struct burnin_endpoint *ep[3] = { NULL };
-	struct burnin_conn_info info;
-	struct burnin_result res = { 0 };
-	struct burnin_port *p;
+	struct dpath_params params = quick(0);
+	struct dpath_endpoint *ep[3] = { NULL };
+	struct dpath_conn_info info;
+	struct dpath_result res = { 0 };
+	struct dpath_port *p;
 	int n;
 
 	(void)state;
@@ -112,10 +111,10 @@ static void test_fail_nth_create_and_connect(void **state)
 
 static void test_slow_flaky_errors_and_time(void **state)
 {
-	struct burnin_params params = quick(0.4);
-	struct burnin_endpoint *a, *b;
-	struct burnin_result ra, rb;
-	struct burnin_port *p;
+	struct dpath_params params = quick(0.4);
+	struct dpath_endpoint *a, *b;
+	struct dpath_result ra, rb;
+	struct dpath_port *p;
 	double t0;
 	int n;
 
@@ -125,21 +124,21 @@ static void test_slow_flaky_errors_and_time(void **state)
 	assert_int_equal(0, ops->list_ports(NULL, &p, &n));
 	pair(p, 0, 1, &a, &b, &params);
 	t0 = clock_mono_now();
-	assert_int_equal(0, ops->run(a, BURNIN_ROLE_INITIATOR, &ra));
+	assert_int_equal(0, ops->run(a, DPATH_ROLE_INITIATOR, &ra));
 	assert_true(clock_mono_now() - t0 >= 0.4); /* time is real */
-	assert_int_equal(0, ops->run(b, BURNIN_ROLE_TARGET, &rb));
+	assert_int_equal(0, ops->run(b, DPATH_ROLE_TARGET, &rb));
 	assert_float_equal(50, ra.gbps, 0.01);
 	assert_float_equal(0, rb.gbps, 0.01);
 	ops->endpoint_destroy(a);
 	ops->endpoint_destroy(b);
 	pair(p, 0, 2, &a, &b, &params);
-	assert_int_equal(0, ops->run(a, BURNIN_ROLE_INITIATOR, &ra));
+	assert_int_equal(0, ops->run(a, DPATH_ROLE_INITIATOR, &ra));
 	assert_float_equal(25, ra.gbps_min, 0.01); /* window 4 dips */
 	assert_float_equal(81.25, ra.gbps, 0.01); /* (3 x 100 + 25) / 4 */
 	ops->endpoint_destroy(a);
 	ops->endpoint_destroy(b);
 	pair(p, 3, 0, &a, &b, &params);
-	assert_int_equal(-EIO, ops->run(a, BURNIN_ROLE_INITIATOR, &ra));
+	assert_int_equal(-EIO, ops->run(a, DPATH_ROLE_INITIATOR, &ra));
 	assert_int_equal(3, ra.error_completions);
 	assert_non_null(strstr(ra.error, "error completions"));
 	ops->endpoint_destroy(a);
@@ -516,7 +515,7 @@ static void test_saturated_counter_warns(void **state)
 /* A topology in ibnetdiscover's format over the fake ports 0..2 (not 3). */
 static char *fake_topology(void)
 {
-	struct burnin_port *p;
+	struct dpath_port *p;
 	char text[4096], *path;
 	int n, len;
 	FILE *f;
@@ -549,7 +548,7 @@ static void test_run_records_leaves(void **state)
 {
 	char *records = temp_path(), *topo;
 	struct burnin_config cfg;
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	int n;
 
 	(void)state;

@@ -25,17 +25,17 @@
 #define EPS 1e-6
 #define HOPS 16
 
-static const struct burnin_transport_ops *ops = &burnin_fake_ops;
+static const struct dpath_transport_ops *ops = &dpath_fake_ops;
 static struct burnin_routes *routes;
-static struct burnin_port *ports;
+static struct dpath_port *ports;
 static int n_ports;
 
 struct flow_run {
 	int src, dst; /* fake port indexes */
 	int step;
 	double duration;
-	struct burnin_endpoint *a, *b;
-	struct burnin_result res;
+	struct dpath_endpoint *a, *b;
+	struct dpath_result res;
 	int rc;
 	pthread_t thread;
 };
@@ -45,7 +45,7 @@ static int setup(void **state)
 	char err[256] = "";
 
 	(void)state;
-	burnin_fake_set_fabric(&burnin_fake_fabric_ops);
+	dpath_fake_set_fabric(&burnin_fake_fabric_ops);
 	if (burnin_routes_load(ROUTES, NULL, &routes, err, sizeof(err)))
 		fail_msg("%s: %s", ROUTES, err);
 	return 0;
@@ -55,8 +55,8 @@ static int teardown(void **state)
 {
 	(void)state;
 	free(ports);
-	burnin_fake_reset();
-	burnin_fake_set_fabric(NULL);
+	dpath_fake_reset();
+	dpath_fake_set_fabric(NULL);
 	burnin_routes_free(routes);
 	return 0;
 }
@@ -69,7 +69,7 @@ static void configure(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(spec, sizeof(spec), fmt, ap);
 	va_end(ap);
-	if (burnin_fake_configure(spec, err, sizeof(err)))
+	if (dpath_fake_configure(spec, err, sizeof(err)))
 		fail_msg("%s: %s", spec, err);
 	free(ports);
 	ports = NULL;
@@ -126,21 +126,21 @@ static void *run_initiator(void *arg)
 {
 	struct flow_run *f = arg;
 
-	f->rc = ops->run(f->a, BURNIN_ROLE_INITIATOR, &f->res);
+	f->rc = ops->run(f->a, DPATH_ROLE_INITIATOR, &f->res);
 	return NULL;
 }
 
 static void start(struct flow_run *f)
 {
-	struct burnin_params params = { .msg_size = 65536,
-					.qps = 1,
-					.tx_depth = 4,
-					.duration_s = f->duration,
-					.warmup_s = 0.05,
-					.stall_s = 1,
-					.step = f->step };
-	struct burnin_conn_info ia, ib;
-	struct burnin_result res = { 0 };
+	struct dpath_params params = { .msg_size = 65536,
+				       .qps = 1,
+				       .tx_depth = 4,
+				       .duration_s = f->duration,
+				       .warmup_s = 0.05,
+				       .stall_s = 1,
+				       .step = f->step };
+	struct dpath_conn_info ia, ib;
+	struct dpath_result res = { 0 };
 
 	assert_int_equal(0,
 			 ops->endpoint_create(&ports[f->src], &params, &f->a));
@@ -324,29 +324,28 @@ static void bad_fabric_specs_are_named(void **state)
 
 	(void)state;
 	assert_int_equal(-EINVAL,
-			 burnin_fake_configure("slow-cable=leaf01:5@0.5", err,
-					       sizeof(err)));
+			 dpath_fake_configure("slow-cable=leaf01:5@0.5", err,
+					      sizeof(err)));
 	assert_non_null(strstr(err, "needs routes=FILE"));
 	assert_int_equal(-EINVAL,
-			 burnin_fake_configure("routes=" ROUTES
-					       ";slow-cable=nosuch:5@0.5",
-					       err, sizeof(err)));
+			 dpath_fake_configure("routes=" ROUTES
+					      ";slow-cable=nosuch:5@0.5",
+					      err, sizeof(err)));
 	assert_non_null(strstr(err, "no cable leaves nosuch by port 5"));
 	assert_int_equal(-EINVAL,
-			 burnin_fake_configure("routes=" ROUTES
-					       ";flaky-cable=leaf01@0.5",
-					       err, sizeof(err)));
-	assert_int_equal(-EINVAL,
-			 burnin_fake_configure("routes=" ROUTES
-					       ";slow-cable=leaf01:5@2",
-					       err, sizeof(err)));
+			 dpath_fake_configure("routes=" ROUTES
+					      ";flaky-cable=leaf01@0.5",
+					      err, sizeof(err)));
+	assert_int_equal(-EINVAL, dpath_fake_configure("routes=" ROUTES
+						       ";slow-cable=leaf01:5@2",
+						       err, sizeof(err)));
 	assert_non_null(strstr(err, "a factor from 0 to 1"));
-	assert_true(burnin_fake_configure("routes=/nonexistent/routes.jsonl",
-					  err, sizeof(err)) < 0);
+	assert_true(dpath_fake_configure("routes=/nonexistent/routes.jsonl",
+					 err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "/nonexistent/routes.jsonl"));
-	assert_true(burnin_fake_configure("routes=" ROUTES
-					  ";sim-console=/nonexistent/fifo",
-					  err, sizeof(err)) < 0);
+	assert_true(dpath_fake_configure("routes=" ROUTES
+					 ";sim-console=/nonexistent/fifo",
+					 err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "sim-console=/nonexistent/fifo"));
 }
 

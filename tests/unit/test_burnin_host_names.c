@@ -52,7 +52,7 @@ static char *write_inventory(size_t len)
 static void test_d16_longest_host_kept(void **state)
 {
 	char *path = write_inventory(64);
-	struct burnin_port *inv = NULL;
+	struct dpath_port *inv = NULL;
 	int n = 0;
 
 	(void)state;
@@ -70,7 +70,7 @@ static void test_d16_longest_host_kept(void **state)
 static void test_d16_host_past_64_refused(void **state)
 {
 	char *path = write_inventory(65);
-	struct burnin_port *inv = NULL;
+	struct dpath_port *inv = NULL;
 	int n = 0;
 
 	(void)state;
@@ -93,14 +93,14 @@ static int fake_ports_on_host(size_t len)
 	assert_true(pid >= 0);
 	if (!pid) {
 		char host[128];
-		struct burnin_port *p = NULL;
+		struct dpath_port *p = NULL;
 		int n = 0, rc;
 
 		memset(host, 'h', len);
 		host[len] = '\0';
 		setenv("IBPROOF_HOST", host, 1);
-		burnin_fake_reset();
-		rc = burnin_fake_ops.list_ports(NULL, &p, &n);
+		dpath_fake_reset();
+		rc = dpath_fake_ops.list_ports(NULL, &p, &n);
 		if (rc == -EINVAL && !p)
 			_exit(1);
 		_exit(!rc && n > 0 && !strcmp(p[0].host, host) ? 0 : 2);

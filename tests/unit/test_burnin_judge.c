@@ -17,7 +17,7 @@
 
 static struct burnin_measure m[MAXM];
 static struct burnin_port_verdict v[MAXP];
-static struct burnin_port ports[MAXP];
+static struct dpath_port ports[MAXP];
 static int n_m;
 
 static void reset(void)
@@ -394,20 +394,20 @@ static void test_mixed_blame_strongest_first(void **state)
 	reset();
 	add(2, 1, 0.34182153043799546, 0.1039036879008067, 0);
 	add(2, 1, 0.020463243046101573, 0.006951739310431936, 0);
-	m[n_m - 1].test = BURNIN_TEST_READ;
+	m[n_m - 1].test = DPATH_TEST_READ;
 	add(1, 0, 0, 0, 0);
 	m[n_m - 1].status = BURNIN_PAIR_ERROR;
 	m[n_m - 1].error_completions = 35;
 	add(1, 0, 0.22103450728271315, 0.22103450728271315, 0);
-	m[n_m - 1].test = BURNIN_TEST_READ;
+	m[n_m - 1].test = DPATH_TEST_READ;
 	m[n_m - 1].status = BURNIN_PAIR_ERROR;
 	m[n_m - 1].error_completions = 16;
 	add(0, 2, 0.19682743978454303, 0.1471716753261992, 0);
 	add(0, 2, 0.28992216310296115, 0.06671652251089288, 0);
-	m[n_m - 1].test = BURNIN_TEST_READ;
+	m[n_m - 1].test = DPATH_TEST_READ;
 	add(0, 2, 0.32647708743586257, 0.15857855983499475, 0); /* retest */
 	add(0, 2, 0.4455141888722971, 0.3592567753472189, 0);
-	m[n_m - 1].test = BURNIN_TEST_READ;
+	m[n_m - 1].test = DPATH_TEST_READ;
 	burnin_judge_defaults(&jp);
 	jp.pairs.floor = jp.pairs.dip_floor =
 		0; /* scripts/demo-cluster's options */

@@ -49,8 +49,8 @@ static char *write_temp(const char *text)
 	return path;
 }
 
-static const struct burnin_port *find(const struct burnin_port *p, int n,
-				      const char *name)
+static const struct dpath_port *find(const struct dpath_port *p, int n,
+				     const char *name)
 {
 	int i = burnin_inventory_find(p, n, name);
 
@@ -59,7 +59,7 @@ static const struct burnin_port *find(const struct burnin_port *p, int n,
 	return &p[i];
 }
 
-static void assert_leaf(const struct burnin_port *p, uint64_t guid, int port,
+static void assert_leaf(const struct dpath_port *p, uint64_t guid, int port,
 			const char *name)
 {
 	assert_int_equal(guid, p->leaf_guid);
@@ -70,7 +70,7 @@ static void assert_leaf(const struct burnin_port *p, uint64_t guid, int port,
 /* The inventory fixture: the 24 CA ports of leaves.topo, plus node013. */
 static void test_leaves_from_ibnetdiscover(void **state)
 {
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	int n;
 
 	(void)state;
@@ -104,9 +104,9 @@ static void test_leaves_unknown(void **state)
 		"Ca\t1 \"H-0000000000000200\"\t\t# \"b mlx5_0\"\n"
 		"[1](201) \t\"H-0000000000000100\"[1] (101) \t\t# lid 2 lmc 0 \"a mlx5_0\" lid 1 4xEDR\n";
 	char err[FABRIC_ERR_LEN] = "";
-	struct burnin_port p[3] = { { .guid = 0x101, .leaf_guid = 7 },
-				    { .guid = 0x999, .leaf_guid = 7 },
-				    { .guid = 0, .leaf_guid = 7 } };
+	struct dpath_port p[3] = { { .guid = 0x101, .leaf_guid = 7 },
+				   { .guid = 0x999, .leaf_guid = 7 },
+				   { .guid = 0, .leaf_guid = 7 } };
 	struct fabric *f = NULL;
 
 	(void)state;
@@ -123,7 +123,7 @@ static void test_bad_topology(void **state)
 {
 	char *path = write_temp("switchguid=0x10\nSwitch 4 \"S-10\" # \"a\"\n"
 				"[9] \"S-10\"[1]\n");
-	struct burnin_port p = { .guid = 1 };
+	struct dpath_port p = { .guid = 1 };
 
 	(void)state;
 	assert_int_equal(-EINVAL, burnin_leaves_load(path, &p, 1));
@@ -136,16 +136,16 @@ static void test_bad_topology(void **state)
 /* A port record carries its leaf; --inventory reads it back. */
 static void test_port_record_leaf_round_trip(void **state)
 {
-	struct burnin_port p = { .host = "node001",
-				 .ca = "mlx5_0",
-				 .port = 1,
-				 .guid = 0x0008f10400000001ULL,
-				 .state = "ACTIVE",
-				 .rate_gbps = 100,
-				 .leaf_guid = 0x0008f10300000018ULL,
-				 .leaf_port = 17,
-				 .leaf_name = "leaf01" };
-	struct burnin_port q = p, *inv;
+	struct dpath_port p = { .host = "node001",
+				.ca = "mlx5_0",
+				.port = 1,
+				.guid = 0x0008f10400000001ULL,
+				.state = "ACTIVE",
+				.rate_gbps = 100,
+				.leaf_guid = 0x0008f10300000018ULL,
+				.leaf_port = 17,
+				.leaf_name = "leaf01" };
+	struct dpath_port q = p, *inv;
 	char *path = temp_path(), why[256];
 	struct record_writer *w = record_writer_open(path, false);
 	json_t *rec = burnin_port_record(&p, "fake", 0);
@@ -177,7 +177,7 @@ static void test_port_record_leaf_round_trip(void **state)
 static void test_d16_long_host_not_cut(void **state)
 {
 	char path[] = "/tmp/ibproof-test-inv-XXXXXX", host[101];
-	struct burnin_port *inv = NULL;
+	struct dpath_port *inv = NULL;
 	FILE *f;
 	int n = 0, fd = mkstemp(path);
 
@@ -210,7 +210,7 @@ struct rank0 {
 
 /* Rank 0's view after a plan: enough for burnin_resume_load(). */
 static void resume_ctx(struct rank0 *r0, struct burnin_config *cfg,
-		       struct burnin_port *inv, int n)
+		       struct dpath_port *inv, int n)
 {
 	memset(&r0->ctx, 0, sizeof(r0->ctx));
 	r0->ctx.cfg = cfg;
@@ -247,7 +247,7 @@ static char *write_run_start(const struct burnin_coord *co)
 /* Resumes the run in path with the config now: burnin_resume_load()'s result. */
 static int resume_with(struct burnin_config *cfg, const char *path)
 {
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	struct rank0 r0;
 	int n, ret;
 
@@ -265,7 +265,7 @@ static int resume_with(struct burnin_config *cfg, const char *path)
 static void test_resume_needs_same_leaves(void **state)
 {
 	struct burnin_config cfg;
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	struct rank0 r0;
 	char *node_run, *pairs_run;
 	int n;
@@ -275,7 +275,7 @@ static void test_resume_needs_same_leaves(void **state)
 		0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
 					 &inv, &n));
 	burnin_config_defaults(&cfg);
-	cfg.ops = &burnin_fake_ops;
+	cfg.ops = &dpath_fake_ops;
 	cfg.topology = FX "fabric/leaves.topo";
 	cfg.schedule = "node:node001";
 	resume_ctx(&r0, &cfg, inv, n);
@@ -318,7 +318,7 @@ static void test_resume_round_out_of_range(void **state)
 {
 	struct burnin_measure m = { .a = 0, .b = 1, .status = BURNIN_PAIR_OK };
 	struct burnin_config cfg;
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	struct rank0 r0;
 	char *run;
 	int n;
@@ -328,9 +328,9 @@ static void test_resume_round_out_of_range(void **state)
 		0, burnin_inventory_load(FX "records/leaves-inventory.jsonl",
 					 &inv, &n));
 	burnin_config_defaults(&cfg);
-	cfg.ops = &burnin_fake_ops;
+	cfg.ops = &dpath_fake_ops;
 	cfg.n_tests = 2; /* write,read: round x tests overflowed an int */
-	cfg.tests[1] = BURNIN_TEST_READ;
+	cfg.tests[1] = DPATH_TEST_READ;
 	resume_ctx(&r0, &cfg, inv, n);
 	run = write_run_start(&r0.co);
 	m.round = r0.co.sched.n_rounds - 1; /* the last main round: fine */
@@ -394,7 +394,7 @@ static void test_resume_pair_with_itself(void **state)
 
 	(void)state;
 	burnin_config_defaults(&cfg);
-	cfg.ops = &burnin_fake_ops;
+	cfg.ops = &dpath_fake_ops;
 	cfg.schedule = "all-pairs";
 	assert_int_equal(-EINVAL, resume_with(&cfg, path));
 	unlink(path);

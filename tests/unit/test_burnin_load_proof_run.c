@@ -71,7 +71,7 @@ static const struct fabric_pma_ops fake_pma = {
 };
 
 /* The inventory: the four CA ports of the fixture, by port GUID. */
-static void inventory(struct burnin_port *inv)
+static void inventory(struct dpath_port *inv)
 {
 	static const uint64_t guids[] = { 0x8f10400000001, 0x8f10400000011,
 					  0x8f10400000021, 0x8f10400000031 };
@@ -150,7 +150,7 @@ static void test_step_proves_and_names_diverted_cables(void **state)
 	char recs[] = "/tmp/ibproof-proof-XXXXXX", why[400];
 	struct burnin_load_proof *lp;
 	struct burnin_routes *r;
-	struct burnin_port inv[4];
+	struct dpath_port inv[4];
 	struct record_writer *w;
 	int fd = mkstemp(recs), up = -1;
 	uint64_t total;
@@ -223,7 +223,7 @@ static void test_open_says_why(void **state)
 	};
 	struct burnin_load_proof *lp = (void *)1;
 	struct burnin_routes *r;
-	struct burnin_port inv[4];
+	struct dpath_port inv[4];
 	char why[400];
 
 	(void)state;

@@ -28,7 +28,7 @@
 
 struct plan {
 	struct burnin_routes *r;
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	int n;
 	struct route_ctx c;
 	struct burnin_schedule s;
@@ -468,7 +468,7 @@ static void test_plan_keep(void **state)
 	struct burnin_config cfg;
 	struct burnin_schedule s = { 0 };
 	struct burnin_routes *keep = NULL;
-	struct burnin_port *inv;
+	struct dpath_port *inv;
 	int n;
 
 	(void)state;

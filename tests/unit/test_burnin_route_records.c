@@ -123,7 +123,7 @@ static void cable_record_passes_schema(void **state)
  * inventory's GUIDs; a cable record and a finding per blamed cable. */
 static void coord_hooks(void **state)
 {
-	struct burnin_port inv[4] = { 0 };
+	struct dpath_port inv[4] = { 0 };
 	struct burnin_coord co = { .inv = inv, .n_inv = 4 };
 	struct burnin_measure m = { .a = 0, .b = 3, .bidir = false };
 	struct judge_cable_result cr = { 0 };

@@ -18,7 +18,7 @@
 
 #define MAXP 64
 
-static struct burnin_port ports[MAXP];
+static struct dpath_port ports[MAXP];
 
 /* n ports spread over hosts h0.. with per_host ports each (rail = index). */
 static int make_ports(int n_hosts, int per_host)

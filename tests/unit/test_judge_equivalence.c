@@ -80,8 +80,8 @@ static void take(struct side *s, const json_t *rec)
 		.b = port_index(s, json_object_get(rec, "b")),
 		.test = !strcmp(json_string_value(json_object_get(rec, "test")),
 				"read")
-				? BURNIN_TEST_READ
-				: BURNIN_TEST_WRITE,
+				? DPATH_TEST_READ
+				: DPATH_TEST_WRITE,
 		.bidir = !strcmp(json_string_value(json_object_get(rec, "dir")),
 				 "bi"),
 		.status = status_of(
@@ -373,7 +373,7 @@ static void routed_pairs(struct routed *x, bool intra_leaf, int slow_port,
 			x->m[x->n_m++] = (struct burnin_measure){
 				.a = a,
 				.b = b,
-				.test = BURNIN_TEST_WRITE,
+				.test = DPATH_TEST_WRITE,
 				.bidir = true,
 				.status = BURNIN_PAIR_OK,
 				.gbps = (float)g,

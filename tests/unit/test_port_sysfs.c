@@ -18,9 +18,9 @@
 
 #define ROOT(name) FIXTURES_DIR "/sysfs-ib/" name
 
-static struct burnin_port port_of(const char *ca, int port, bool ethernet)
+static struct dpath_port port_of(const char *ca, int port, bool ethernet)
 {
-	struct burnin_port p;
+	struct dpath_port p;
 
 	memset(&p, 0, sizeof(p));
 	snprintf(p.ca, sizeof(p.ca), "%s", ca);
@@ -36,100 +36,100 @@ static void test_gid_parse(void **state)
 	(void)state;
 	assert_int_equal(
 		0,
-		burnin_gid_parse("fe80:0000:0000:0000:0c42:a103:00a1:b2c1", g));
+		dpath_gid_parse("fe80:0000:0000:0000:0c42:a103:00a1:b2c1", g));
 	assert_int_equal(0xfe, g[0]);
 	assert_int_equal(0x80, g[1]);
 	assert_int_equal(0xc1, g[15]);
-	assert_int_equal(-EINVAL, burnin_gid_parse("fe80::1", g));
+	assert_int_equal(-EINVAL, dpath_gid_parse("fe80::1", g));
 	assert_int_equal(-EINVAL,
-			 burnin_gid_parse("fe80:0:0:0:0:0:0:1 trailing", g));
+			 dpath_gid_parse("fe80:0:0:0:0:0:0:1 trailing", g));
 }
 
 static void test_infiniband_port(void **state)
 {
-	struct burnin_port p = port_of("mlx5_0", 1, false);
+	struct dpath_port p = port_of("mlx5_0", 1, false);
 
 	(void)state;
-	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(0, dpath_port_sysfs_fill(ROOT("ib-node"), &p));
 	assert_int_equal(-1, p.gid_index);
 	assert_true(p.guid == 0x0c42a10300a1b2c1ull);
 	assert_int_equal(0xfe, p.gid[0]);
 	assert_string_equal("0000:c1:00.0", p.pci_addr);
 	assert_int_equal(1, p.numa_node);
 	assert_string_equal("", p.netdev);
-	assert_float_equal(200.0, burnin_port_rate_gbps(0, 64, 2, 0), 1e-9);
+	assert_float_equal(200.0, dpath_port_rate_gbps(0, 64, 2, 0), 1e-9);
 }
 
 /* --cm rdmacm on InfiniBand: the IPoIB netdev carrying the port's GID. */
 static void test_ipoib_netdev_by_gid(void **state)
 {
-	struct burnin_port p = port_of("mlx5_1", 1, false);
+	struct dpath_port p = port_of("mlx5_1", 1, false);
 	char netdev[32];
 	uint8_t gid[16];
 
 	(void)state;
-	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
-	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"),
-							   p.gid, netdev,
-							   sizeof(netdev)));
+	assert_int_equal(0, dpath_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(0,
+			 dpath_port_sysfs_ipoib_netdev(ROOT("ib-node"), p.gid,
+						       netdev, sizeof(netdev)));
 	assert_string_equal("ib1", netdev);
 	p = port_of("mlx5_0", 1, false);
-	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
-	assert_int_equal(0, burnin_port_sysfs_ipoib_netdev(ROOT("ib-node"),
-							   p.gid, netdev,
-							   sizeof(netdev)));
+	assert_int_equal(0, dpath_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(0,
+			 dpath_port_sysfs_ipoib_netdev(ROOT("ib-node"), p.gid,
+						       netdev, sizeof(netdev)));
 	assert_string_equal("ib0", netdev); /* before its child ib0.8001 */
 	memcpy(gid, p.gid, 16);
 	gid[15] ^= 1; /* no such port */
 	assert_int_equal(-ENOENT,
-			 burnin_port_sysfs_ipoib_netdev(
-				 ROOT("ib-node"), gid, netdev, sizeof(netdev)));
-	assert_int_equal(-ENOENT, burnin_port_sysfs_ipoib_netdev(
-					  ROOT("rxe-node"), gid, netdev,
-					  sizeof(netdev)));
+			 dpath_port_sysfs_ipoib_netdev(ROOT("ib-node"), gid,
+						       netdev, sizeof(netdev)));
+	assert_int_equal(-ENOENT,
+			 dpath_port_sysfs_ipoib_netdev(ROOT("rxe-node"), gid,
+						       netdev, sizeof(netdev)));
 }
 
 /* The address the RDMA CM listens on: RoCE v2's IPv4 GID. */
 static void test_cm_addr(void **state)
 {
-	struct burnin_port p = port_of("mlx5_2", 1, true);
+	struct dpath_port p = port_of("mlx5_2", 1, true);
 	struct sockaddr_storage a;
 	char err[160], text[64];
 
 	(void)state;
-	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("roce-node"), &p));
-	assert_int_equal(0, burnin_port_cm_addr(ROOT("roce-node"), &p, &a, err,
-						sizeof(err)));
-	burnin_sockaddr_str(&a, text, sizeof(text));
+	assert_int_equal(0, dpath_port_sysfs_fill(ROOT("roce-node"), &p));
+	assert_int_equal(0, dpath_port_cm_addr(ROOT("roce-node"), &p, &a, err,
+					       sizeof(err)));
+	dpath_sockaddr_str(&a, text, sizeof(text));
 	assert_string_equal("10.12.0.7", text);
 	p.gid_index = -1; /* RoCE without an IPv4 GID */
-	assert_int_equal(-ENOENT, burnin_port_cm_addr(ROOT("roce-node"), &p, &a,
-						      err, sizeof(err)));
+	assert_int_equal(-ENOENT, dpath_port_cm_addr(ROOT("roce-node"), &p, &a,
+						     err, sizeof(err)));
 	assert_string_equal(
 		"mlx5_2 port 1: no RoCE v2 GID with an IPv4 address", err);
 	/* InfiniBand: ib1 exists only in the fixture, so it has no address */
 	p = port_of("mlx5_1", 1, false);
-	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(0, dpath_port_sysfs_fill(ROOT("ib-node"), &p));
 	assert_int_equal(
 		-EADDRNOTAVAIL,
-		burnin_port_cm_addr(ROOT("ib-node"), &p, &a, err, sizeof(err)));
+		dpath_port_cm_addr(ROOT("ib-node"), &p, &a, err, sizeof(err)));
 	assert_string_equal(
 		"mlx5_1 port 1: its IPoIB interface ib1 has no IPv4 address",
 		err);
 	p.gid[15] ^= 1;
-	assert_int_equal(-ENOENT, burnin_port_cm_addr(ROOT("ib-node"), &p, &a,
-						      err, sizeof(err)));
+	assert_int_equal(-ENOENT, dpath_port_cm_addr(ROOT("ib-node"), &p, &a,
+						     err, sizeof(err)));
 	assert_string_equal("mlx5_1 port 1: no IPoIB interface carries its GID",
 			    err);
 }
 
 static void test_roce_picks_ipv4_v2_gid(void **state)
 {
-	struct burnin_port p = port_of("mlx5_2", 1, true);
+	struct dpath_port p = port_of("mlx5_2", 1, true);
 	long mbps;
 
 	(void)state;
-	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("roce-node"), &p));
+	assert_int_equal(0, dpath_port_sysfs_fill(ROOT("roce-node"), &p));
 	assert_int_equal(3, p.gid_index);
 	assert_int_equal(0xff, p.gid[10]);
 	assert_int_equal(0x0a, p.gid[12]);
@@ -138,42 +138,42 @@ static void test_roce_picks_ipv4_v2_gid(void **state)
 	assert_string_equal("ens1f0", p.netdev);
 	assert_string_equal("0000:41:00.0", p.pci_addr);
 	assert_int_equal(0, p.numa_node);
-	mbps = burnin_netdev_speed_mbps(ROOT("roce-node"), p.netdev);
+	mbps = dpath_netdev_speed_mbps(ROOT("roce-node"), p.netdev);
 	assert_int_equal(100000, mbps);
 	/* RoCE: the netdev's speed, not verbs' nominal speed x width. */
-	assert_float_equal(100.0, burnin_port_rate_gbps(1, 32, 2, mbps), 1e-9);
+	assert_float_equal(100.0, dpath_port_rate_gbps(1, 32, 2, mbps), 1e-9);
 }
 
 static void test_rxe_port(void **state)
 {
-	struct burnin_port p = port_of("rxe0", 1, true);
+	struct dpath_port p = port_of("rxe0", 1, true);
 	long mbps;
 
 	(void)state;
-	assert_int_equal(0, burnin_port_sysfs_fill(ROOT("rxe-node"), &p));
+	assert_int_equal(0, dpath_port_sysfs_fill(ROOT("rxe-node"), &p));
 	assert_int_equal(1, p.gid_index); /* Soft-RoCE: index 1 */
 	assert_string_equal("eth1", p.netdev);
 	/* No device link of its own: the PCI function behind eth1. */
 	assert_string_equal("0000:00:05.0", p.pci_addr);
 	assert_int_equal(-1, p.numa_node);
-	mbps = burnin_netdev_speed_mbps(ROOT("rxe-node"), "eth1");
+	mbps = dpath_netdev_speed_mbps(ROOT("rxe-node"), "eth1");
 	assert_int_equal(0, mbps); /* virtio says -1: unknown */
-	assert_float_equal(0.0, burnin_port_rate_gbps(1, 1, 1, mbps), 1e-9);
+	assert_float_equal(0.0, dpath_port_rate_gbps(1, 1, 1, mbps), 1e-9);
 }
 
 static void test_missing_port(void **state)
 {
-	struct burnin_port p = port_of("mlx5_9", 1, false);
+	struct dpath_port p = port_of("mlx5_9", 1, false);
 	uint8_t g[16];
 
 	(void)state;
-	assert_int_equal(-ENOENT, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(-ENOENT, dpath_port_sysfs_fill(ROOT("ib-node"), &p));
 	p = port_of("mlx5_0", 2, false);
-	assert_int_equal(-ENOENT, burnin_port_sysfs_fill(ROOT("ib-node"), &p));
+	assert_int_equal(-ENOENT, dpath_port_sysfs_fill(ROOT("ib-node"), &p));
 	/* InfiniBand has no RoCE GID. */
-	assert_int_equal(-ENOENT, burnin_port_sysfs_roce_gid(ROOT("ib-node"),
-							     "mlx5_0", 1, g));
-	assert_int_equal(0, burnin_netdev_speed_mbps(ROOT("ib-node"), "ib0"));
+	assert_int_equal(-ENOENT, dpath_port_sysfs_roce_gid(ROOT("ib-node"),
+							    "mlx5_0", 1, g));
+	assert_int_equal(0, dpath_netdev_speed_mbps(ROOT("ib-node"), "ib0"));
 }
 
 static void mkfile(const char *path, const char *text)
@@ -201,8 +201,8 @@ static void test_root_confined(void **state)
 					    "root/class",
 					    "root/class/infiniband" };
 	char top[] = "/tmp/ibproof-test-port-XXXXXX", p[256], t[256];
-	char names[8][BURNIN_COUNTER_NAME_MAX];
-	struct burnin_port bp = port_of("mlx5_0", 1, false);
+	char names[8][DPATH_COUNTER_NAME_MAX];
+	struct dpath_port bp = port_of("mlx5_0", 1, false);
 	uint64_t v[8];
 	int n;
 
@@ -221,14 +221,14 @@ static void test_root_confined(void **state)
 	snprintf(p, sizeof(p), "%s/root/class/infiniband/mlx5_0", top);
 	assert_int_equal(0, symlink(t, p));
 	snprintf(p, sizeof(p), "%s/root", top);
-	assert_int_equal(-ENOENT, burnin_port_sysfs_fill(p, &bp));
-	assert_int_equal(-ENOENT, burnin_port_sysfs_counters(p, "mlx5_0", 1,
-							     names, v, 8, &n));
+	assert_int_equal(-ENOENT, dpath_port_sysfs_fill(p, &bp));
+	assert_int_equal(-ENOENT, dpath_port_sysfs_counters(p, "mlx5_0", 1,
+							    names, v, 8, &n));
 	snprintf(p, sizeof(p), "rm -rf '%s'", top);
 	assert_int_equal(0, system(p));
 }
 
-static int find(char (*names)[BURNIN_COUNTER_NAME_MAX], int n, const char *name)
+static int find(char (*names)[DPATH_COUNTER_NAME_MAX], int n, const char *name)
 {
 	for (int i = 0; i < n; i++)
 		if (!strcmp(names[i], name))
@@ -238,14 +238,13 @@ static int find(char (*names)[BURNIN_COUNTER_NAME_MAX], int n, const char *name)
 
 static void test_counters(void **state)
 {
-	char names[64][BURNIN_COUNTER_NAME_MAX];
+	char names[64][DPATH_COUNTER_NAME_MAX];
 	uint64_t v[64];
 	int n, i;
 
 	(void)state;
-	assert_int_equal(0,
-			 burnin_port_sysfs_counters(ROOT("ib-node"), "mlx5_0",
-						    1, names, v, 64, &n));
+	assert_int_equal(0, dpath_port_sysfs_counters(ROOT("ib-node"), "mlx5_0",
+						      1, names, v, 64, &n));
 	assert_int_equal(7 + 4, n); /* VL15_dropped "N/A" skipped */
 	assert_int_equal(-1, find(names, n, "VL15_dropped"));
 	i = find(names, n, "port_xmit_data");
@@ -259,35 +258,34 @@ static void test_counters(void **state)
 	i = find(names, n, "out_of_buffer");
 	assert_true(i >= 0 && v[i] == 17);
 	/* rxe: only hw_counters/. */
-	assert_int_equal(0, burnin_port_sysfs_counters(ROOT("rxe-node"), "rxe0",
-						       1, names, v, 64, &n));
+	assert_int_equal(0, dpath_port_sysfs_counters(ROOT("rxe-node"), "rxe0",
+						      1, names, v, 64, &n));
 	assert_int_equal(5, n);
 	i = find(names, n, "retry_exceeded_err");
 	assert_true(i >= 0 && v[i] == 2);
 	/* max is honoured. */
-	assert_int_equal(0,
-			 burnin_port_sysfs_counters(ROOT("ib-node"), "mlx5_0",
-						    1, names, v, 3, &n));
+	assert_int_equal(0, dpath_port_sysfs_counters(ROOT("ib-node"), "mlx5_0",
+						      1, names, v, 3, &n));
 	assert_int_equal(3, n);
 	assert_int_equal(-ENOENT,
-			 burnin_port_sysfs_counters(ROOT("ib-node"), "mlx5_1",
-						    1, names, v, 64, &n));
+			 dpath_port_sysfs_counters(ROOT("ib-node"), "mlx5_1", 1,
+						   names, v, 64, &n));
 }
 
 static void test_counter_deltas(void **state)
 {
-	const char before_n[3][BURNIN_COUNTER_NAME_MAX] = { "symbol_error",
-							    "port_xmit_data",
-							    "link_downed" };
+	const char before_n[3][DPATH_COUNTER_NAME_MAX] = { "symbol_error",
+							   "port_xmit_data",
+							   "link_downed" };
 	const uint64_t before[3] = { 10, 1000, 200 };
-	const char after_n[4][BURNIN_COUNTER_NAME_MAX] = {
+	const char after_n[4][DPATH_COUNTER_NAME_MAX] = {
 		"port_xmit_data", "symbol_error", "link_downed", "new_one"
 	};
 	const uint64_t after[4] = { 5000, 10, 3, 7 };
 	uint64_t d[4];
 
 	(void)state;
-	burnin_counters_delta(before_n, before, 3, after_n, after, 4, d);
+	dpath_counters_delta(before_n, before, 3, after_n, after, 4, d);
 	assert_true(d[0] == 4000);
 	assert_true(d[1] == 0);
 	assert_true(d[2] == 3); /* went down: reset in between */
@@ -297,16 +295,15 @@ static void test_counter_deltas(void **state)
 static void test_filter_and_names(void **state)
 {
 	(void)state;
-	assert_true(burnin_port_filter_match(NULL, "mlx5_0", 1));
-	assert_true(burnin_port_filter_match("", "mlx5_0", 1));
-	assert_true(burnin_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 2));
-	assert_false(
-		burnin_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 1));
-	assert_true(burnin_port_filter_match("mlx5_0", "mlx5_0", 2));
-	assert_false(burnin_port_filter_match("mlx5_0", "mlx5_01", 1));
-	assert_false(burnin_port_filter_match("mlx5_01:1", "mlx5_0", 1));
-	assert_false(burnin_port_filter_match("mlx5_0:1x", "mlx5_0", 1));
-	assert_false(burnin_port_filter_match("mlx5_0:", "mlx5_0", 1));
+	assert_true(dpath_port_filter_match(NULL, "mlx5_0", 1));
+	assert_true(dpath_port_filter_match("", "mlx5_0", 1));
+	assert_true(dpath_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 2));
+	assert_false(dpath_port_filter_match("mlx5_1:1,mlx5_0:2", "mlx5_0", 1));
+	assert_true(dpath_port_filter_match("mlx5_0", "mlx5_0", 2));
+	assert_false(dpath_port_filter_match("mlx5_0", "mlx5_01", 1));
+	assert_false(dpath_port_filter_match("mlx5_01:1", "mlx5_0", 1));
+	assert_false(dpath_port_filter_match("mlx5_0:1x", "mlx5_0", 1));
+	assert_false(dpath_port_filter_match("mlx5_0:", "mlx5_0", 1));
 }
 
 int main(void)

@@ -83,7 +83,7 @@ static void test_without(void **state)
 }
 
 /* The rule as burnin counted it before, port by port over all ports. */
-static int reference_old(const struct burnin_port *ports, int n, int p,
+static int reference_old(const struct dpath_port *ports, int n, int p,
 			 int *n_peers, int *n_at)
 {
 	double rates[64];
@@ -125,7 +125,7 @@ static int reference_old(const struct burnin_port *ports, int n, int p,
 static void test_burnin_one_pass(void **state)
 {
 	static const double rates[] = { 100, 50, 200, 25 };
-	struct burnin_port ports[40];
+	struct dpath_port ports[40];
 	struct burnin_rate_ref out[40];
 	struct burnin_judge_params jp;
 

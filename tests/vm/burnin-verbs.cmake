@@ -1,5 +1,5 @@
 # vm tier of burnin's verbs data path (branch burnin-verbs); included by
-# tests/vm/CMakeLists.txt. The driver uses burnin_verbs_ops directly, no MPI.
+# tests/vm/CMakeLists.txt. The driver uses dpath_verbs_ops directly, no MPI.
 add_executable(burnin_verbs_probe ${IBP_VM_DIR}/burnin_verbs_probe.c)
 target_link_libraries(burnin_verbs_probe PRIVATE ibproof_core)
 

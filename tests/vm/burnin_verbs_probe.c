@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * burnin_verbs_probe: drives burnin_verbs_ops directly, without MPI, for the
+ * burnin_verbs_probe: drives dpath_verbs_ops directly, without MPI, for the
  * vm tier and bench/burnin. Exit 0 ok, 1 a measurement failed, 2 usage,
  * 3 could not test.
  *   burnin_verbs_probe list [FILTER]
@@ -27,10 +27,10 @@
 
 #define EXCHANGE_TIMEOUT_S 60
 
-static const struct burnin_transport_ops *ops = &burnin_verbs_ops;
+static const struct dpath_transport_ops *ops = &dpath_verbs_ops;
 
 struct probe {
-	struct burnin_params p;
+	struct dpath_params p;
 	int samples;
 	const char *role, *dir;
 };
@@ -65,8 +65,8 @@ static int parse(int argc, char **argv, struct probe *pr)
 		case 't':
 			if (strcmp(optarg, "write") && strcmp(optarg, "read"))
 				return -1;
-			pr->p.test = strcmp(optarg, "read") ? BURNIN_TEST_WRITE
-							    : BURNIN_TEST_READ;
+			pr->p.test = strcmp(optarg, "read") ? DPATH_TEST_WRITE
+							    : DPATH_TEST_READ;
 			break;
 		case 'b':
 			pr->p.bidir = true;
@@ -119,9 +119,9 @@ static int parse(int argc, char **argv, struct probe *pr)
 	return 0;
 }
 
-static int find_port(const char *name, struct burnin_port *out)
+static int find_port(const char *name, struct dpath_port *out)
 {
-	struct burnin_port *ports;
+	struct dpath_port *ports;
 	int n;
 
 	if (ops->list_ports(name, &ports, &n) || n != 1) {
@@ -135,13 +135,13 @@ static int find_port(const char *name, struct burnin_port *out)
 
 static int cmd_list(const char *filter)
 {
-	struct burnin_port *ports;
+	struct dpath_port *ports;
 	int n;
 
 	if (ops->list_ports(filter, &ports, &n))
 		return 3;
 	for (int i = 0; i < n; i++) {
-		const struct burnin_port *p = &ports[i];
+		const struct dpath_port *p = &ports[i];
 
 		printf("%s %s:%d rail %d guid 0x%016" PRIx64
 		       " lid %u gid_index %d %s %s/%s rate %.1f Gb/s mtu %d "
@@ -158,7 +158,7 @@ static int cmd_list(const char *filter)
 
 static int cmd_loopback(const char *name, struct probe *pr)
 {
-	struct burnin_port port;
+	struct dpath_port port;
 	double *g;
 	int ret, bad = 0;
 
@@ -167,7 +167,7 @@ static int cmd_loopback(const char *name, struct probe *pr)
 	g = calloc((size_t)pr->samples, sizeof(*g));
 	if (!g)
 		return 3;
-	ret = burnin_loopback_measure(&port, &pr->p, pr->samples, g);
+	ret = dpath_loopback_measure(&port, &pr->p, pr->samples, g);
 	for (int i = 0; !ret && i < pr->samples; i++) {
 		printf("loopback %s sample %d: %.3f Gb/s\n", name, i, g[i]);
 		bad += !(g[i] > 0);
@@ -216,7 +216,7 @@ static int wait_file(const char *dir, const char *name, void *buf, size_t len)
 	return -ETIMEDOUT;
 }
 
-static void print_result(const char *what, const struct burnin_result *r)
+static void print_result(const char *what, const struct dpath_result *r)
 {
 	printf("%s: gbps=%.3f gbps_min=%.3f bytes=%" PRIu64
 	       " seconds=%.3f completions=%" PRIu64
@@ -230,12 +230,12 @@ static void print_result(const char *what, const struct burnin_result *r)
 	fflush(stdout);
 }
 
-static int pair_connect(struct burnin_endpoint *ep, const struct probe *pr,
+static int pair_connect(struct dpath_endpoint *ep, const struct probe *pr,
 			bool initiator)
 {
 	const char *me = initiator ? "initiator" : "target";
 	const char *peer = initiator ? "target" : "initiator";
-	struct burnin_conn_info mine, theirs;
+	struct dpath_conn_info mine, theirs;
 	char name[64];
 	int ret;
 
@@ -246,7 +246,7 @@ static int pair_connect(struct burnin_endpoint *ep, const struct probe *pr,
 	if (!ret)
 		ret = wait_file(pr->dir, name, &theirs, sizeof(theirs));
 	if (!ret)
-		ret = ops->connect(ep, &theirs, &(struct burnin_result){ 0 });
+		ret = ops->connect(ep, &theirs, &(struct dpath_result){ 0 });
 	snprintf(name, sizeof(name), "%s.ready", me);
 	if (!ret)
 		ret = write_file(pr->dir, name, "1", 1);
@@ -259,12 +259,12 @@ static int pair_connect(struct burnin_endpoint *ep, const struct probe *pr,
 static int cmd_pair(const char *name, struct probe *pr)
 {
 	bool initiator = pr->role && !strcmp(pr->role, "initiator");
-	enum burnin_role role = pr->p.bidir ? BURNIN_ROLE_BOTH
-				: initiator ? BURNIN_ROLE_INITIATOR
-					    : BURNIN_ROLE_TARGET;
-	struct burnin_endpoint *ep;
-	struct burnin_result res;
-	struct burnin_port port;
+	enum dpath_role role = pr->p.bidir ? DPATH_ROLE_BOTH
+			       : initiator ? DPATH_ROLE_INITIATOR
+					   : DPATH_ROLE_TARGET;
+	struct dpath_endpoint *ep;
+	struct dpath_result res;
+	struct dpath_port port;
 	char what[128];
 	int ret;
 
@@ -276,7 +276,7 @@ static int cmd_pair(const char *name, struct probe *pr)
 	if (!ret) {
 		ret = ops->run(ep, role, &res);
 		snprintf(what, sizeof(what), "%s %s %s%s",
-			 pr->p.test == BURNIN_TEST_WRITE ? "write" : "read",
+			 pr->p.test == DPATH_TEST_WRITE ? "write" : "read",
 			 pr->role, name, pr->p.bidir ? " bidir" : "");
 		print_result(what, &res);
 	}
@@ -287,7 +287,7 @@ static int cmd_pair(const char *name, struct probe *pr)
 int main(int argc, char **argv)
 {
 	struct probe pr = {
-		.p = { .test = BURNIN_TEST_WRITE,
+		.p = { .test = DPATH_TEST_WRITE,
 		       .msg_size = 65536,
 		       .qps = 4,
 		       .tx_depth = 16,

@@ -16,9 +16,9 @@
 #include "rdma/verbs_conn.h"
 #include "rdma/verbs_internal.h"
 
-static struct burnin_vconn sample(void)
+static struct dpath_vconn sample(void)
 {
-	struct burnin_vconn c;
+	struct dpath_vconn c;
 
 	memset(&c, 0, sizeof(c)); /* padding too: compared as bytes */
 	c.lid = 0x1a;
@@ -44,17 +44,17 @@ static struct burnin_vconn sample(void)
 
 static void test_round_trip(void **state)
 {
-	struct burnin_vconn in = sample(), out;
-	struct burnin_conn_info info;
+	struct dpath_vconn in = sample(), out;
+	struct dpath_conn_info info;
 
 	(void)state;
-	burnin_vconn_encode(&in, &info);
-	assert_int_equal(0, burnin_vconn_decode(&info, &out));
+	dpath_vconn_encode(&in, &info);
+	assert_int_equal(0, dpath_vconn_decode(&info, &out));
 	assert_memory_equal(&in, &out, sizeof(in));
 	in.gid_index = -1; /* InfiniBand: no GRH */
 	in.nqps = 1;
-	burnin_vconn_encode(&in, &info);
-	assert_int_equal(0, burnin_vconn_decode(&info, &out));
+	dpath_vconn_encode(&in, &info);
+	assert_int_equal(0, dpath_vconn_decode(&info, &out));
 	assert_int_equal(-1, out.gid_index);
 	assert_int_equal(0x100, out.qpn[0]);
 	assert_int_equal(0, out.qpn[1]);
@@ -62,27 +62,27 @@ static void test_round_trip(void **state)
 
 static void test_refuses_foreign_data(void **state)
 {
-	struct burnin_vconn in = sample(), out;
-	struct burnin_conn_info info;
+	struct dpath_vconn in = sample(), out;
+	struct dpath_conn_info info;
 
 	(void)state;
 	memset(&info, 0, sizeof(info));
-	assert_int_equal(-EPROTO, burnin_vconn_decode(&info, &out));
-	burnin_vconn_encode(&in, &info);
+	assert_int_equal(-EPROTO, dpath_vconn_decode(&info, &out));
+	dpath_vconn_encode(&in, &info);
 	info.bytes[4] = 1; /* another version */
-	assert_int_equal(-EPROTO, burnin_vconn_decode(&info, &out));
+	assert_int_equal(-EPROTO, dpath_vconn_decode(&info, &out));
 	in.nqps = 17;
-	burnin_vconn_encode(&in, &info);
-	assert_int_equal(-EINVAL, burnin_vconn_decode(&info, &out));
+	dpath_vconn_encode(&in, &info);
+	assert_int_equal(-EINVAL, dpath_vconn_decode(&info, &out));
 	in.nqps = 0;
-	burnin_vconn_encode(&in, &info);
-	assert_int_equal(-EINVAL, burnin_vconn_decode(&info, &out));
+	dpath_vconn_encode(&in, &info);
+	assert_int_equal(-EINVAL, dpath_vconn_decode(&info, &out));
 }
 
 /* --cm rdmacm: the listening address travels; exactly one end connects. */
 static void test_cm_addr_and_side(void **state)
 {
-	struct burnin_vconn a = sample(), b = sample();
+	struct dpath_vconn a = sample(), b = sample();
 	struct sockaddr_storage in = { 0 }, out;
 	struct sockaddr_in *v4 = (struct sockaddr_in *)&in;
 
@@ -90,21 +90,21 @@ static void test_cm_addr_and_side(void **state)
 	v4->sin_family = AF_INET;
 	v4->sin_addr.s_addr = htonl(0x0a650001); /* 10.101.0.1 */
 	v4->sin_port = htons(40001);
-	burnin_vconn_set_cm_addr(&a, &in);
-	assert_int_equal(0, burnin_vconn_get_cm_addr(&a, &out));
+	dpath_vconn_set_cm_addr(&a, &in);
+	assert_int_equal(0, dpath_vconn_get_cm_addr(&a, &out));
 	assert_memory_equal(&in, &out, sizeof(struct sockaddr_in));
 	v4->sin_addr.s_addr = htonl(0x0a650002); /* 10.101.0.2, lower port */
 	v4->sin_port = htons(30000);
-	burnin_vconn_set_cm_addr(&b, &in);
-	assert_true(burnin_vconn_cm_first(&a, &b));
-	assert_false(burnin_vconn_cm_first(&b, &a));
+	dpath_vconn_set_cm_addr(&b, &in);
+	assert_true(dpath_vconn_cm_first(&a, &b));
+	assert_false(dpath_vconn_cm_first(&b, &a));
 	/* same address (two ports behind one IP): the port decides */
 	v4->sin_addr.s_addr = htonl(0x0a650001);
-	burnin_vconn_set_cm_addr(&b, &in);
-	assert_true(burnin_vconn_cm_first(&b, &a) !=
-		    burnin_vconn_cm_first(&a, &b));
+	dpath_vconn_set_cm_addr(&b, &in);
+	assert_true(dpath_vconn_cm_first(&b, &a) !=
+		    dpath_vconn_cm_first(&a, &b));
 	memset(&b, 0, sizeof(b)); /* --cm mpi peer: no address */
-	assert_int_equal(-ENOENT, burnin_vconn_get_cm_addr(&b, &out));
+	assert_int_equal(-ENOENT, dpath_vconn_get_cm_addr(&b, &out));
 }
 
 static void test_pattern(void **state)
@@ -113,51 +113,51 @@ static void test_pattern(void **state)
 	uint8_t *buf = malloc(len);
 
 	(void)state;
-	burnin_pattern_fill(buf, len, 42);
-	assert_int_equal(-1, burnin_pattern_check(buf, len, 42));
-	assert_int_equal(0, burnin_pattern_check(buf, len, 43));
+	dpath_pattern_fill(buf, len, 42);
+	assert_int_equal(-1, dpath_pattern_check(buf, len, 42));
+	assert_int_equal(0, dpath_pattern_check(buf, len, 43));
 	buf[12345] ^= 0x10;
-	assert_int_equal(12345, burnin_pattern_check(buf, len, 42));
+	assert_int_equal(12345, dpath_pattern_check(buf, len, 42));
 	buf[12345] ^= 0x10;
 	memset(buf + len - 8, 0, 8); /* a message cut short */
-	assert_true(burnin_pattern_check(buf, len, 42) >= (long)(len - 8));
+	assert_true(dpath_pattern_check(buf, len, 42) >= (long)(len - 8));
 	free(buf);
 }
 
 static void test_param_checks(void **state)
 {
-	struct burnin_port port = { .ca = "rxe0", .port = 1 };
-	struct burnin_params p = { .msg_size = 65536,
-				   .qps = 4,
-				   .tx_depth = 16,
-				   .duration_s = 1,
-				   .stall_s = 3,
-				   .retry_cnt = 3 };
-	struct burnin_params bad;
-	struct burnin_vconn peer = sample();
+	struct dpath_port port = { .ca = "rxe0", .port = 1 };
+	struct dpath_params p = { .msg_size = 65536,
+				  .qps = 4,
+				  .tx_depth = 16,
+				  .duration_s = 1,
+				  .stall_s = 3,
+				  .retry_cnt = 3 };
+	struct dpath_params bad;
+	struct dpath_vconn peer = sample();
 
 	(void)state;
-	assert_int_equal(0, burnin_verbs_check_params(&port, &p));
+	assert_int_equal(0, dpath_verbs_check_params(&port, &p));
 	bad = p, bad.qps = 17;
-	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	assert_int_equal(-EINVAL, dpath_verbs_check_params(&port, &bad));
 	bad = p, bad.tx_depth = 0;
-	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	assert_int_equal(-EINVAL, dpath_verbs_check_params(&port, &bad));
 	bad = p, bad.stall_s = 0;
-	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	assert_int_equal(-EINVAL, dpath_verbs_check_params(&port, &bad));
 	bad = p, bad.retry_cnt = 8;
-	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	assert_int_equal(-EINVAL, dpath_verbs_check_params(&port, &bad));
 	bad = p, bad.qp_timeout = 18;
-	assert_int_equal(0, burnin_verbs_check_params(&port, &bad));
+	assert_int_equal(0, dpath_verbs_check_params(&port, &bad));
 	bad = p, bad.qp_timeout = 32;
-	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	assert_int_equal(-EINVAL, dpath_verbs_check_params(&port, &bad));
 	bad = p, bad.msg_size = 0;
-	assert_int_equal(-EINVAL, burnin_verbs_check_params(&port, &bad));
+	assert_int_equal(-EINVAL, dpath_verbs_check_params(&port, &bad));
 	peer.nqps = 4;
 	peer.msg_size = 65536;
-	assert_int_equal(0, burnin_verbs_check_peer("rxe0 port 1", &p, &peer));
+	assert_int_equal(0, dpath_verbs_check_peer("rxe0 port 1", &p, &peer));
 	peer.msg_size = 1 << 20;
 	assert_int_equal(-EINVAL,
-			 burnin_verbs_check_peer("rxe0 port 1", &p, &peer));
+			 dpath_verbs_check_peer("rxe0 port 1", &p, &peer));
 }
 
 int main(void)

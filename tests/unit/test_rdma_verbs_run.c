@@ -20,7 +20,7 @@
 #define NEVER INT64_MAX
 
 struct item {
-	enum burnin_vcqe_kind kind;
+	enum dpath_vcqe_kind kind;
 	int qp;
 	int64_t due;
 };
@@ -41,8 +41,7 @@ static int s_post_data(void *ctx, int qp)
 {
 	struct script *s = ctx;
 
-	s->items[s->n++] =
-		(struct item){ BURNIN_CQE_DATA, qp, s->now + s->lat };
+	s->items[s->n++] = (struct item){ DPATH_CQE_DATA, qp, s->now + s->lat };
 	return 0;
 }
 
@@ -52,22 +51,22 @@ static int s_post_done(void *ctx)
 
 	s->posted_done++;
 	s->items[s->n++] =
-		(struct item){ BURNIN_CQE_DONE_SENT, 0, s->now + s->lat };
+		(struct item){ DPATH_CQE_DONE_SENT, 0, s->now + s->lat };
 	return 0;
 }
 
-static void emit(struct burnin_vcqe *c, const struct item *it, bool ok,
+static void emit(struct dpath_vcqe *c, const struct item *it, bool ok,
 		 const char *status)
 {
-	*c = (struct burnin_vcqe){ .kind = it->kind,
-				   .qp = it->qp,
-				   .ok = ok,
-				   .status = status,
-				   .bytes = 1000000 };
+	*c = (struct dpath_vcqe){ .kind = it->kind,
+				  .qp = it->qp,
+				  .ok = ok,
+				  .status = status,
+				  .bytes = 1000000 };
 }
 
 /* After a failed completion every other one is flushed. */
-static int flush_all(struct script *s, struct burnin_vcqe *c, int max)
+static int flush_all(struct script *s, struct dpath_vcqe *c, int max)
 {
 	int k = 0;
 
@@ -79,7 +78,7 @@ static int flush_all(struct script *s, struct burnin_vcqe *c, int max)
 	return k;
 }
 
-static int s_poll(void *ctx, struct burnin_vcqe *c, int max)
+static int s_poll(void *ctx, struct dpath_vcqe *c, int max)
 {
 	struct script *s = ctx;
 	int k = 0;
@@ -89,8 +88,8 @@ static int s_poll(void *ctx, struct burnin_vcqe *c, int max)
 		return flush_all(s, c, max);
 	if (!s->peer_done_sent && s->now >= s->peer_done_at) {
 		s->peer_done_sent = true;
-		c[k++] = (struct burnin_vcqe){ .kind = BURNIN_CQE_PEER_DONE,
-					       .ok = true };
+		c[k++] = (struct dpath_vcqe){ .kind = DPATH_CQE_PEER_DONE,
+					      .ok = true };
 	}
 	for (int i = 0; i < s->n && k < max;) {
 		struct item it = s->items[i];
@@ -130,8 +129,8 @@ static struct script *script_new(void)
 	return &s;
 }
 
-static const struct burnin_params params = {
-	.test = BURNIN_TEST_WRITE,
+static const struct dpath_params params = {
+	.test = DPATH_TEST_WRITE,
 	.msg_size = 1000000,
 	.qps = 2,
 	.tx_depth = 4,
@@ -141,23 +140,23 @@ static const struct burnin_params params = {
 	.retry_cnt = 3,
 };
 
-static int run(struct script *s, enum burnin_role role,
-	       struct burnin_result *res)
+static int run(struct script *s, enum dpath_role role, struct dpath_result *res)
 {
-	struct burnin_vio io = { s,	 s_post_data, s_post_done,
-				 s_poll, s_now,	      NULL };
+	struct dpath_vio io = {
+		s, s_post_data, s_post_done, s_poll, s_now, NULL
+	};
 
-	return burnin_vrun(&io, &params, role, res);
+	return dpath_vrun(&io, &params, role, res);
 }
 
 /* 2 QPs x 4 deep x 1 MB per 1 ms = 64 Gb/s. */
 static void test_initiator_steady(void **state)
 {
 	struct script *s = script_new();
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
-	assert_int_equal(0, run(s, BURNIN_ROLE_INITIATOR, &res));
+	assert_int_equal(0, run(s, DPATH_ROLE_INITIATOR, &res));
 	assert_string_equal("", res.error);
 	assert_float_equal(64.0, res.gbps, 0.5);
 	assert_float_equal(64.0, res.gbps_min, 1.0);
@@ -171,11 +170,11 @@ static void test_initiator_steady(void **state)
 static void test_dead_link_stalls(void **state)
 {
 	struct script *s = script_new();
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
 	s->dead_at = 700 * MS;
-	assert_int_equal(-ETIMEDOUT, run(s, BURNIN_ROLE_INITIATOR, &res));
+	assert_int_equal(-ETIMEDOUT, run(s, DPATH_ROLE_INITIATOR, &res));
 	assert_string_equal("stalled: 8 outstanding", res.error);
 	/* Noticed stall_s after the last completion, not at the deadline. */
 	assert_true(s->now > 1000 * MS && s->now < 1010 * MS);
@@ -187,11 +186,11 @@ static void test_dead_link_stalls(void **state)
 static void test_error_completion_counted(void **state)
 {
 	struct script *s = script_new();
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
 	s->error_at = 500 * MS;
-	assert_int_equal(-EIO, run(s, BURNIN_ROLE_INITIATOR, &res));
+	assert_int_equal(-EIO, run(s, DPATH_ROLE_INITIATOR, &res));
 	assert_true(
 		strstr(res.error,
 		       "completion error: transport retry counter exceeded"));
@@ -210,12 +209,12 @@ static void test_error_completion_counted(void **state)
 static void test_pause_shows_in_min(void **state)
 {
 	struct script *s = script_new();
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
 	s->pause_from = 500 * MS;
 	s->pause_to = 700 * MS; /* 200 ms < stall_s: slow, not stalled */
-	assert_int_equal(0, run(s, BURNIN_ROLE_INITIATOR, &res));
+	assert_int_equal(0, run(s, DPATH_ROLE_INITIATOR, &res));
 	assert_string_equal("", res.error);
 	assert_true(res.gbps > 50.0);
 	assert_true(res.gbps_min < 5.0);
@@ -224,11 +223,11 @@ static void test_pause_shows_in_min(void **state)
 static void test_target_returns_on_done(void **state)
 {
 	struct script *s = script_new();
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
 	s->peer_done_at = 1250 * MS;
-	assert_int_equal(0, run(s, BURNIN_ROLE_TARGET, &res));
+	assert_int_equal(0, run(s, DPATH_ROLE_TARGET, &res));
 	assert_string_equal("", res.error);
 	assert_true(s->now < 1260 * MS);
 	assert_int_equal(0, s->posted_done);
@@ -238,10 +237,10 @@ static void test_target_returns_on_done(void **state)
 static void test_target_without_done_has_deadline(void **state)
 {
 	struct script *s = script_new();
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
-	assert_int_equal(-ETIMEDOUT, run(s, BURNIN_ROLE_TARGET, &res));
+	assert_int_equal(-ETIMEDOUT, run(s, DPATH_ROLE_TARGET, &res));
 	assert_string_equal("no done signal from the peer within 1.5 s",
 			    res.error);
 	assert_true(s->now > 1500 * MS && s->now < 1510 * MS);
@@ -250,11 +249,11 @@ static void test_target_without_done_has_deadline(void **state)
 static void test_bidir_waits_for_both(void **state)
 {
 	struct script *s = script_new();
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
 	s->peer_done_at = 1400 * MS; /* peer finishes after us */
-	assert_int_equal(0, run(s, BURNIN_ROLE_BOTH, &res));
+	assert_int_equal(0, run(s, DPATH_ROLE_BOTH, &res));
 	assert_true(s->now >= 1400 * MS && s->now < 1410 * MS);
 	assert_int_equal(1, s->posted_done);
 	assert_float_equal(64.0, res.gbps, 0.5);
@@ -263,14 +262,14 @@ static void test_bidir_waits_for_both(void **state)
 static void test_status_count_overflow(void **state)
 {
 	static const char *const st[] = { "a", "b", "c", "d", "e", "a", "f" };
-	struct burnin_result res;
+	struct dpath_result res;
 
 	(void)state;
 	memset(&res, 0, sizeof(res));
 	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++)
-		burnin_result_count_error(&res, st[i]);
+		dpath_result_count_error(&res, st[i]);
 	assert_int_equal(7, res.error_completions);
-	assert_int_equal(BURNIN_MAX_ERR_STATUS, res.n_errors);
+	assert_int_equal(DPATH_MAX_ERR_STATUS, res.n_errors);
 	assert_string_equal("a", res.errors[0].status);
 	assert_int_equal(2, res.errors[0].count);
 	/* The last slot gathers d, e and f. */
