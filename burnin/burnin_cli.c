@@ -367,17 +367,16 @@ void burnin_config_defaults(struct burnin_config *c)
 
 static int choose_transport(struct cli_state *st)
 {
+	const char *name = st->transport ? st->transport : "verbs";
 	char err[256];
 
-	if (!st->transport || !strcmp(st->transport, "verbs")) {
-		st->cfg.ops = &dpath_verbs_ops;
-		return 0;
-	}
-	if (strcmp(st->transport, "fake"))
+	st->cfg.ops = dpath_transport_find(name);
+	if (!st->cfg.ops)
 		return cli_usage_error(&burnin_cmd,
 				       "--transport: '%s' is not verbs or fake",
-				       st->transport);
-	st->cfg.ops = &dpath_fake_ops;
+				       name);
+	if (strcmp(name, "fake")) /* the fake's spec and fabric below */
+		return 0;
 	dpath_fake_set_fabric(&burnin_fake_fabric_ops); /* routes=FILE */
 	if (dpath_fake_configure(st->fake, err, sizeof(err)))
 		return cli_usage_error(&burnin_cmd, "%s", err);

@@ -621,6 +621,8 @@ static int fake_read_counters(const struct dpath_port *port,
 
 const struct dpath_transport_ops dpath_fake_ops = {
 	.name = "fake",
+	.has_mad_port = false,
+	.judge_delay_s = dpath_fake_judge_delay,
 	.list_ports = fake_list_ports,
 	.endpoint_create = fake_endpoint_create,
 	.local_info = fake_local_info,

@@ -7,6 +7,8 @@
 
 #include "rdma/transport.h"
 
+extern const struct dpath_transport_ops dpath_fake_ops;
+
 /*
  * The fake transport (dpath_fake_ops) runs the whole orchestration with no
  * device: it sleeps for the real duration of each test and computes the

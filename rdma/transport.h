@@ -116,6 +116,17 @@ struct dpath_endpoint; /* one end of a pair: PD, CQ, QPs, MRs on a port */
 
 struct dpath_transport_ops {
 	const char *name; /* "verbs", "fake" */
+	/*
+	 * What the orchestration may rely on, set by each backend, so that no
+	 * file outside rdma/ asks which backend it holds:
+	 * has_mad_port: each port is an HCA port that a umad client opens by
+	 * the same CA name and port number (the fake's fakeN are not);
+	 * judge_delay_s: optional (NULL: none), seconds rank 0's judging
+	 * between rounds is made to take longer (the fake's judge-s, a
+	 * cluster too big to judge quickly).
+	 */
+	bool has_mad_port;
+	double (*judge_delay_s)(void);
 	/* Local ports to test: filter "mlx5_0:1,mlx5_1:1" or NULL = all ACTIVE. */
 	int (*list_ports)(const char *filter, struct dpath_port **ports,
 			  int *n_ports);
@@ -144,6 +155,8 @@ struct dpath_transport_ops {
 };
 
 extern const struct dpath_transport_ops dpath_verbs_ops;
-extern const struct dpath_transport_ops dpath_fake_ops;
+
+/* The backend called name ("verbs", "fake"), NULL when there is none. */
+const struct dpath_transport_ops *dpath_transport_find(const char *name);
 
 #endif

@@ -760,6 +760,7 @@ static int verbs_read_counters(const struct dpath_port *port,
 
 const struct dpath_transport_ops dpath_verbs_ops = {
 	.name = "verbs",
+	.has_mad_port = true,
 	.list_ports = verbs_list_ports,
 	.endpoint_create = verbs_endpoint_create,
 	.local_info = verbs_local_info,
