@@ -274,6 +274,14 @@ int burnin_run_local(const struct burnin_config *cfg);
  */
 int burnin_plan(const struct burnin_config *cfg, struct dpath_port *inv, int n,
 		struct burnin_schedule *s);
+/*
+ * burnin_plan() that hands the routes of --routes to *keep (left NULL
+ * without --routes): for rank 0's coordinator, which keeps them for the
+ * run (the load proof, judging by route); burnin_routes_free() frees them.
+ */
+int burnin_plan_keep(const struct burnin_config *cfg, struct dpath_port *inv,
+		     int n, struct burnin_schedule *s,
+		     struct burnin_routes **keep);
 
 /*
  * Seconds a step takes beyond its measurement window at n_ports ports

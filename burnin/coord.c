@@ -14,12 +14,11 @@
 
 #include "burnin/route_model.h"
 #include "burnin/route_judge.h"
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/array.h"
 #include "common/cli.h"
 #include "common/ibport.h"
 #include "common/log.h"
-#include "rdma/fake_transport.h"
 
 /* What the results get at least once rank 0 listens (see gather()). */
 #define GATHER_GRACE_S 1.0
@@ -445,11 +444,10 @@ struct judging {
 static void *judge_thread(void *arg)
 {
 	struct judging *j = arg;
-	double delay = j->co->ctx->cfg->ops == &dpath_fake_ops
-			       ? dpath_fake_judge_delay()
-			       : 0;
+	const struct dpath_transport_ops *ops = j->co->ctx->cfg->ops;
+	double delay = ops->judge_delay_s ? ops->judge_delay_s() : 0;
 
-	if (delay > 0) /* the fake's judge-s: a judge slower than the wait */
+	if (delay > 0) /* a judge slower than the wait (the fake's judge-s) */
 		nanosleep(&(struct timespec){ (time_t)delay,
 					      (long)((delay - (time_t)delay) *
 						     1e9) },

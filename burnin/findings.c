@@ -11,7 +11,7 @@
 
 #include "burnin/route_judge.h"
 #include "burnin/route_plan.h"
-#include "burnin/run.h"
+#include "burnin/coord.h"
 
 struct finding_ctx {
 	struct burnin_coord *co;

@@ -10,10 +10,9 @@
 
 #include "burnin/load_proof_run.h"
 #include "burnin/route_model.h"
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/cli.h"
 #include "common/log.h"
-#include "rdma/fake_transport.h"
 
 /*
  * The certificate (--coverage, written by the planner before the rounds)
@@ -53,8 +52,9 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 			log_warn("--prove-load needs --routes: no load proof");
 		return IBP_EXIT_PASS;
 	}
-	/* The fake's ports are no devices: umad's first CA (ibsim's). */
-	if (cfg->ops != &dpath_fake_ops && co->ctx->has_port) {
+	/* Ports that are no HCA ports (the fake's): umad's first CA
+	 * (ibsim's). */
+	if (cfg->ops->has_mad_port && co->ctx->has_port) {
 		p.ca = co->ctx->port.ca;
 		p.port = co->ctx->port.port;
 	}

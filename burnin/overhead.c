@@ -7,7 +7,7 @@
  * with, fitted to bench/burnin/orchestration (docs/burnin.md, "Per-step
  * overhead").
  */
-#include "burnin/run.h"
+#include "burnin/coord.h"
 
 /*
  * overhead(n) = BASE + PER_PORT x n, n the ports (ranks) of the run. Each

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/progress.h"
 #include "common/text.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/log.h"
 
 static int ref_index(const struct burnin_coord *co, const json_t *ref)

@@ -33,28 +33,6 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 		       const uint64_t *err_delta, struct judge_result *res,
 		       struct judge_cable_result *out);
 
-/*
- * Rank 0 with --routes (co->routes set by route_plan.h's burnin_plan_keep()):
- * burnin_coord_judge() is burnin_judge() on co's measures, by route when
- * co has routes (the verdicts into cables when not NULL); the pair
- * record of m gains its paths; the cable records and findings of the
- * verdicts are appended to out (n_fail counts the blamed and ambiguous
- * cables).
- * Without routes each does what it did before: nothing more.
- */
-struct burnin_coord;
-struct burnin_measure;
-struct burnin_port_verdict;
-
-int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
-		       struct judge_cable_result *cables);
-int burnin_coord_route_fields(const struct burnin_coord *co,
-			      const struct burnin_measure *m, json_t *rec);
-int burnin_cable_records(const struct burnin_coord *co,
-			 const struct judge_cable_result *cables, json_t *out,
-			 int *n_fail);
-void burnin_coord_routes_free(struct burnin_coord *co);
-
 /* "0x0008f10300000004:3" into buf. */
 void burnin_cable_id(const struct burnin_routes *r, int c, char *buf,
 		     size_t len);

@@ -205,15 +205,6 @@ int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 		      struct burnin_routes **keep);
 
 /*
- * burnin_plan() (burnin.h) that hands the routes of --routes to *keep
- * (left NULL without --routes): for rank 0's coordinator, which keeps
- * them for the run (the load proof, judging by route).
- */
-int burnin_plan_keep(const struct burnin_config *cfg, struct dpath_port *inv,
-		     int n, struct burnin_schedule *s,
-		     struct burnin_routes **keep);
-
-/*
  * After a run with --routes: one not-tested finding (warn, subject the
  * cable's two ends) per switch-to-switch cable no pair of present hosts
  * is routed over, handed to put (which takes the reference). 0 or the

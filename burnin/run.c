@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burnin/route_plan.h"
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/sysfs.h"
@@ -100,43 +99,6 @@ static void pin(struct burnin_ctx *ctx)
 		log_warn("%s port %d: cannot pin to NUMA node %d: %s",
 			 ctx->port.ca, ctx->port.port, ctx->port.numa_node,
 			 strerror(-ret));
-}
-
-int burnin_plan(const struct burnin_config *cfg, struct dpath_port *inv, int n,
-		struct burnin_schedule *s)
-{
-	return burnin_plan_keep(cfg, inv, n, s, NULL);
-}
-
-int burnin_plan_keep(const struct burnin_config *cfg, struct dpath_port *inv,
-		     int n, struct burnin_schedule *s,
-		     struct burnin_routes **keep)
-{
-	char err[512];
-	int ret;
-
-	if (cfg->topology) {
-		ret = burnin_leaves_load(cfg->topology, inv, n);
-		if (ret)
-			return ret == -ENOMEM ? IBP_EXIT_RUNTIME
-					      : IBP_EXIT_USAGE;
-	}
-	if (cfg->routes)
-		return burnin_route_plan(cfg, inv, n, s, keep);
-	ret = burnin_schedule_build(cfg->schedule, inv, n, cfg->seed, s, err,
-				    sizeof(err));
-	if (ret) {
-		log_error("schedule: %s", err);
-		return ret == -EINVAL ? IBP_EXIT_USAGE : IBP_EXIT_RUNTIME;
-	}
-	if (s->duplex && cfg->params.bidir) {
-		log_error(
-			"--bidir: schedule '%s' has full-duplex rounds (a port sends to one partner while it receives from another), which run unidirectional tests only; drop --bidir (both directions are covered anyway) or pick a schedule of disjoint pairs",
-			cfg->schedule);
-		burnin_schedule_free(s);
-		return IBP_EXIT_USAGE;
-	}
-	return IBP_EXIT_PASS;
 }
 
 static int plan(struct burnin_coord *co)

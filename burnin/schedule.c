@@ -12,40 +12,6 @@
 #include "burnin/burnin.h"
 #include "common/array.h"
 
-static int port_cmp(const void *x, const void *y)
-{
-	const struct dpath_port *a = x, *b = y;
-	int c = strcmp(a->host, b->host);
-
-	if (!c)
-		c = strcmp(a->ca, b->ca);
-	return c ? c : a->port - b->port;
-}
-
-void burnin_inventory_sort(struct dpath_port *ports, int n)
-{
-	if (n > 1) /* an empty inventory may be NULL: no qsort(NULL, 0) */
-		qsort(ports, (size_t)n, sizeof(*ports), port_cmp);
-}
-
-void burnin_port_name(const struct dpath_port *p, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s:%s:%d", p->host, p->ca, p->port);
-}
-
-int burnin_inventory_find(const struct dpath_port *ports, int n,
-			  const char *name)
-{
-	char buf[2 * DPATH_NAME_MAX + 16];
-
-	for (int i = 0; i < n; i++) {
-		burnin_port_name(&ports[i], buf, sizeof(buf));
-		if (!strcmp(buf, name))
-			return i;
-	}
-	return -1;
-}
-
 void burnin_schedule_free(struct burnin_schedule *s)
 {
 	free(s->start);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "burnin/run.h"
+#include "burnin/rank.h"
 #include "burnin/watchdog.h"
 #include "common/cli.h"
 #include "common/ibport.h"

@@ -7,7 +7,7 @@
  * on stderr, captured); a resumed one holds measures of inventory ports
  * only, never a port with itself, and marks done only steps of the plan.
  */
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/log.h"
 #include "fuzz.h"
 

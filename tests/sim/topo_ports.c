@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/ibport.h"
 #include "common/ibrate.h"
 #include "common/record.h"

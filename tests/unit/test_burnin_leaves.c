@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "rdma/fake_transport.h"
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/cli.h"
 #include "common/subcommands.h"
 #include "fabric/fabric_spec.h"

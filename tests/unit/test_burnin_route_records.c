@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "burnin/route_judge.h"
-#include "burnin/run.h"
+#include "burnin/coord.h"
 #include "common/record.h"
 
 #define RECORDS FIXTURES_DIR "/fabric/plan/small.records"

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Rank 0's judge, next to the round loop that calls it (coord.c): the
+ * pair judge on the run's measures, by route with --routes (the routes
+ * burnin_plan_keep() kept, the load proof's counters), and the pair
+ * fields and cable records of its verdicts. The records' shapes are
+ * route_judge.h's, pure on the routes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "burnin/coord.h"
+#include "burnin/load_proof_run.h"
+#include "burnin/route_judge.h"
+#include "common/record.h"
+
+int burnin_coord_route_fields(const struct burnin_coord *co,
+			      const struct burnin_measure *m, json_t *rec)
+{
+	int a, b;
+
+	if (!co->routes || m->a < 0 || m->b < 0 || m->a >= co->n_inv ||
+	    m->b >= co->n_inv)
+		return 0;
+	a = co->route_ca
+		    ? co->route_ca[m->a]
+		    : burnin_routes_ca_by_guid(co->routes, co->inv[m->a].guid);
+	b = co->route_ca
+		    ? co->route_ca[m->b]
+		    : burnin_routes_ca_by_guid(co->routes, co->inv[m->b].guid);
+	return burnin_pair_route_fields(rec, co->routes, a, b, m->bidir);
+}
+
+static json_t *or_port_ref(const struct burnin_coord *co,
+			   const struct judge_cable *v)
+{
+	const struct dpath_port *p;
+
+	if (v->or_port == JUDGE_NO_PORT || (int)v->or_port >= co->n_inv)
+		return NULL;
+	p = &co->inv[v->or_port];
+	return record_port_ref(p->host, p->ca, p->port, p->guid);
+}
+
+/* The finding of a blamed or ambiguous cable, as the report makes it. */
+static json_t *cable_finding(const struct burnin_coord *co, int c,
+			     const struct judge_cable *v, const json_t *rec)
+{
+	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
+	json_t *ev = json_deep_copy(json_object_get(rec, "evidence"));
+	const json_t *port = json_object_get(rec, "or_port");
+	char name[96], hca[160] = "?";
+	json_t *subj;
+
+	burnin_cable_name(co->routes, c, name, sizeof(name));
+	if (ambiguous && port && ev) { /* the finding names both, as the
+					* report's does */
+		json_object_set(ev, "or_port", (json_t *)port);
+		snprintf(
+			hca, sizeof(hca), "%s:%s:%d",
+			json_string_value(json_object_get(port, "host")),
+			json_string_value(json_object_get(port, "ca")),
+			(int)json_integer_value(json_object_get(port, "port")));
+	}
+	subj = json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
+			 json_object_get(rec, "to"));
+	if (ambiguous)
+		return record_finding("fail", "cable-or-port", subj, ev,
+				      "retest",
+				      "cable %s or the HCA port %s behind it: "
+				      "%u of %u pairs through it bad, none of "
+				      "that port off it",
+				      name, hca, v->n_bad, v->n_meas);
+	return record_finding("fail", "bad-cable", subj, ev, "replace-cable",
+			      "cable %s: %u of %u pairs through it bad", name,
+			      v->n_bad, v->n_meas);
+}
+
+int burnin_cable_records(const struct burnin_coord *co,
+			 const struct judge_cable_result *cables, json_t *out,
+			 int *n_fail)
+{
+	for (size_t c = 0; co->routes && c < cables->n_cables; c++) {
+		const struct judge_cable *v = &cables->cables[c];
+		bool bad = v->verdict == JUDGE_CABLE_BLAMED ||
+			   v->verdict == JUDGE_CABLE_AMBIGUOUS;
+		json_t *rec;
+
+		if (!burnin_routes_cable(co->routes, (int)c)->inter_switch ||
+		    v->verdict == JUDGE_CABLE_UNUSED)
+			continue;
+		rec = burnin_cable_record(co->routes, (int)c, v,
+					  or_port_ref(co, v));
+		if (!rec ||
+		    (bad && json_array_append_new(
+				    out, cable_finding(co, (int)c, v, rec))) ||
+		    json_array_append_new(out, rec))
+			return -ENOMEM;
+		*n_fail += bad;
+	}
+	return 0;
+}
+
+/* Each inventory port's CA in the routes, once. */
+static int route_cas(struct burnin_coord *co)
+{
+	if (co->route_ca)
+		return 0;
+	co->route_ca = malloc((size_t)(co->n_inv > 0 ? co->n_inv : 1) *
+			      sizeof(*co->route_ca));
+	if (!co->route_ca)
+		return -ENOMEM;
+	for (int p = 0; p < co->n_inv; p++)
+		co->route_ca[p] =
+			burnin_routes_ca_by_guid(co->routes, co->inv[p].guid);
+	return 0;
+}
+
+/*
+ * The load proof's error deltas per route cable for the cable judge
+ * (burnin_judge_params.cable_err), malloc'd; NULL without a proof. The
+ * proof's cables are those of co->routes.
+ */
+static uint64_t *proof_cable_errors(const struct burnin_coord *co)
+{
+	int n = co->proof ? burnin_routes_n_cables(co->routes) : 0;
+	uint64_t *err = n > 0 ? malloc((size_t)n * sizeof(*err)) : NULL;
+
+	for (int c = 0; err && c < n; c++)
+		if (burnin_load_proof_cable_error_total(co->proof, c, &err[c]))
+			err[c] = BURNIN_CABLE_ERR_UNREAD;
+	return err;
+}
+
+int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
+		       struct judge_cable_result *cables)
+{
+	struct burnin_judge_params jp = co->ctx->cfg->judge;
+	uint64_t *err = NULL;
+	int ret;
+
+	if (co->routes && !route_cas(co)) {
+		jp.routes = co->routes;
+		jp.route_ca = co->route_ca;
+		jp.cables = cables;
+		err = proof_cable_errors(co);
+		jp.cable_err = err; /* the load proof's counters */
+	}
+	ret = burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
+	free(err);
+	return ret;
+}
+
+void burnin_coord_routes_free(struct burnin_coord *co)
+{
+	burnin_routes_free(co->routes);
+	free(co->route_ca);
+	co->routes = NULL;
+	co->route_ca = NULL;
+}
