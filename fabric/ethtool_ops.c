@@ -24,7 +24,7 @@
 #include <linux/netlink.h>
 #include <linux/sockios.h>
 
-#include "xcvr_ethtool.h"
+#include "fabric/xcvr_ethtool.h"
 
 struct xcvr_ethtool {
 	struct mnl_socket *nl; /* NULL: no ethtool family (nl_rc says) */

@@ -11,7 +11,7 @@
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/subcommands.h"
-#include "fabric_run.h"
+#include "fabric/fabric_run.h"
 
 enum fabric_key {
 	KEY_SPEC = CLI_KEY_COMMAND_FIRST,

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "common/lines.h"
-#include "fabric_counters.h"
+#include "fabric/fabric_counters.h"
 
 /* How fabric judges each counter: finding category, severity, action and
  * the default threshold (a delta above it is a finding). */

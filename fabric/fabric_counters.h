@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "common/ibport.h"
-#include "fabric_finding.h"
-#include "fabric_model.h"
+#include "fabric/fabric_finding.h"
+#include "fabric/fabric_model.h"
 
 /*
  * Counters are indexed by enum ib_pc (common/ibport.h, with their names and

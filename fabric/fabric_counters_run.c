@@ -12,10 +12,10 @@
 #include "common/log.h"
 #include "common/progress.h"
 #include "common/record.h"
-#include "fabric_report.h"
-#include "fabric_run.h"
-#include "fabric_spec.h"
-#include "fabric_util.h"
+#include "fabric/fabric_report.h"
+#include "fabric/fabric_run.h"
+#include "fabric/fabric_spec.h"
+#include "fabric/fabric_util.h"
 
 struct counters_run {
 	const struct fabric_args *a;

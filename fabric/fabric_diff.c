@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "common/record.h"
-#include "fabric_diff_priv.h"
+#include "fabric/fabric_diff_priv.h"
 
 #define ADD(ctx, sev, cat, act)                                        \
 	({                                                             \

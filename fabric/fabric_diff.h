@@ -10,9 +10,9 @@
 #ifndef IBPROOF_FABRIC_DIFF_H
 #define IBPROOF_FABRIC_DIFF_H
 
-#include "fabric_finding.h"
-#include "fabric_model.h"
-#include "fabric_spec.h"
+#include "fabric/fabric_finding.h"
+#include "fabric/fabric_model.h"
+#include "fabric/fabric_spec.h"
 
 int cabling_diff(const struct fabric *m, const struct fabric_spec *s,
 		 struct fabric_findings *out);

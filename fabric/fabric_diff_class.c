@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/ibrate.h"
-#include "fabric_diff_priv.h"
+#include "fabric/fabric_diff_priv.h"
 
 static int class_of(const struct fabric_classes *k, const struct fabric_port *a)
 {

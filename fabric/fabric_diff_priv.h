@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "common/strtab.h"
-#include "fabric_diff.h"
+#include "fabric/fabric_diff.h"
 
 /* Links by class (pair of tiers: CA 0, leaf 1, spine 2, core 3; the last
  * tier holds switches no CA reaches), and what each class runs at. */

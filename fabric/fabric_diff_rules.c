@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fabric_diff_priv.h"
+#include "fabric/fabric_diff_priv.h"
 
 static const struct fabric_spec_end *spec_end(const struct diff_ctx *c,
 					      size_t k)

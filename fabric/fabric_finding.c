@@ -7,8 +7,8 @@
 
 #include "common/array.h"
 #include "common/text.h"
-#include "fabric_finding.h"
-#include "fabric_util.h"
+#include "fabric/fabric_finding.h"
+#include "fabric/fabric_util.h"
 
 struct fabric_finding *fabric_finding_add(struct fabric_findings *fs,
 					  const char *severity,

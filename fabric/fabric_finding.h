@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabric_model.h"
+#include "fabric/fabric_model.h"
 
 #define FABRIC_MAX_REFS 4
 #define FABRIC_MAX_EV 10

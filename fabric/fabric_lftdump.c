@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "common/lines.h"
-#include "fabric_route.h"
+#include "fabric/fabric_route.h"
 
 struct dump_ctx {
 	struct fabric_routes *r;

@@ -8,7 +8,7 @@
 #include "common/array.h"
 #include "common/hashmap.h"
 #include "common/text.h"
-#include "fabric_model.h"
+#include "fabric/fabric_model.h"
 
 struct fabric *fabric_new(void)
 {

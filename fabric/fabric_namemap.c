@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/namemap.h"
-#include "fabric_namemap.h"
+#include "fabric/fabric_namemap.h"
 
 int fabric_apply_namemap(struct fabric *f, const struct namemap *m)
 {

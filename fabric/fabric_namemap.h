@@ -3,7 +3,7 @@
 #ifndef IBPROOF_FABRIC_NAMEMAP_H
 #define IBPROOF_FABRIC_NAMEMAP_H
 
-#include "fabric_model.h"
+#include "fabric/fabric_model.h"
 
 struct namemap;
 

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fabric_counters.h"
-#include "fabric_model.h"
+#include "fabric/fabric_counters.h"
+#include "fabric/fabric_model.h"
 
 struct fabric_disc_params {
 	const char *ca; /* NULL = first */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "fabric_pma_read.h"
+#include "fabric/fabric_pma_read.h"
 
 /* Queries per batch call: the budget is checked between slices. */
 #define SLICE 64

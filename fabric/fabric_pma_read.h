@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabric_ops.h"
+#include "fabric/fabric_ops.h"
 
 enum fabric_pma_ext {
 	FABRIC_PMA_EXT_UNKNOWN = 0, /* ClassPortInfo not read yet */

@@ -19,7 +19,7 @@
 #include "common/ibport.h"
 #include "common/ibrate.h"
 #include "common/record.h"
-#include "fabric_records.h"
+#include "fabric/fabric_records.h"
 
 struct rec_end {
 	uint64_t guid, port_guid;

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "fabric_model.h"
-#include "fabric_route.h"
+#include "fabric/fabric_model.h"
+#include "fabric/fabric_route.h"
 
 /*
  * Reads path into a new model *m and its tables r (initialised here; the

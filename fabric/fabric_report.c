@@ -8,7 +8,7 @@
 
 #include "common/record.h"
 #include "common/text.h"
-#include "fabric_report.h"
+#include "fabric/fabric_report.h"
 
 /* Sets key to the n bytes at s; 0 or -1 (o is kept either way). */
 static int set_strn(json_t *o, const char *key, const char *s, size_t n)

@@ -7,9 +7,9 @@
 
 #include <jansson.h>
 
-#include "fabric_counters.h"
-#include "fabric_finding.h"
-#include "fabric_model.h"
+#include "fabric/fabric_counters.h"
+#include "fabric/fabric_finding.h"
+#include "fabric/fabric_model.h"
 
 /* One end as a port reference: {node, guid, port, type} (+ host, ca,
  * port_guid for a CA). */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric_route.h"
+#include "fabric/fabric_route.h"
 
 static int lid_cmp(const void *a, const void *b)
 {

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabric_finding.h"
-#include "fabric_model.h"
+#include "fabric/fabric_finding.h"
+#include "fabric/fabric_model.h"
 
 #define FABRIC_LFT_NONE 255 /* no route for this LID */
 #define FABRIC_LFT_MAX_LID 0xbfff /* unicast LIDs */

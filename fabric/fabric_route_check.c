@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric_route.h"
+#include "fabric/fabric_route.h"
 
 static int entry(const struct fabric_routes *r, const struct fabric_node *n,
 		 uint16_t lid)

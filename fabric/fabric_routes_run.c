@@ -16,9 +16,9 @@
 #include "common/lines.h"
 #include "common/log.h"
 #include "common/record.h"
-#include "fabric_report.h"
-#include "fabric_route.h"
-#include "fabric_run.h"
+#include "fabric/fabric_report.h"
+#include "fabric/fabric_route.h"
+#include "fabric/fabric_run.h"
 
 #define SMP_RETRIES 2
 

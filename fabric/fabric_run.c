@@ -13,11 +13,11 @@
 #include "common/log.h"
 #include "common/namemap.h"
 #include "common/record.h"
-#include "fabric_diff.h"
-#include "fabric_namemap.h"
-#include "fabric_report.h"
-#include "fabric_run.h"
-#include "fabric_topo.h"
+#include "fabric/fabric_diff.h"
+#include "fabric/fabric_namemap.h"
+#include "fabric/fabric_report.h"
+#include "fabric/fabric_run.h"
+#include "fabric/fabric_topo.h"
 
 const struct fabric_disc_ops *fabric_disc = &fabric_ibnd_ops;
 const struct fabric_pma_ops *fabric_pma = &fabric_mad_pma_ops;

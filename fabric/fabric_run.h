@@ -10,9 +10,9 @@
 
 #include "common/cli.h"
 #include "common/record.h"
-#include "fabric_finding.h"
-#include "fabric_model.h"
-#include "fabric_ops.h"
+#include "fabric/fabric_finding.h"
+#include "fabric/fabric_model.h"
+#include "fabric/fabric_ops.h"
 
 #define FABRIC_MAX_MLXLINK 256
 

@@ -21,10 +21,9 @@
 #include "common/lines.h"
 #include "common/strtab.h"
 #include "common/text.h"
-#include "fabric_spec.h"
-#include "fabric_util.h"
-#include "fabric_topo.h"
-#include "fabric_util.h"
+#include "fabric/fabric_spec.h"
+#include "fabric/fabric_topo.h"
+#include "fabric/fabric_util.h"
 
 enum spec_col {
 	COL_A_NODE,

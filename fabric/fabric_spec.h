@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabric_model.h"
+#include "fabric/fabric_model.h"
 
 #define FABRIC_ERR_LEN 512
 

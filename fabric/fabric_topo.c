@@ -26,9 +26,9 @@
 #include "common/lines.h"
 #include "common/log.h"
 #include "common/strtab.h"
-#include "fabric_spec.h"
-#include "fabric_topo_priv.h"
-#include "fabric_util.h"
+#include "fabric/fabric_spec.h"
+#include "fabric/fabric_topo_priv.h"
+#include "fabric/fabric_util.h"
 
 struct topo_link {
 	struct fabric_port *port;

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fabric_model.h"
+#include "fabric/fabric_model.h"
 
 enum fabric_topo_format {
 	FABRIC_TOPO_NONE = 0,

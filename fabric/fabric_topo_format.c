@@ -12,7 +12,7 @@
 #include "common/lines.h"
 #include "common/log.h"
 #include "common/record.h"
-#include "fabric_topo_priv.h"
+#include "fabric/fabric_topo_priv.h"
 
 static const char *const topo_keys[] = {
 	"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid=",

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "common/lines.h"
-#include "fabric_topo.h"
+#include "fabric/fabric_topo.h"
 
 /* Made-up GUIDs of nodes a capture names but never defines by GUID. */
 #define TOPO_GUID_MADE_UP 0xfffe000000000000ULL

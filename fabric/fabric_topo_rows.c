@@ -26,7 +26,7 @@
 
 #include "common/array.h"
 #include "common/strtab.h"
-#include "fabric_topo_priv.h"
+#include "fabric/fabric_topo_priv.h"
 
 struct row_end {
 	uint64_t guid; /* 0: not printed */

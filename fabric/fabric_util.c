@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/lines.h"
-#include "fabric_util.h"
+#include "fabric/fabric_util.h"
 
 char *fabric_read_file(const char *path, size_t *len)
 {

@@ -11,7 +11,7 @@
 #include <infiniband/ibnetdisc.h>
 
 #include "common/log.h"
-#include "fabric_ops.h"
+#include "fabric/fabric_ops.h"
 
 static enum fabric_node_type node_type(int ibnd_type)
 {

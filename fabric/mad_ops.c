@@ -13,7 +13,7 @@
 #include <infiniband/umad.h>
 
 #include "common/log.h"
-#include "fabric_ops.h"
+#include "fabric/fabric_ops.h"
 
 #define PORT_CAP_EXT_SPEEDS (1u << 14) /* PortInfo IsExtendedSpeedsSupported */
 #define PM_CAP_EXT_WIDTH (1u << 9) /* ClassPortInfo: PortCountersExtended */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "common/clock.h"
-#include "xcvr_cableinfo.h"
+#include "fabric/xcvr_cableinfo.h"
 
 const char *xcvr_cableinfo_status_str(int status)
 {

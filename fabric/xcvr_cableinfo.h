@@ -7,8 +7,8 @@
 #ifndef IBPROOF_FABRIC_XCVR_CABLEINFO_H
 #define IBPROOF_FABRIC_XCVR_CABLEINFO_H
 
-#include "fabric_ops.h"
-#include "xcvr.h"
+#include "fabric/fabric_ops.h"
+#include "fabric/xcvr.h"
 
 #define XCVR_CABLEINFO_MAD_BYTES 48
 #define XCVR_I2C_LOW 0x50

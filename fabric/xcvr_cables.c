@@ -28,8 +28,8 @@
 #include "common/cli.h"
 #include "common/lines.h"
 #include "common/record.h"
-#include "xcvr.h"
-#include "xcvr_text.h"
+#include "fabric/xcvr.h"
+#include "fabric/xcvr_text.h"
 
 enum key {
 	K_VENDOR,

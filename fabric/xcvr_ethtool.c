@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "xcvr_ethtool.h"
+#include "fabric/xcvr_ethtool.h"
 
 #define PAGE_LEN 128
 #define FIRST_BANKED_PAGE 0x10 /* CMIS pages 10h-FFh are banked */

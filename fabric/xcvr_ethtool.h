@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xcvr.h"
+#include "fabric/xcvr.h"
 
 #define XCVR_ETHTOOL_I2C 0x50
 #define XCVR_ETHTOOL_KMSG 128 /* the kernel's extack text */

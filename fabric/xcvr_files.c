@@ -20,9 +20,9 @@
 #include "common/cli.h"
 #include "common/lines.h"
 #include "common/record.h"
-#include "fabric_util.h"
-#include "xcvr.h"
-#include "xcvr_text.h"
+#include "fabric/fabric_util.h"
+#include "fabric/xcvr.h"
+#include "fabric/xcvr_text.h"
 
 #define MAX_COLS 512
 #define LANE_QTYS 3 /* rx power, tx bias, tx power */

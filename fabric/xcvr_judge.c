@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "xcvr_judge.h"
+#include "fabric/xcvr_judge.h"
 
 enum level { LVL_OK, LVL_WARN, LVL_ALARM };
 

@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-#include "fabric_finding.h"
-#include "xcvr.h"
+#include "fabric/fabric_finding.h"
+#include "fabric/xcvr.h"
 
 /* Margins of "near its own threshold" (a transceiver-warning). */
 #define XCVR_NEAR_DB 1.0

@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 #include "common/record.h"
-#include "fabric_report.h"
-#include "xcvr_judge.h"
+#include "fabric/fabric_report.h"
+#include "fabric/xcvr_judge.h"
 
 static const char *const flag_names[4] = { "high_alarm", "low_alarm",
 					   "high_warning", "low_warning" };

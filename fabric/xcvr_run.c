@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/clock.h"
 #include "common/cli.h"
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/record.h"
-#include "fabric_report.h"
-#include "fabric_run.h"
-#include "xcvr_cableinfo.h"
-#include "xcvr_judge.h"
+#include "fabric/fabric_report.h"
+#include "fabric/fabric_run.h"
+#include "fabric/xcvr_cableinfo.h"
+#include "fabric/xcvr_judge.h"
 
 struct cables {
 	const struct fabric_args *a;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "xcvr_text.h"
+#include "fabric/xcvr_text.h"
 
 /* "", "N/A" or "NA": not known. */
 bool xcvr_is_na(const char *s)

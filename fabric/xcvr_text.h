@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xcvr.h"
+#include "fabric/xcvr.h"
 
 /* "", "N/A" or "NA": not known. */
 bool xcvr_is_na(const char *s);

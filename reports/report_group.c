@@ -51,7 +51,30 @@ static int group_add(struct report *r, json_t *finding)
 	return report_add_finding(r, finding);
 }
 
-static int round_group(struct report *r, const char *round, json_t *g)
+/* The round and the time groups: note(keys, r, i) files item i < n under
+ * its key (or skips it), then group(r, key, value) makes each key's
+ * common-cause finding. */
+static int group_by_key(struct report *r, size_t n,
+			int (*note)(json_t *keys, const struct report *r,
+				    size_t i),
+			int (*group)(struct report *r, const char *key,
+				     const json_t *value))
+{
+	json_t *keys = json_object(), *value;
+	const char *key;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = note(keys, r, i);
+	json_object_foreach(keys, key, value) if (!ret) ret =
+		group(r, key, value);
+	json_decref(keys);
+	return ret;
+}
+
+static int round_group(struct report *r, const char *round, const json_t *g)
 {
 	json_t *hosts = json_object_get(g, "hosts");
 	json_int_t low = json_integer_value(json_object_get(g, "low"));
@@ -79,12 +102,16 @@ static int round_group(struct report *r, const char *round, json_t *g)
 	return ret;
 }
 
+/* A low pair that no blamed port nor cable explains, under its round. */
 static int round_note(json_t *rounds, const struct report *r, size_t i)
 {
 	const struct attr_pair *p = &r->pairs[i];
 	char key[16];
 	json_t *g;
 
+	if (p->verdict != ATTR_LOW || r->attr[p->a].blame != 0 ||
+	    r->attr[p->b].blame != 0 || report_route_explained(r, i))
+		return 0;
 	snprintf(key, sizeof(key), "%u", r->meas[i].round);
 	g = json_object_get(rounds, key);
 	if (!g) {
@@ -104,24 +131,7 @@ static int round_note(json_t *rounds, const struct report *r, size_t i)
 /* Low pairs that no blamed port explains, grouped by round (= time). */
 int report_group_rounds(struct report *r)
 {
-	json_t *rounds = json_object(), *g;
-	const char *key;
-	int ret = 0;
-
-	if (!rounds)
-		return -ENOMEM;
-	for (size_t i = 0; !ret && i < r->n_pairs; i++) {
-		const struct attr_pair *p = &r->pairs[i];
-
-		if (p->verdict == ATTR_LOW && !(r->attr[p->a].blame != 0) &&
-		    !(r->attr[p->b].blame != 0) &&
-		    !report_route_explained(r, i)) /* nor a cable */
-			ret = round_note(rounds, r, i);
-	}
-	json_object_foreach(rounds, key, g) if (!ret) ret =
-		round_group(r, key, g);
-	json_decref(rounds);
-	return ret;
+	return group_by_key(r, r->n_pairs, round_note, round_group);
 }
 
 /* The switch an entry's cable ends on, or NULL. */
@@ -206,18 +216,21 @@ static bool rfc3339_minute(const char *t)
 	return true;
 }
 
-/* D7: the key is cut only after a whole minute, never inside a character,
+/* A fail finding a node wrote about itself, under its minute and category.
+ * D7: the key is cut only after a whole minute, never inside a character,
  * and holds the whole category. */
-static int time_note(json_t *slots, const json_t *f)
+static int time_note(json_t *slots, const struct report *r, size_t i)
 {
+	const json_t *f = r->findings[i].rec;
+	const char *sev = json_string_value(json_object_get(f, "severity"));
 	const char *cat = json_string_value(json_object_get(f, "category"));
 	const char *time = json_string_value(json_object_get(f, "time"));
 	struct report_buf key = { 0 };
 	json_t *set;
 	int ret;
 
-	if (!self_host(f) || !strcmp(cat, "common-cause") ||
-	    !rfc3339_minute(time))
+	if (r->findings[i].own || strcmp(sev, "fail") || !self_host(f) ||
+	    !strcmp(cat, "common-cause") || !rfc3339_minute(time))
 		return 0;
 	report_buf_printf(&key, "%.16s %s", time, cat);
 	if (key.oom) {
@@ -265,23 +278,7 @@ static int time_group(struct report *r, const char *key, const json_t *hosts)
 
 static int group_times(struct report *r)
 {
-	json_t *slots = json_object(), *hosts;
-	const char *key;
-	size_t n = r->n_findings;
-	int ret = 0;
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; !ret && i < n; i++)
-		if (!r->findings[i].own &&
-		    !strcmp(json_string_value(json_object_get(
-				    r->findings[i].rec, "severity")),
-			    "fail"))
-			ret = time_note(slots, r->findings[i].rec);
-	json_object_foreach(slots, key, hosts) if (!ret) ret =
-		time_group(r, key, hosts);
-	json_decref(slots);
-	return ret;
+	return group_by_key(r, r->n_findings, time_note, time_group);
 }
 
 int report_group_common_causes(struct report *r)
