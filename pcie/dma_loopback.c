@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The DMA measurement itself: RDMA WRITE / READ loopback on one port, done
- * by burnin's verbs backend (dpath_loopback_measure(), rdma/loopback.h),
- * so that every ibv_* call stays in burnin/. Figures come back in Gb/s and
+ * by the data path's verbs backend (dpath_loopback_measure(),
+ * rdma/loopback.h), so that every ibv_* call stays in rdma/verbs_ops.c. Figures come back in Gb/s and
  * leave here in GB/s (10^9 bytes/s).
  */
 #include <errno.h>
