@@ -22,25 +22,29 @@ build-asan:
 	cmake -S . -B $(ASAN_BUILD) -DIBPROOF_WERROR=ON -DIBPROOF_SANITIZE=ON $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
-# Formatting, the ban list and the layers (docs/testing.md, docs/design.md).
+# Formatting, the ban list, the layers and the names docs/design.md cites
+# (docs/testing.md, docs/design.md).
 # STYLE_FLAGS=--bans-only skips clang-format (a quick local run).
 STYLE_FLAGS ?=
 check-style:
 	scripts/check-style $(STYLE_FLAGS)
 	scripts/check-layers
+	scripts/check-doc-names
 
 # Every tier, strictly: in CI (CI set) or with STRICT=1 a skipped test fails.
 # The build has the libFuzzer targets (IBPROOF_FUZZ, clang): label fuzz.
-# The style and layer gates run first and fail the check; after the build,
-# no circle of calls between two source files (scripts/call-cycles).
+# The style, layer and doc-name gates run first and fail the check; after the build,
+# no circle of calls between two source files, nor of header-level
+# dependencies among the round-loop files of burnin/ (scripts/call-cycles).
 check: deps
 	@start=$$(date +%s); rc=0; \
 	scripts/check-style $(STYLE_FLAGS) || exit $$?; \
 	scripts/check-layers || exit $$?; \
+	scripts/check-doc-names || exit $$?; \
 	$(MAKE) --no-print-directory build \
 		CMAKE_FLAGS="$(CMAKE_FLAGS) -DIBPROOF_FUZZ=ON" || exit $$?; \
 	$(MAKE) --no-print-directory build-asan || exit $$?; \
-	scripts/call-cycles $(BUILD) || rc=1; \
+	scripts/call-cycles --headers round-loop $(BUILD) || rc=1; \
 	scripts/run-tests $(ASAN_BUILD) -L unit || rc=1; \
 	scripts/run-tests $(BUILD) || rc=1; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall time, exit $$rc"; \
