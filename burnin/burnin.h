@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "burnin/inventory.h"
 #include "judge/pairjudge.h"
 #include "rdma/transport.h"
 
@@ -77,17 +78,6 @@ int burnin_schedule_pairs_file(const char *path, const struct dpath_port *ports,
 int burnin_schedule_node(const char *hosts, const struct dpath_port *ports,
 			 int n, struct burnin_schedule *s, char *err,
 			 size_t err_len);
-
-/* Sorts by (host, ca, port): the order every rank agrees on. */
-void burnin_inventory_sort(struct dpath_port *ports, int n);
-/* "host:ca:port" */
-void burnin_port_name(const struct dpath_port *p, char *buf, size_t len);
-/* Index of "host:ca:port" (or "ca:port" when host_optional) or -1. */
-int burnin_inventory_find(const struct dpath_port *ports, int n,
-			  const char *name);
-
-/* Reads the port records of FILE (sorted); -EINVAL logged as FILE:LINE. */
-int burnin_inventory_load(const char *path, struct dpath_port **ports, int *n);
 
 /* ---- leaves (leaves.c) ---- */
 

@@ -7,8 +7,8 @@
  * results, the records, progress), owned by coord.c's round loop, and the
  * files that serve rank 0 and take it: coord_inventory.c (gathering the
  * inventory), coord_judge.c (the judge between and after the rounds),
- * load_proof_coord.c, resume.c, burnin_records.c, findings.c, overhead.c,
- * progress.c. worker.c never includes this header (burnin/rank.h is what
+ * load_proof_coord.c, resume.c (its entry in burnin/resume.h),
+ * burnin_records.c, findings.c, overhead.c, progress.c. worker.c never includes this header (burnin/rank.h is what
  * every rank shares).
  */
 #include <jansson.h>
@@ -106,9 +106,6 @@ int burnin_cable_records(const struct burnin_coord *co,
 			 const struct judge_cable_result *cables, json_t *out,
 			 int *n_fail);
 void burnin_coord_routes_free(struct burnin_coord *co);
-
-/* resume.c */
-int burnin_resume_load(struct burnin_coord *co, const char *path);
 
 /* burnin_records.c */
 json_t *burnin_port_record(const struct dpath_port *p, const char *transport,

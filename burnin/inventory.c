@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The inventory: each rank reports its port to rank 0, which gathers them
- * (coord_inventory.c) and sorts them into the order every schedule is
- * computed over (burnin_inventory_sort() here). --dry-run can read it from
- * `port` records instead (--inventory FILE), touching no device.
+ * The inventory: each rank reports its port to rank 0 (worker.c), which
+ * gathers them (coord_inventory.c) and sorts them into the order every
+ * schedule is computed over (burnin_inventory_sort() here). --dry-run can
+ * read it from `port` records instead (--inventory FILE), touching no
+ * device.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,8 +13,7 @@
 
 #include <jansson.h>
 
-#include "burnin/rank.h"
-#include "common/clock.h"
+#include "burnin/inventory.h"
 #include "common/log.h"
 #include "common/record.h"
 
@@ -49,24 +49,6 @@ int burnin_inventory_find(const struct dpath_port *ports, int n,
 			return i;
 	}
 	return -1;
-}
-
-struct wire_inventory burnin_inventory_mine(const struct burnin_ctx *ctx)
-{
-	struct wire_inventory wi = ctx->undriven;
-
-	wi.has_port = ctx->has_port;
-	wi.port = ctx->port;
-	return wi;
-}
-
-int burnin_inventory_send(struct burnin_ctx *ctx)
-{
-	struct wire_inventory wi = burnin_inventory_mine(ctx);
-
-	return ctx->bs->ops->send(ctx->bs, 0, BURNIN_TAG_INVENTORY, &wi,
-				  sizeof(wi),
-				  clock_mono_now() + ctx->cfg->timeout_s);
 }
 
 /* The optional "leaf" switch port reference of a port record. */

@@ -5,8 +5,8 @@
 /*
  * What every rank of a burn-in shares: the wire messages and their tags
  * (structs that travel as bytes between ranks of the same binary), the
- * rank's own context, and what a rank does when rank 0 tells it to
- * (worker.c) or asks for its port (inventory.c). Rank 0's state is in
+ * rank's own context, and what a rank does for rank 0 (worker.c: report
+ * its port, then run each step it is told to). Rank 0's state is in
  * burnin/coord.h, which worker.c does not include: a worker cannot reach
  * it.
  */
@@ -126,8 +126,6 @@ int burnin_worker_loop(struct burnin_ctx *ctx);
 /* How long a worker waits for rank 0's next word before it gives up. */
 double burnin_worker_wait_s(const struct burnin_config *cfg);
 double burnin_step_seconds(const struct burnin_config *cfg);
-
-/* inventory.c */
 /* This rank's inventory message: its port, and the ports it left over. */
 struct wire_inventory burnin_inventory_mine(const struct burnin_ctx *ctx);
 /* To rank 0 (which gathers them: burnin/coord.h). */

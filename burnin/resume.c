@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "burnin/coord.h"
+#include "burnin/resume.h"
 #include "common/log.h"
 
 static int ref_index(const struct burnin_coord *co, const json_t *ref)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "burnin/coord.h"
+#include "burnin/resume.h"
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/sysfs.h"

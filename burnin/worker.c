@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * What every rank does: wait for rank 0's instruction for the next step,
+ * What every rank does for rank 0: report its port (the inventory), then
+ * wait for rank 0's instruction for the next step,
  * run its pair through the transport (create, exchange, connect, a ready
  * handshake, run, destroy), read the port counters around it, and send
  * the result to rank 0. Every wait has a deadline.
@@ -14,6 +15,7 @@
 #include "burnin/rank.h"
 #include "burnin/watchdog.h"
 #include "common/cli.h"
+#include "common/clock.h"
 #include "common/ibport.h"
 #include "common/log.h"
 
@@ -427,4 +429,23 @@ int burnin_worker_loop(struct burnin_ctx *ctx)
 				bs->rank, seq);
 		burnin_worker_teardown(ctx, ep);
 	}
+}
+
+/* This rank's inventory message: its port, and the ports it left over. */
+struct wire_inventory burnin_inventory_mine(const struct burnin_ctx *ctx)
+{
+	struct wire_inventory wi = ctx->undriven;
+
+	wi.has_port = ctx->has_port;
+	wi.port = ctx->port;
+	return wi;
+}
+
+int burnin_inventory_send(struct burnin_ctx *ctx)
+{
+	struct wire_inventory wi = burnin_inventory_mine(ctx);
+
+	return ctx->bs->ops->send(ctx->bs, 0, BURNIN_TAG_INVENTORY, &wi,
+				  sizeof(wi),
+				  clock_mono_now() + ctx->cfg->timeout_s);
 }

@@ -8,6 +8,7 @@
  * only, never a port with itself, and marks done only steps of the plan.
  */
 #include "burnin/coord.h"
+#include "burnin/resume.h"
 #include "common/log.h"
 #include "fuzz.h"
 

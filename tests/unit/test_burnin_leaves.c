@@ -21,6 +21,7 @@
 
 #include "rdma/fake_transport.h"
 #include "burnin/coord.h"
+#include "burnin/resume.h"
 #include "common/cli.h"
 #include "common/subcommands.h"
 #include "fabric/fabric_spec.h"
