@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "burnin/route_judge.h"
 #include "burnin/coord.h"
+#include "burnin/route_judge.h"
 #include "judge/judge_options.h"
 
 const char *burnin_test_name(int test)

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "burnin/route_model.h"
-#include "burnin/route_judge.h"
 #include "burnin/coord.h"
+#include "burnin/route_judge.h"
+#include "burnin/route_model.h"
 #include "common/array.h"
 #include "common/cli.h"
 #include "common/ibport.h"

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burnin/coord.h"
 #include "burnin/route_judge.h"
 #include "burnin/route_plan.h"
-#include "burnin/coord.h"
 
 struct finding_ctx {
 	struct burnin_coord *co;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burnin/coord.h"
 #include "burnin/load_proof_run.h"
 #include "burnin/route_model.h"
-#include "burnin/coord.h"
 #include "common/cli.h"
 #include "common/log.h"
 

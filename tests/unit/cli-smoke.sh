@@ -32,6 +32,9 @@ done
 # An option's range is checked before anything runs.
 expect 2 "--qp-timeout: .*1.*31" -- burnin --qp-timeout 32 --dry-run
 expect 2 "--qp-timeout: .*1.*31" -- burnin --qp-timeout 0 --dry-run
+# The transport is found by name among the data path's backends.
+expect 2 "--transport: 'nosuch' is not verbs or fake" -- burnin --transport nosuch --dry-run
+expect 0 "burnin plan: " -- burnin --transport fake --fake ports=4 --dry-run
 # Man pages come from the same option tables as --help.
 for cmd in burnin "fabric discover" "fabric check" "fabric counters" pcie report node demo; do
 	# shellcheck disable=SC2086 # "fabric check" is two words
