@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # unit_check_doc_names: scripts/check-doc-names fails on a markdown file that
-# names a missing file, a missing function, a path outside the repository
-# and a missing file in a fenced diagram, each printed as FILE:LINE, and
+# names a missing file, a missing function, a path outside the repository,
+# a missing file in a fenced diagram and a name only this test holds, each printed as FILE:LINE, and
 # passes a file whose names all exist. The markdown lives in a scratch
 # folder; the names are checked against the repository of the script.
 set -u
@@ -37,16 +37,17 @@ cat >"$tmp/bad.md" <<'MD'
 
 The round loop is `burnin/no_such_file.c`, it calls `no_such_function()`;
 see `../shared/notes.md` and the rules (no_such_style.md).
+Its state is `no_such_plain_name`, a word of this test alone.
 MD
 "$check" "$tmp/bad.md" >"$tmp/out" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "stale names: exit $rc, not 1: $(cat "$tmp/out")"
 for want in "bad.md:4: 'cli/no_such_dispatcher.c'" "bad.md:7: 'burnin/no_such_file.c'" \
 	"bad.md:7: 'no_such_function'" "bad.md:8: '../shared/notes.md' is outside" \
-	"bad.md:8: 'no_such_style.md'"; do
+	"bad.md:8: 'no_such_style.md'" "bad.md:9: 'no_such_plain_name'"; do
 	grep -qF "$want" "$tmp/out" || fail "not reported: $want; got: $(cat "$tmp/out")"
 done
-[ "$(wc -l <"$tmp/out")" -eq 5 ] || fail "more than the five offences: $(cat "$tmp/out")"
+[ "$(wc -l <"$tmp/out")" -eq 6 ] || fail "more than the six offences: $(cat "$tmp/out")"
 
 "$check" "$tmp/missing.md" 2>/dev/null
 [ $? -eq 2 ] || fail "a missing markdown file did not exit 2"
