@@ -52,8 +52,8 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 			log_warn("--prove-load needs --routes: no load proof");
 		return IBP_EXIT_PASS;
 	}
-	/* Ports that are no HCA ports (the fake's): umad's first CA
-	 * (ibsim's). */
+	/* The run's own HCA port; ports a umad client cannot open (the
+	 * fake's) leave umad's first CA (ibsim's). */
 	if (cfg->ops->has_mad_port && co->ctx->has_port) {
 		p.ca = co->ctx->port.ca;
 		p.port = co->ctx->port.port;
