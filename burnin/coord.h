@@ -8,8 +8,9 @@
  * files that serve rank 0 and take it: coord_inventory.c (gathering the
  * inventory), coord_judge.c (the judge between and after the rounds),
  * load_proof_coord.c, resume.c (its entry in burnin/resume.h),
- * burnin_records.c, findings.c, overhead.c, progress.c. worker.c never includes this header (burnin/rank.h is what
- * every rank shares).
+ * burnin_records.c, findings.c, overhead.c, progress.c. worker.c never
+ * includes this header (burnin/rank.h is what every rank shares;
+ * scripts/check-layers keeps the list of who may include this one).
  */
 #include <jansson.h>
 
