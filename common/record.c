@@ -105,11 +105,19 @@ static bool in_list(const char *s, const char *const *list)
 }
 
 static const char *const severities[] = { "fail", "warn", "info", NULL };
-const char *const record_actions[] = { "disable-port",	"replace-cable",
-				       "replace-optic", "swap-cables",
-				       "reseat",	"drain-node",
-				       "check-pcie",	"none",
-				       "retest",	NULL };
+const char *const record_actions[] = { "disable-port",
+				       "replace-cable",
+				       "replace-optic",
+				       "swap-cables",
+				       "reseat",
+				       "drain-node",
+				       "check-pcie",
+				       "none",
+				       "retest",
+				       "locate",
+				       "check-access",
+				       "check-sm",
+				       NULL };
 
 json_t *record_finding(const char *severity, const char *category,
 		       json_t *subject, json_t *evidence, const char *action,

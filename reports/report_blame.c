@@ -14,9 +14,10 @@
 #include "reports/report.h"
 
 static const char *const action_rank[] = {
-	"none",	      "retest", "swap-cables",	 "disable-port",
-	"check-pcie", "reseat", "replace-optic", "replace-cable",
-	"drain-node", NULL,
+	"none",	  "check-sm",	   "check-access",  "locate",
+	"retest", "swap-cables",   "disable-port",  "check-pcie",
+	"reseat", "replace-optic", "replace-cable", "drain-node",
+	NULL,
 };
 
 static int rank_of(const char *action)
