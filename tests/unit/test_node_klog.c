@@ -21,6 +21,7 @@
 #include "common/record.h"
 #include "node/klog.h"
 #include "node/node.h"
+#include "node/node_run.h"
 
 struct events {
 	struct klog_event ev[64];
@@ -647,6 +648,56 @@ static void test_judge_merge_keeps_real_flaps(void **state)
 	json_decref(f);
 }
 
+/*
+ * node_klog_run() on the RoCE log, the node's port table joining ib_core's
+ * mlx5_3 port 1 to its netdev and bonding slave: every line an event of
+ * that port, one finding of 3 flaps. Without the port (another host's
+ * log) the bonding lines are none of ours and ib_core's device is apart.
+ */
+static void test_node_klog_run_roce(void **state)
+{
+	struct node_port port = roce_port;
+	struct node_run_opts o = { .host = "gpu017",
+				   .sysfs_root = "/nonexistent",
+				   .window_h = 24,
+				   .timeout_s = 5 };
+	struct node_ctx c = { .o = &o, .ports = &port, .n = 1 };
+	char path[512];
+	json_t *records = json_array(), *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kernlog/roce-bond-dmesg.log",
+		 FIXTURES_DIR);
+	o.kernel_log = path;
+	c.findings = json_array();
+	c.skipped = json_array();
+	c.notes = json_array();
+	assert_int_equal(node_klog_run(&c, records), 0);
+	assert_int_equal(json_array_size(records), 14);
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_object_get(json_array_get(records, 6), "subject"),
+			"ca")),
+		"mlx5_3");
+	assert_int_equal(json_array_size(c.findings), 1);
+	f = json_array_get(c.findings, 0);
+	assert_int_equal(downs_of(f), 3);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(f, "subject"), "ca")),
+			    "mlx5_3");
+
+	json_array_clear(records);
+	json_array_clear(c.findings);
+	c.n = 0;
+	assert_int_equal(node_klog_run(&c, records), 0);
+	assert_int_equal(json_array_size(records), 9); /* no bonding */
+	assert_int_equal(count(c.findings, "warn", "link-flapping"), 2);
+	json_decref(records);
+	json_decref(c.findings);
+	json_decref(c.skipped);
+	json_decref(c.notes);
+}
+
 static void test_judge_fixtures(void **state)
 {
 	struct events e;
@@ -774,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_judge_init_after_active),
 		cmocka_unit_test(test_judge_roce_flap_counts_once),
 		cmocka_unit_test(test_judge_merge_keeps_real_flaps),
+		cmocka_unit_test(test_node_klog_run_roce),
 		cmocka_unit_test(test_judge_fixtures),
 		cmocka_unit_test(test_event_record),
 	};
