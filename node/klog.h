@@ -33,16 +33,24 @@ struct klog_event {
 	double time; /* UTC seconds, < 0 unknown */
 	double mono; /* seconds since boot, < 0 unknown */
 	char device[KLOG_NAME_LEN]; /* rxe0, ens1f0np0, 0000:c1:00.0 */
+	int port; /* the RDMA device's port the line names, 0 none */
 	char bdf[16]; /* the PCI device the line names, or "" */
 	int module; /* cable module number, -1 none */
 	char peer[KLOG_NAME_LEN]; /* LNet NID, "" none */
 	char target[KLOG_NAME_LEN]; /* lustre-OST0003, "" none */
+	const char *target_type; /* "OST", "MDT", "MGS" or NULL */
 	char process[KLOG_NAME_LEN]; /* hung task */
 	long pid, seconds;
 	char detail[KLOG_NAME_LEN]; /* command, error type, rc */
 	char text[KLOG_TEXT_LEN]; /* the line, escaped */
 	long line;
 };
+
+/*
+ * Lines of one port's flap from different sources (ib_core, the netdev,
+ * bonding, the cable module) within this many seconds count once.
+ */
+#define KLOG_FLAP_MERGE_S 5.0
 
 /* Matches one kernel log line against the table: 1 with *ev set, else 0. */
 int klog_match(const struct kernlog_line *l, struct klog_event *ev);

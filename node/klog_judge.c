@@ -79,10 +79,16 @@ static void port_name(const struct klog_params *p, const struct klog_event *ev,
 
 /* ---- link flapping ---- */
 
-static bool is_down(const struct klog_event *ev)
+/* A cable unplugged takes the link down with it. */
+static bool is_unplug(const struct klog_event *ev)
 {
-	return (ev->kind == KLOG_LINK && !strcmp(ev->what, "down")) ||
-	       (ev->kind == KLOG_TRANSCEIVER && !strcmp(ev->what, "unplugged"));
+	return ev->kind == KLOG_TRANSCEIVER && !strcmp(ev->what, "unplugged");
+}
+
+/* A line about the state of a port's link (down, up, init, ...). */
+static bool is_link(const struct klog_event *ev)
+{
+	return ev->kind == KLOG_LINK || is_unplug(ev);
 }
 
 static bool same_port(const struct klog_params *p, const struct klog_event *a,
@@ -92,15 +98,21 @@ static bool same_port(const struct klog_params *p, const struct klog_event *a,
 
 	if (pa || pb)
 		return pa == pb;
+	if (a->port && b->port && a->port != b->port)
+		return false;
 	return !strcmp(a->device, b->device);
 }
 
+/* Time order; lines of one instant in the order of the log. */
 static int cmp_axis(const void *x, const void *y)
 {
-	double a = axis(*(const struct klog_event *const *)x);
-	double b = axis(*(const struct klog_event *const *)y);
+	const struct klog_event *ea = *(const struct klog_event *const *)x;
+	const struct klog_event *eb = *(const struct klog_event *const *)y;
+	double a = axis(ea), b = axis(eb);
 
-	return a < b ? -1 : a > b;
+	if (a != b)
+		return a < b ? -1 : 1;
+	return ea->line < eb->line ? -1 : ea->line > eb->line;
 }
 
 static void flap_finding(const struct klog_params *p,
@@ -200,25 +212,117 @@ out:
 	free(w);
 }
 
+/* The link as one source (a table row) last saw it. */
+enum link_seen {
+	SEEN_NONE,
+	SEEN_UP,
+	SEEN_DOWN,
+	SEEN_INIT, /* INIT or ARMED, not after ACTIVE */
+	SEEN_INIT_AFTER_UP, /* INIT or ARMED right after ACTIVE: a flap */
+};
+
+struct flap_source {
+	const char *pattern;
+	enum link_seen seen;
+};
+
+#define KLOG_FLAP_SOURCES 8
+
+static struct flap_source *flap_source(struct flap_source *src, int *n,
+				       const char *pattern)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(src[i].pattern, pattern))
+			return &src[i];
+	if (*n == KLOG_FLAP_SOURCES)
+		return &src[*n - 1];
+	src[*n] = (struct flap_source){ .pattern = pattern };
+	return &src[(*n)++];
+}
+
+/*
+ * Does ev take the link down, as its source saw it? Every down or unplug
+ * does (two downs with no up logged between are two: the up went
+ * unlogged), except the DOWN that follows an INIT that already counted;
+ * ib_core's INIT or ARMED does when the source last saw the port ACTIVE
+ * (so DOWN -> INIT -> ACTIVE is one flap, and ACTIVE -> INIT -> DOWN too;
+ * INIT -> ACTIVE at boot none). Updates the source.
+ */
+static bool takes_down(struct flap_source *s, const struct klog_event *ev)
+{
+	enum link_seen was = s->seen;
+
+	if (!strcmp(ev->what, "up")) {
+		s->seen = SEEN_UP;
+		return false;
+	}
+	if (!strcmp(ev->what, "init") || !strcmp(ev->what, "armed")) {
+		if (was == SEEN_INIT_AFTER_UP)
+			return false;
+		s->seen = was == SEEN_UP ? SEEN_INIT_AFTER_UP : SEEN_INIT;
+		return was == SEEN_UP;
+	}
+	if (!strcmp(ev->what, "down") || is_unplug(ev)) {
+		s->seen = SEEN_DOWN;
+		return was != SEEN_INIT_AFTER_UP;
+	}
+	return false;
+}
+
+/*
+ * The flaps of one port's link lines l (sorted): each source's downs, and
+ * a down from another source within KLOG_FLAP_MERGE_S of the last flap's
+ * first line, when that flap has none from this source yet, is the same
+ * flap (a RoCE port: ib_core, its netdev and bonding log each). Writes the
+ * first line of each flap to d; returns how many.
+ */
+static int port_flaps(const struct klog_event **l, int n,
+		      const struct klog_event **d)
+{
+	struct flap_source src[KLOG_FLAP_SOURCES];
+	unsigned in_last = 0; /* sources in the last flap, by index */
+	int nsrc = 0, k = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct flap_source *s = flap_source(src, &nsrc, l[i]->pattern);
+		unsigned bit = 1u << (s - src);
+
+		if (!takes_down(s, l[i]))
+			continue;
+		if (k && !(in_last & bit) &&
+		    axis(l[i]) - axis(d[k - 1]) <= KLOG_FLAP_MERGE_S) {
+			in_last |= bit;
+			continue;
+		}
+		d[k++] = l[i];
+		in_last = bit;
+	}
+	return k;
+}
+
 static int judge_flaps(const struct klog_event *ev, int n,
 		       const struct klog_params *p, json_t *findings)
 {
+	const struct klog_event **l = calloc((size_t)n + 1, sizeof(*l));
 	const struct klog_event **d = calloc((size_t)n + 1, sizeof(*d));
 	bool *done = calloc((size_t)n + 1, sizeof(*done));
 	int fails = 0;
 
-	for (int i = 0; d && done && i < n; i++) {
+	for (int i = 0; l && d && done && i < n; i++) {
 		int k = 0;
 
-		if (done[i] || !is_down(&ev[i]))
+		if (done[i] || !is_link(&ev[i]))
 			continue;
 		for (int j = i; j < n; j++)
-			if (!done[j] && is_down(&ev[j]) &&
+			if (!done[j] && is_link(&ev[j]) &&
 			    same_port(p, &ev[i], &ev[j]))
-				done[j] = true, d[k++] = &ev[j];
-		qsort(d, (size_t)k, sizeof(*d), cmp_axis);
-		judge_port_flaps(p, d, k, findings, &fails);
+				done[j] = true, l[k++] = &ev[j];
+		qsort(l, (size_t)k, sizeof(*l), cmp_axis);
+		k = port_flaps(l, k, d);
+		if (k)
+			judge_port_flaps(p, d, k, findings, &fails);
 	}
+	free(l);
 	free(d);
 	free(done);
 	return fails;
@@ -231,6 +335,7 @@ struct group {
 	int n;
 	json_t *whats; /* what -> count */
 	json_t *targets; /* target -> true */
+	const char *target_type; /* of the first event that names one */
 	bool any_fresh;
 };
 
@@ -259,6 +364,8 @@ static void group_add(struct group *g, const struct klog_event *ev,
 	json_object_set_new(g->whats, ev->what, json_integer(c + 1));
 	if (ev->target[0])
 		json_object_set_new(g->targets, ev->target, json_true());
+	if (!g->target_type)
+		g->target_type = ev->target_type;
 }
 
 static json_int_t what_n(const struct group *g, const char *what)
@@ -319,6 +426,8 @@ static void module_finding(const struct klog_params *p, struct group *g,
 	char name[160], t0[40], t1[40], what[200];
 	bool bad = what_n(g, "error") || what_n(g, "high-temperature");
 
+	if (what_n(g, "plugged") == g->n)
+		return; /* a module found present (every HCA at boot): no fault */
 	port_name(p, g->first, name, sizeof(name));
 	whats_text(g, what, sizeof(what));
 	json_array_append_new(
@@ -374,6 +483,9 @@ static void storage_finding(const struct klog_params *p, struct group *g,
 	if (e->peer[0] && e->target[0])
 		snprintf(name, sizeof(name), "storage peer %s (%s)", e->peer,
 			 e->target);
+	else if (e->peer[0] && g->target_type)
+		snprintf(name, sizeof(name), "storage peer %s (%s)", e->peer,
+			 g->target_type);
 	else if (e->peer[0])
 		snprintf(name, sizeof(name), "storage peer %s", e->peer);
 	else if (e->target[0])
@@ -435,13 +547,13 @@ static int judge_groups(const struct klog_event *ev, int n, enum klog_kind kind,
 		struct group g = { 0 };
 
 		if (done[i] || ev[i].kind != kind ||
-		    (kind == KLOG_TRANSCEIVER && is_down(&ev[i])))
+		    (kind == KLOG_TRANSCEIVER && is_unplug(&ev[i])))
 			continue;
 		g.whats = json_object();
 		g.targets = json_object();
 		for (int j = i; j < n; j++)
 			if (!done[j] && ev[j].kind == kind &&
-			    !(kind == KLOG_TRANSCEIVER && is_down(&ev[j])) &&
+			    !(kind == KLOG_TRANSCEIVER && is_unplug(&ev[j])) &&
 			    !strcmp(group_key(&ev[i]), group_key(&ev[j])))
 				done[j] = true, group_add(&g, &ev[j], p);
 		if (kind == KLOG_HCA_HEALTH)
@@ -480,6 +592,8 @@ json_t *klog_event_record(const char *host, const struct klog_event *ev,
 	subj = port ? node_port_ref(host, port)
 		    : json_pack("{s:s}", "host", host);
 	json_object_set_new(subj, "device", json_string(ev->device));
+	if (!port && ev->port)
+		json_object_set_new(subj, "port", json_integer(ev->port));
 	if (ev->bdf[0])
 		json_object_set_new(subj, "bdf", json_string(ev->bdf));
 	if (ev->module >= 0)
@@ -499,6 +613,9 @@ json_t *klog_event_record(const char *host, const struct klog_event *ev,
 		json_object_set_new(rec, "peer", json_string(ev->peer));
 	if (ev->target[0])
 		json_object_set_new(rec, "target", json_string(ev->target));
+	if (ev->target_type)
+		json_object_set_new(rec, "target_type",
+				    json_string(ev->target_type));
 	if (ev->process[0]) {
 		json_object_set_new(rec, "process", json_string(ev->process));
 		json_object_set_new(rec, "pid", json_integer(ev->pid));

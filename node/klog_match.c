@@ -195,6 +195,85 @@ static bool match_addrconf(const char *text, struct klog_event *ev)
 	return true;
 }
 
+/*
+ * ib_core cache.c ib_cache_update() (Linux 6.15, "IB/cache: Add log
+ * messages for IB device state changes"): ibdev_info(device, "Port: %d
+ * Link %s\n", port, ib_port_state_to_str(state)), on every change after
+ * the first: "mlx5_core 0000:08:00.0 mlx5_0: Port: 1 Link DOWN" (a device
+ * without a parent: "rxe0: Port: 1 Link ACTIVE"). States: DOWN, INIT,
+ * ARMED, ACTIVE, ACTIVE_DEFER.
+ */
+static bool match_ib_core_port(const char *text, struct klog_event *ev)
+{
+	static const struct {
+		const char *word, *what;
+	} states[] = {
+		{ "DOWN", "down" },	  { "INIT", "init" },
+		{ "ARMED", "armed" },	  { "ACTIVE", "up" },
+		{ "ACTIVE_DEFER", "up" },
+	};
+	const char *p = strstr(text, ": Port: "), *q;
+	char *end;
+	long port;
+
+	if (!p || p == text)
+		return false;
+	port = strtol(p + 8, &end, 10);
+	if (end == p + 8 || port < 1 || port > 255 || strncmp(end, " Link ", 6))
+		return false;
+	q = end + 6;
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		if (strcmp(q, states[i].word))
+			continue;
+		word_before(text, p, ev->device, sizeof(ev->device));
+		bdf_in(text, ev->bdf);
+		ev->port = (int)port;
+		ev->what = states[i].what;
+		snprintf(ev->detail, sizeof(ev->detail), "%s", states[i].word);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * bonding bond_miimon_commit(): slave_info(bond_dev, slave_dev, "link
+ * status definitely down, disabling slave") / "link status definitely up,
+ * %u Mbps %s duplex" (5.x+: "bond0: (slave ens1f0np0): link status ...");
+ * before: pr_info("%s: link status definitely down for interface %s,
+ * disabling it") / "... up for interface %s, %u Mbps %s duplex".
+ * The device is the slave.
+ */
+static bool match_bond_slave(const char *text, struct klog_event *ev)
+{
+	const char *p = strstr(text, "link status definitely "), *s, *e;
+	bool down;
+
+	if (!p)
+		return false;
+	p += 23;
+	if (!strncmp(p, "down", 4))
+		down = true;
+	else if (!strncmp(p, "up", 2))
+		down = false;
+	else
+		return false;
+	s = strstr(text, "(slave ");
+	if (s && s < p) {
+		s += 7;
+		e = strchr(s, ')');
+	} else if ((s = strstr(p, " for interface "))) {
+		s += 15;
+		e = s + strcspn(s, ", ");
+	} else {
+		return false;
+	}
+	if (!e || e == s)
+		return false;
+	copy_span(ev->device, sizeof(ev->device), s, (size_t)(e - s));
+	ev->what = down ? "down" : "up";
+	return true;
+}
+
 /* ---- cable module ---- */
 
 /*
@@ -306,12 +385,66 @@ static bool match_temp(const char *text, struct klog_event *ev)
 
 /* ---- storage: LNet and Lustre ---- */
 
+/*
+ * The kind of Lustre target a line is about: from the target name
+ * ("lustre-OST0003"), else "MGS" for the management client (its import
+ * "MGC10.0.0.1@o2ib", "Connection to MGS").
+ */
+static const char *target_type_of(const char *target, const char *text)
+{
+	static const char *const kinds[] = { "OST", "MDT", "MGS" };
+	const char *dash = strrchr(target, '-');
+
+	for (int k = 0; dash && k < 3; k++)
+		if (!strncmp(dash + 1, kinds[k], 3))
+			return kinds[k];
+	return strstr(text, "MGC") || strstr(text, " MGS ") ? "MGS" : NULL;
+}
+
 static bool storage(const char *text, struct klog_event *ev, const char *what)
 {
 	ev->what = what;
-	nid_in(text, ev->peer, sizeof(ev->peer));
+	if (!ev->peer[0])
+		nid_in(text, ev->peer, sizeof(ev->peer));
 	if (!ev->target[0])
 		target_in(text, ev->target, sizeof(ev->target));
+	ev->target_type = target_type_of(ev->target, text);
+	return true;
+}
+
+/*
+ * libcfs console rate limiting: "... Skipped 24 previous similar
+ * messages" repeats no event of its own.
+ */
+static bool skipped_line(const char *text)
+{
+	return strstr(text, " previous similar message") != NULL;
+}
+
+/*
+ * The request of a ptlrpc "@@@" line: "... o250->IMPORT@NID:26/25 ...",
+ * the import then the peer's NID (the import of the MGC holds a NID of
+ * its own: "o250->MGC10.1.1.47@tcp@10.1.1.47@tcp:26/25"). Sets the peer
+ * and the target; false when the line names no request.
+ */
+static bool request_peer(const char *from, struct klog_event *ev)
+{
+	const char *imp = strstr(from, "->"), *end, *at = NULL, *prev = NULL;
+	char name[KLOG_NAME_LEN * 2];
+
+	if (!imp)
+		return false;
+	imp += 2;
+	end = imp + strcspn(imp, ": ");
+	for (const char *q = imp; q < end; q++)
+		if (*q == '@')
+			prev = at, at = q;
+	if (!prev || prev == imp)
+		return false;
+	copy_span(ev->peer, sizeof(ev->peer), prev + 1,
+		  (size_t)(end - prev - 1));
+	snprintf(name, sizeof(name), "%.*s", (int)(prev - imp), imp);
+	target_in(name, ev->target, sizeof(ev->target));
 	return true;
 }
 
@@ -348,21 +481,56 @@ static bool match_restored(const char *text, struct klog_event *ev)
  */
 static bool match_rpc_timeout(const char *text, struct klog_event *ev)
 {
-	const char *p = strstr(text, "Request sent has timed out"), *imp, *at;
+	const char *p = strstr(text, "Request sent has timed out");
 
 	if (!p)
 		return false;
-	imp = strstr(p, "->");
-	if (imp && (at = strchr(imp, '@'))) {
-		target_in(imp, ev->target, sizeof(ev->target));
-		nid_in(at + 1, ev->peer, sizeof(ev->peer));
-	}
+	request_peer(p, ev);
 	snprintf(ev->detail, sizeof(ev->detail), "%s",
 		 strstr(p, "sent delay") ? "sent delay" : "slow reply");
-	ev->what = "request-timeout";
-	if (!ev->peer[0])
-		nid_in(text, ev->peer, sizeof(ev->peer));
-	return true;
+	return storage(text, ev, "request-timeout");
+}
+
+/*
+ * Every other ptlrpc request line ("@@@ " then the request, DEBUG_REQ)
+ * that names a peer: ptlrpc_expire_one_request() "@@@ Request sent has
+ * failed due to network error: [sent ...] req@... o250->MGC10.1.1.47@tcp@
+ * 10.1.1.47@tcp:26/25 ..." is a network-error; the others a request-error
+ * with the message as the detail.
+ */
+static bool match_rpc_request(const char *text, struct klog_event *ev)
+{
+	const char *p = strstr(text, "@@@ "), *m;
+
+	if (!p || !request_peer(p, ev))
+		return false;
+	p += 4;
+	if (strstr(p, "failed due to network error"))
+		return storage(text, ev, "network-error");
+	m = p + strcspn(p, ":[");
+	copy_span(ev->detail, sizeof(ev->detail), p, (size_t)(m - p));
+	return storage(text, ev, "request-error");
+}
+
+/*
+ * o2iblnd_cb.c kiblnd_check_conns(): CNETERR("Timed out tx for %s: %d
+ * seconds"), printed as "LNet: 2431:0:(o2iblnd_cb.c:3174:
+ * kiblnd_check_conns()) Timed out tx for 172.31.126.87@o2ib: 403055
+ * seconds": the LND gave up on a transmit to that peer.
+ */
+static bool match_lnet_tx_timeout(const char *text, struct klog_event *ev)
+{
+	const char *p = strstr(text, "Timed out tx for "), *c;
+
+	if (!p || strncmp(text, "LNet", 4))
+		return false;
+	p += 17;
+	c = strchr(p, ':');
+	if (!c || !nid_in(p, ev->peer, sizeof(ev->peer)))
+		return false;
+	snprintf(ev->detail, sizeof(ev->detail), "%ld s",
+		 strtol(c + 1, NULL, 10));
+	return storage(text, ev, "tx-timeout");
 }
 
 /* "This client was evicted by %.*s; in progress operations ..." */
@@ -379,7 +547,8 @@ static bool match_evicted(const char *text, struct klog_event *ev)
  */
 static bool match_lnet_recovery(const char *text, struct klog_event *ev)
 {
-	if (strncmp(text, "LNet", 4) || !strstr(text, "recovery"))
+	if (strncmp(text, "LNet", 4) || !strstr(text, "recovery") ||
+	    skipped_line(text))
 		return false;
 	return storage(text, ev, "peer-recovery");
 }
@@ -390,7 +559,7 @@ static bool match_lnet_recovery(const char *text, struct klog_event *ev)
  */
 static bool match_lnet_error(const char *text, struct klog_event *ev)
 {
-	if (strncmp(text, "LNetError:", 10))
+	if (strncmp(text, "LNetError:", 10) || skipped_line(text))
 		return false;
 	return storage(text, ev,
 		       strstr(text, "Timed out RDMA with") ? "rdma-timeout"
@@ -407,7 +576,7 @@ static bool match_lustre_rc(const char *text, struct klog_event *ev)
 	const char *rc = strstr(text, "rc = -");
 	long v;
 
-	if (strncmp(text, "LustreError:", 12) || !rc)
+	if (strncmp(text, "LustreError:", 12) || !rc || skipped_line(text))
 		return false;
 	v = strtol(rc + 5, NULL, 10);
 	snprintf(ev->detail, sizeof(ev->detail), "rc = %ld", v);
@@ -438,9 +607,11 @@ static bool match_hung(const char *text, struct klog_event *ev)
 }
 
 static const struct klog_pattern patterns[] = {
+	{ "ib-core-port", KLOG_LINK, match_ib_core_port },
 	{ "netdev-link", KLOG_LINK, match_netdev_link },
 	{ "ib-port-state", KLOG_LINK, match_ib_dev_state },
 	{ "addrconf-ready", KLOG_LINK, match_addrconf },
+	{ "bond-slave-link", KLOG_LINK, match_bond_slave },
 	{ "mlx5-module", KLOG_TRANSCEIVER, match_module },
 	{ "mlx5-health-miss", KLOG_HCA_HEALTH, match_health_miss },
 	{ "mlx5-fatal", KLOG_HCA_HEALTH, match_fatal },
@@ -451,7 +622,9 @@ static const struct klog_pattern patterns[] = {
 	{ "lustre-lost", KLOG_STORAGE, match_lost },
 	{ "lustre-restored", KLOG_STORAGE, match_restored },
 	{ "ptlrpc-timeout", KLOG_STORAGE, match_rpc_timeout },
+	{ "ptlrpc-request", KLOG_STORAGE, match_rpc_request },
 	{ "lustre-evicted", KLOG_STORAGE, match_evicted },
+	{ "lnet-tx-timeout", KLOG_STORAGE, match_lnet_tx_timeout },
 	{ "lnet-recovery", KLOG_STORAGE, match_lnet_recovery },
 	{ "lnet-error", KLOG_STORAGE, match_lnet_error },
 	{ "lustre-rc", KLOG_STORAGE, match_lustre_rc },

@@ -55,23 +55,32 @@ static int take(void *arg, const struct kernlog_line *l)
 	return 0;
 }
 
-/* An event's device is a CA name (rxe0, mlx5_0) or a port's netdev. */
+/*
+ * An event's device is a CA name (rxe0, mlx5_0; with the port when the
+ * line names one: ib_core's "Port: 2") or a port's netdev.
+ */
 static const struct node_port *port_of(void *arg, const struct klog_event *ev)
 {
 	const struct node_ctx *c = arg;
 
 	for (int i = 0; i < c->n; i++)
-		if (!strcmp(c->ports[i].ca, ev->device) ||
+		if ((!strcmp(c->ports[i].ca, ev->device) &&
+		     (!ev->port || ev->port == c->ports[i].port)) ||
 		    (c->ports[i].netdev[0] &&
 		     !strcmp(c->ports[i].netdev, ev->device)))
 			return &c->ports[i];
 	return NULL;
 }
 
-/* An up-only line (addrconf) of a netdev that is no HCA port: not ours. */
+/*
+ * The lines about any netdev (addrconf's carrier on, a bonding slave's
+ * link) are ours only for a netdev of one of the node's HCA ports.
+ */
 static bool relevant(const struct node_ctx *c, const struct klog_event *ev)
 {
-	return strcmp(ev->pattern, "addrconf-ready") || port_of((void *)c, ev);
+	return (strcmp(ev->pattern, "addrconf-ready") &&
+		strcmp(ev->pattern, "bond-slave-link")) ||
+	       port_of((void *)c, ev);
 }
 
 static const char *log_path(const struct node_ctx *c)

@@ -274,6 +274,8 @@ static int group_kinds(struct report *r, json_t *grouped)
 		if (t < 0 || str(ev, "peer") ||
 		    !strcmp(str(ev, "category"), "hung-task") ||
 		    !strcmp(str(ev, "what"), "up") ||
+		    !strcmp(str(ev, "what"), "init") ||
+		    !strcmp(str(ev, "what"), "armed") ||
 		    !strcmp(str(ev, "what"), "plugged"))
 			continue;
 		tv[n].ev = ev;
