@@ -227,6 +227,7 @@ struct burnin_config {
 	const char *routes, *lfts, *ftree_ca_order;
 	const char *coverage, *plan_out; /* --coverage FILE, --plan FILE */
 	int max_rounds; /* --max-rounds N: route-aware all-pairs; 0 none */
+	bool allow_adaptive; /* --allow-adaptive: plan over AR paths anyway */
 	bool progress;
 	bool pin_numa;
 	const char *argv_line; /* for the run start record */

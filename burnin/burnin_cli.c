@@ -33,6 +33,8 @@ enum {
 	OPT_STALL,
 	OPT_RETRY,
 	OPT_QP_TIMEOUT,
+	OPT_SL,
+	OPT_ALLOW_ADAPTIVE,
 	OPT_VERIFY,
 	OPT_DRY_RUN,
 	OPT_INVENTORY,
@@ -97,6 +99,10 @@ static const struct cli_opt burnin_opts[] = {
 	  "RC retry count, 0-6 (default 3: a dead link errors fast)" },
 	{ "qp-timeout", OPT_QP_TIMEOUT, "N",
 	  "RC ACK timeout 4.096 us x 2^N per try, 1-31 (default 14: 67 ms)" },
+	{ "sl", OPT_SL, "N",
+	  "service level of every QP, 0-15 (default 0): with --routes, a path through a switch whose adaptive routing covers this SL is adaptive" },
+	{ "allow-adaptive", OPT_ALLOW_ADAPTIVE, NULL,
+	  "with --routes: plan cover / all-pairs over adaptive paths anyway; the certificate then says the plan is not contention-free" },
 	{ "verify", OPT_VERIFY, NULL, "check a data pattern end to end" },
 	{ "dry-run", OPT_DRY_RUN, NULL,
 	  "print rounds, pairs and predicted wall time; no traffic" },
@@ -288,6 +294,11 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_QP_TIMEOUT:
 		return parse_int("--qp-timeout", arg, 1, 31,
 				 &c->params.qp_timeout);
+	case OPT_SL:
+		return parse_int("--sl", arg, 0, 15, &c->params.sl);
+	case OPT_ALLOW_ADAPTIVE:
+		c->allow_adaptive = true;
+		return 0;
 	case OPT_VERIFY:
 		c->params.verify = true;
 		return 0;
@@ -478,6 +489,17 @@ int burnin_main(int argc, char **argv)
 		return cli_usage_error(&burnin_cmd,
 				       "--max-rounds goes with --routes FILE "
 				       "and --schedule all-pairs"),
+		       IBP_EXIT_USAGE;
+	if (st.cfg.params.sl && st.cfg.params.cm == DPATH_CM_RDMACM)
+		return cli_usage_error(&burnin_cmd,
+				       "--sl goes with --cm bootstrap: with "
+				       "rdma_cm the SL is the SA's path "
+				       "record's (the SM's QoS policy)"),
+		       IBP_EXIT_USAGE;
+	if (st.cfg.allow_adaptive && !st.cfg.routes)
+		return cli_usage_error(&burnin_cmd,
+				       "--allow-adaptive goes with --routes "
+				       "FILE"),
 		       IBP_EXIT_USAGE;
 	if (st.cfg.inventory && !st.cfg.dry_run)
 		return cli_usage_error(&burnin_cmd,

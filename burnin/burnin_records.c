@@ -181,6 +181,10 @@ json_t *burnin_run_record(const struct burnin_coord *co, const char *event)
 			    co->ctx->bs ? co->ctx->bs->size : 0, "ports",
 			    co->n_inv, "rounds", co->n_main_rounds)))
 		goto fail_rec;
+	/* the SL every QP ran on: the routes say whether it was adaptive */
+	if (json_object_set_new(json_object_get(rec, "params"), "sl",
+				json_integer(cfg->params.sl)))
+		goto fail_rec;
 	/* --max-rounds makes another route-aware plan: --resume checks it */
 	if (cfg->max_rounds &&
 	    json_object_set_new(json_object_get(rec, "params"), "max_rounds",

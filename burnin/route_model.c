@@ -274,6 +274,18 @@ int burnin_routes_path(const struct burnin_routes *r, int src, int dst,
 	return p.n;
 }
 
+const struct fabric_ar *burnin_routes_cable_ar(const struct burnin_routes *r,
+					       int c)
+{
+	const struct fabric_port *p;
+
+	if (c < 0 || c >= r->ncables)
+		return NULL;
+	p = r->cable_out[c];
+	return p->node->type == FABRIC_NODE_SWITCH ? &r->fr.lft[p->node->idx].ar
+						   : NULL;
+}
+
 int burnin_routes_cable_dsts(const struct burnin_routes *r, int c, int *cas,
 			     int max)
 {

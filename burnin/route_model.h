@@ -94,6 +94,15 @@ int burnin_routes_path(const struct burnin_routes *r, int src, int dst,
 int burnin_routes_cable_dsts(const struct burnin_routes *r, int c, int *cas,
 			     int max);
 
+struct fabric_ar;
+/*
+ * The adaptive routing of the switch at cable c's egress end, as the
+ * routes file says it (fabric/ar_info.h; unknown when not read); NULL for
+ * a cable out of a CA.
+ */
+const struct fabric_ar *burnin_routes_cable_ar(const struct burnin_routes *r,
+					       int c);
+
 /* "leaf01:17->spine03:5" (names made safe for a terminal) into buf. */
 void burnin_cable_name(const struct burnin_routes *r, int c, char *buf,
 		       size_t len);

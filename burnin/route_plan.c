@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "burnin/route_ar.h"
 #include "burnin/route_plan.h"
 #include "common/cli.h"
 #include "common/log.h"
@@ -147,6 +148,17 @@ static json_t *summary_json(const struct route_ctx *c,
 
 	if (o && cert->has_bound)
 		json_object_set_new(o, "all_pairs", bound_json(c, cert));
+	/* flows on adaptive paths: their cables' loads are the tables'
+	 * guess, not a promise (route_ar.h) */
+	if (o && (json_object_set_new(o, "sl", json_integer(cert->sl)) ||
+		  json_object_set_new(o, "adaptive_flows",
+				      json_integer(cert->adaptive_flows)) ||
+		  json_object_set_new(o, "contention_free",
+				      json_boolean(!cert->adaptive_flows &&
+						   !cert->contended_rounds)))) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -421,6 +433,7 @@ int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 	struct route_bound bound = { .cable = -1 };
 	struct route_cert cert;
 	struct route_ctx c;
+	struct route_ar ar;
 	int code = load(cfg, &r, &c, inv, n);
 
 	if (code) {
@@ -436,7 +449,11 @@ int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 		cert.bound = bound;
 		cert.max_rounds = cfg->max_rounds;
 		cert.predicted_s = burnin_predict_seconds(cfg, s->n_rounds, n);
-		code = outputs(cfg, &c, inv, s, &cert);
+		code = route_ar_gate(cfg, &c, s, &ar);
+		cert.adaptive_flows = ar.flows_adaptive;
+		cert.sl = ar.sl;
+		if (!code)
+			code = outputs(cfg, &c, inv, s, &cert);
 		route_cert_free(&cert);
 	}
 	route_ctx_free(&c);

@@ -174,6 +174,8 @@ struct route_cert {
 	struct route_bound bound;
 	int max_rounds;
 	double predicted_s;
+	/* route_ar.h: flows on adaptive paths (--allow-adaptive), SL */
+	int adaptive_flows, sl;
 };
 
 /*

@@ -88,6 +88,14 @@ struct fabric_smp_ops {
 			      int hops, int port, int i2c, int page, int offset,
 			      int len, unsigned timeout_ms, uint8_t *buf,
 			      int *status);
+	/*
+	 * AdaptiveRoutingInfo (vendor attribute 0xFF20, fabric/ar_info.h):
+	 * its first FABRIC_AR_INFO_BYTES into buf. 0; -ETIMEDOUT; -EIO with
+	 * *status the MAD status (a switch without AR refuses the attribute).
+	 * Optional: NULL when the backend cannot send it.
+	 */
+	int (*read_ar_info)(struct fabric_smp *h, const uint8_t *path, int hops,
+			    uint8_t *buf, int *status);
 	void (*close)(struct fabric_smp *h);
 };
 

@@ -37,6 +37,7 @@ struct rec_lft {
 	uint64_t guid;
 	uint16_t top;
 	uint8_t *ports;
+	struct fabric_ar ar;
 	unsigned long line;
 };
 
@@ -196,6 +197,11 @@ static int parse_lft(struct rec_ctx *c, const json_t *rec)
 			   "expected an lft record's guid and linear_fdb_top "
 			   "0..0xbfff");
 	t->top = (uint16_t)top;
+	if (fabric_ar_from_json(rec, &t->ar))
+		return bad(c, c->line,
+			   "expected adaptive_routing unknown|on|off and an ar "
+			   "object with sls 0..15 and transports_excluded "
+			   "UD|RC|UC|DCT");
 	c->nlfts++; /* owned from here: freed with the rest */
 	return parse_lft_ports(c, json_object_get(rec, "ports"), t);
 }
@@ -361,6 +367,7 @@ static int make_tables(struct rec_ctx *c, struct fabric *m,
 		rc = fabric_routes_set(r, n, c->lfts[i].top, c->lfts[i].ports);
 		if (rc)
 			return rc;
+		r->lft[n->idx].ar = c->lfts[i].ar;
 	}
 	return 0;
 }

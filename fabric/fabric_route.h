@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabric/ar_info.h"
 #include "fabric/fabric_finding.h"
 #include "fabric/fabric_model.h"
 
@@ -24,6 +25,7 @@
 /* One switch's table: port[lid] for lid 0..top, FABRIC_LFT_NONE = none. */
 struct fabric_lft {
 	bool valid; /* read (or loaded) */
+	struct fabric_ar ar; /* its adaptive routing (unknown unless read) */
 	uint16_t top; /* LinearFDBTop */
 	uint8_t *port; /* [top + 1] */
 };

@@ -45,6 +45,58 @@ static int unread(struct fabric_findings *fs, const struct fabric_node *n,
 	return 0;
 }
 
+/*
+ * The switch's AdaptiveRoutingInfo. A switch that does not answer the
+ * vendor attribute (ibsim, other vendors, AR not licensed) stays unknown,
+ * never "off": its table may still not be its path.
+ */
+static void read_ar(struct fabric_smp *h, const struct fabric_node *n,
+		    struct fabric_ar *ar)
+{
+	uint8_t buf[FABRIC_AR_INFO_BYTES];
+	char why[64];
+	int status = 0, rc;
+
+	if (!fabric_smp->read_ar_info) {
+		fabric_ar_unknown(ar, "not read");
+		return;
+	}
+	rc = fabric_smp->read_ar_info(h, n->dr_path, n->dr_hops, buf, &status);
+	if (!rc) {
+		fabric_ar_decode(buf, ar);
+		return;
+	}
+	if (rc == -EIO)
+		snprintf(why, sizeof(why), "MAD status 0x%04x",
+			 status & 0xffff);
+	else
+		snprintf(why, sizeof(why), "no answer");
+	fabric_ar_unknown(ar, why);
+}
+
+/* "adaptive routing: 3 on, 1 off, 76 unknown (no answer)": one line. */
+static void ar_summary(const struct fabric_routes *r)
+{
+	size_t i, count[3] = { 0 };
+	const char *why = NULL;
+
+	for (i = 0; i < r->m->nnodes; i++)
+		if (r->lft[i].valid) {
+			count[r->lft[i].ar.state]++;
+			if (r->lft[i].ar.state == FABRIC_AR_UNKNOWN && !why)
+				why = r->lft[i].ar.why;
+		}
+	/* a warning while any table may not be its switch's path */
+	if (count[FABRIC_AR_ON] || count[FABRIC_AR_UNKNOWN])
+		log_warn("adaptive routing: %zu on, %zu off, %zu unknown%s%s%s",
+			 count[FABRIC_AR_ON], count[FABRIC_AR_OFF],
+			 count[FABRIC_AR_UNKNOWN], why ? " (first: " : "",
+			 why ? why : "", why ? ")" : "");
+	else if (count[FABRIC_AR_OFF])
+		log_info("adaptive routing: off on all %zu switches",
+			 count[FABRIC_AR_OFF]);
+}
+
 /* Every switch's table by directed route; a silent switch is named and
  * the rest still read. */
 static int read_live(const struct fabric_args *a, struct fabric_routes *r,
@@ -71,14 +123,16 @@ static int read_live(const struct fabric_args *a, struct fabric_routes *r,
 			     ? -EINVAL
 			     : fabric_smp->read_lft(h, n->dr_path, n->dr_hops,
 						    &top, ports);
-		if (!rc)
+		if (!rc) {
 			rc = fabric_routes_set(r, n, top, ports);
-		else if (rc != -ENOMEM) {
+			read_ar(h, n, &r->lft[i].ar);
+		} else if (rc != -ENOMEM) {
 			bad++;
 			rc = unread(fs, n, rc);
 		}
 	}
 	fabric_smp->close(h);
+	ar_summary(r);
 	if (bad)
 		log_error("%zu switches did not answer", bad);
 	return rc == -ENOMEM ? rc : 0;
@@ -101,8 +155,11 @@ static json_t *lft_record(const struct fabric_node *n,
 	    json_object_set_new(rec, "lid", json_integer(n->lid)) ||
 	    json_object_set_new(rec, "linear_fdb_top", json_integer(t->top)) ||
 	    json_object_set_new(rec, "ports", ports) ||
-	    json_object_set_new(rec, "adaptive_routing",
-				json_string("unknown"))) {
+	    json_object_set_new(
+		    rec, "adaptive_routing",
+		    json_string(fabric_ar_state_name(t->ar.state))) ||
+	    (t->ar.state != FABRIC_AR_UNKNOWN &&
+	     json_object_set_new(rec, "ar", fabric_ar_json(&t->ar)))) {
 		json_decref(rec);
 		return NULL;
 	}

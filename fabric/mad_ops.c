@@ -13,6 +13,7 @@
 #include <infiniband/umad.h>
 
 #include "common/log.h"
+#include "fabric/ar_info.h"
 #include "fabric/fabric_ops.h"
 
 #define PORT_CAP_EXT_SPEEDS (1u << 14) /* PortInfo IsExtendedSpeedsSupported */
@@ -417,6 +418,25 @@ static int smp_read_cableinfo(struct fabric_smp *h, const uint8_t *path,
 	return 0;
 }
 
+static int smp_read_ar_info(struct fabric_smp *h, const uint8_t *path, int hops,
+			    uint8_t *buf, int *status)
+{
+	uint8_t data[IB_SMP_DATA_SIZE] = { 0 };
+	ib_portid_t id;
+	int rstatus = 0;
+
+	*status = 0;
+	if (dr_portid(&id, path, hops))
+		return -EINVAL;
+	if (!smp_query_status_via(data, &id, FABRIC_AR_ATTR, 0, h->timeout_ms,
+				  &rstatus, h->port)) {
+		*status = rstatus;
+		return rstatus ? -EIO : -ETIMEDOUT;
+	}
+	memcpy(buf, data, FABRIC_AR_INFO_BYTES);
+	return 0;
+}
+
 static void smp_close(struct fabric_smp *h)
 {
 	if (h)
@@ -428,5 +448,6 @@ const struct fabric_smp_ops fabric_mad_smp_ops = {
 	.open = smp_open,
 	.read_lft = smp_read_lft,
 	.read_cableinfo = smp_read_cableinfo,
+	.read_ar_info = smp_read_ar_info,
 	.close = smp_close,
 };

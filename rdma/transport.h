@@ -74,6 +74,7 @@ struct dpath_params {
 	double connect_timeout_s; /* rdma_cm: resolve and connect by this */
 	int step; /* the step's number, the same on every rank (the fake's
 		   * fabric shares cables among the flows of one step) */
+	int sl; /* --sl: every QP's service level (the address vector's) */
 };
 
 /*

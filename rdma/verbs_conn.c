@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <infiniband/verbs.h>
+
 #include "rdma/verbs_conn.h"
 #include "rdma/verbs_internal.h"
 #include "common/log.h"
@@ -212,4 +214,19 @@ int dpath_verbs_check_peer(const char *name, const struct dpath_params *p,
 		  " bytes, this end %d QPs of %zu bytes",
 		  name, peer->nqps, peer->msg_size, p->qps, p->msg_size);
 	return -EINVAL;
+}
+
+void dpath_vconn_av(const struct dpath_vconn *r, int port_num, int gid_index,
+		    int sl, struct ibv_ah_attr *av)
+{
+	memset(av, 0, sizeof(*av));
+	av->dlid = r->lid;
+	av->sl = (uint8_t)sl;
+	av->port_num = (uint8_t)port_num;
+	if (gid_index >= 0) {
+		av->is_global = 1;
+		av->grh.hop_limit = 64;
+		av->grh.sgid_index = (uint8_t)gid_index;
+		memcpy(av->grh.dgid.raw, r->gid, 16);
+	}
 }

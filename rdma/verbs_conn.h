@@ -52,6 +52,14 @@ int dpath_vconn_get_cm_addr(const struct dpath_vconn *c,
 bool dpath_vconn_cm_first(const struct dpath_vconn *a,
 			  const struct dpath_vconn *b);
 
+struct ibv_ah_attr;
+/*
+ * The address vector of a QP to peer r from our port (gid_index < 0: IB,
+ * no GRH), on service level sl (--sl; on RoCE the priority it maps to).
+ */
+void dpath_vconn_av(const struct dpath_vconn *r, int port_num, int gid_index,
+		    int sl, struct ibv_ah_attr *av);
+
 /* Fill len bytes (a multiple of 8) with the pattern of seed. */
 void dpath_pattern_fill(void *buf, size_t len, uint64_t seed);
 /* Offset of the first byte that differs from the pattern, or -1. */

@@ -475,16 +475,10 @@ static int ep_qp_rtr(struct dpath_endpoint *ep, int q)
 		.rq_psn = r->psn[q],
 		.max_dest_rd_atomic = (uint8_t)ep->rd_atom,
 		.min_rnr_timer = 12,
-		.ah_attr = { .dlid = r->lid,
-			     .port_num = (uint8_t)ep->port.port },
 	};
 
-	if (ep->port.gid_index >= 0) {
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.hop_limit = 64;
-		a.ah_attr.grh.sgid_index = (uint8_t)ep->port.gid_index;
-		memcpy(a.ah_attr.grh.dgid.raw, r->gid, 16);
-	}
+	dpath_vconn_av(r, ep->port.port, ep->port.gid_index, ep->params.sl,
+		       &a.ah_attr);
 	if (ibv_modify_qp(ep->qp[q], &a,
 			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |

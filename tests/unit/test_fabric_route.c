@@ -312,6 +312,31 @@ static int fake_read_lft(struct fabric_smp *h, const uint8_t *path, int hops,
 	return 0;
 }
 
+/*
+ * AdaptiveRoutingInfo: leaf01 answers AR on for every SL, leaf02 AR
+ * capable but off, spine01 refuses the vendor attribute (MAD status 0x0c,
+ * as a switch without AR does), spine02 answers nothing.
+ */
+static int fake_read_ar_info(struct fabric_smp *h, const uint8_t *path,
+			     int hops, uint8_t *buf, int *status)
+{
+	const struct fabric_node *n = fake->m->nodes[path[1]];
+
+	(void)h;
+	assert_int_equal(1, hops);
+	memset(buf, 0, FABRIC_AR_INFO_BYTES);
+	*status = 0;
+	if (n->guid == SPINE1) {
+		*status = 0x0c;
+		return -EIO;
+	}
+	if (n->guid != LEAF1 && n->guid != LEAF2)
+		return -ETIMEDOUT;
+	buf[3] = n->guid == LEAF1; /* E */
+	buf[7] = 0x10; /* GroupCap */
+	return 0;
+}
+
 static void fake_smp_close(struct fabric_smp *h)
 {
 	assert_ptr_equal(fake, h);
@@ -321,6 +346,7 @@ static const struct fabric_disc_ops fake_disc = { .discover = fake_discover };
 static const struct fabric_smp_ops fake_smp = {
 	.open = fake_smp_open,
 	.read_lft = fake_read_lft,
+	.read_ar_info = fake_read_ar_info,
 	.close = fake_smp_close,
 };
 
@@ -361,6 +387,12 @@ static void test_run_silent_switch(void **state)
 	assert_int_equal(1, count_lines(recs, "\"category\":\"unreachable\""));
 	assert_int_equal(1, count_lines(recs, "spine02 did not answer"));
 	assert_int_equal(1, count_lines(recs, "\"kind\":\"finding\""));
+	/* AR as each switch said it; refused or silent is unknown, not off */
+	assert_int_equal(1, count_lines(recs, "\"adaptive_routing\":\"on\""));
+	assert_int_equal(1, count_lines(recs, "\"adaptive_routing\":\"off\""));
+	assert_int_equal(1,
+			 count_lines(recs, "\"adaptive_routing\":\"unknown\""));
+	assert_int_equal(2, count_lines(recs, "\"ar\":{"));
 	unlink(recs);
 	teardown(&st);
 }

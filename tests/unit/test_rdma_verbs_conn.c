@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include <infiniband/verbs.h>
+
 #include "rdma/verbs_conn.h"
 #include "rdma/verbs_internal.h"
 
@@ -160,6 +162,27 @@ static void test_param_checks(void **state)
 			 dpath_verbs_check_peer("rxe0 port 1", &p, &peer));
 }
 
+/* --sl reaches the address vector every QP is moved to RTR with. */
+static void test_av_carries_sl(void **state)
+{
+	struct dpath_vconn r = sample();
+	struct ibv_ah_attr av;
+
+	(void)state;
+	for (int sl = 0; sl < 16; sl++) {
+		dpath_vconn_av(&r, 1, -1, sl, &av);
+		assert_int_equal(sl, av.sl);
+		assert_int_equal(0x1a, av.dlid);
+		assert_int_equal(0, av.is_global);
+		dpath_vconn_av(&r, 2, 3, sl, &av);
+		assert_int_equal(sl, av.sl);
+		assert_int_equal(1, av.is_global);
+		assert_int_equal(3, av.grh.sgid_index);
+		assert_int_equal(2, av.port_num);
+		assert_memory_equal(r.gid, av.grh.dgid.raw, 16);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_cm_addr_and_side),
 		cmocka_unit_test(test_pattern),
 		cmocka_unit_test(test_param_checks),
+		cmocka_unit_test(test_av_carries_sl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
