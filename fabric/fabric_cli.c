@@ -5,6 +5,7 @@
  * fabric_counters_run.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,25 @@ enum fabric_key {
 	KEY_FROM_MLXLINK,
 	KEY_APPROVED_VENDORS,
 	KEY_STRICT,
+	KEY_M_KEY,
+	KEY_IBDIAG_CONF,
+	KEY_ACCEPT_UNTESTED,
 };
+
+/* Every fabric tool sends SMPs (the walk at least) and has a scope. */
+#define ACCESS_OPTS                                                           \
+	{ "m-key", KEY_M_KEY, "KEY",                                          \
+	  "the M_Key for SMPs (0x hex or decimal; default: m_key= of "        \
+	  "ibdiag.conf); never printed" },                                    \
+		{ "ibdiag-conf", KEY_IBDIAG_CONF, "FILE",                     \
+		  "rdma-core's ibdiag.conf to read m_key= from (default "     \
+		  "/etc/infiniband-diags/ibdiag.conf, if present)" },         \
+	{                                                                     \
+		"accept-untested", KEY_ACCEPT_UNTESTED, "NAME[,NAME...]",     \
+			"known gaps: parts (NODE, NODE:PORT, 0xGUID[:PORT]) " \
+			"whose not-tested finding does not make the run "     \
+			"INCOMPLETE (listed in the output and records)"       \
+	}
 
 #define INPUT_OPTS                                                          \
 	{ "load-cache", KEY_LOAD_CACHE, "FILE",                             \
@@ -56,7 +75,7 @@ static const struct cli_cmd discover_cmd = {
 		"route, no SM needed) or read a saved one; write one `link`\n"
 		"record per cable and an `unreachable` finding per port whose\n"
 		"far node did not answer.\n",
-	.opts = (const struct cli_opt[]){ INPUT_OPTS, { NULL } },
+	.opts = (const struct cli_opt[]){ INPUT_OPTS, ACCESS_OPTS, { NULL } },
 	.common = COMMON,
 };
 
@@ -73,6 +92,7 @@ static const struct cli_cmd check_cmd = {
 	.opts = (const struct cli_opt[]){ { "spec", KEY_SPEC, "FILE",
 					    "the expected cabling" },
 					  INPUT_OPTS,
+					  ACCESS_OPTS,
 					  { NULL } },
 	.common = COMMON,
 };
@@ -97,6 +117,7 @@ static const struct cli_cmd counters_cmd = {
 			  "reset the counters after reading" },
 			{ "thresholds", KEY_THRESHOLDS, "FILE",
 			  "override thresholds (CounterName=value lines)" },
+			ACCESS_OPTS,
 			{ NULL } },
 	.common = COMMON,
 };
@@ -124,6 +145,7 @@ static const struct cli_cmd routes_cmd = {
 			{ "paths", KEY_PATHS, "FILE",
 			  "print the route of each \"A B\"" },
 			INPUT_OPTS,
+			ACCESS_OPTS,
 			{ NULL } },
 	.common = COMMON,
 };
@@ -155,6 +177,7 @@ static const struct cli_cmd cables_cmd = {
 			{ "approved-vendors", KEY_APPROVED_VENDORS, "LIST",
 			  "comma-separated vendor names; others get a warning" },
 			INPUT_OPTS,
+			ACCESS_OPTS,
 			{ NULL } },
 	.common = COMMON,
 };
@@ -216,10 +239,48 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 	case KEY_STRICT:
 		a->strict = true;
 		break;
+	case KEY_M_KEY:
+		/* the value is a secret: the error does not repeat it */
+		if (fabric_mkey_parse(arg, &a->mkey.key)) {
+			fprintf(stderr,
+				"ibproof: --m-key: expected a 64-bit "
+				"number (0x hex, 0 octal or decimal)\n");
+			return -EINVAL;
+		}
+		a->mkey.set = true;
+		a->mkey_arg = true;
+		break;
+	case KEY_IBDIAG_CONF:
+		a->ibdiag_conf = arg;
+		break;
+	case KEY_ACCEPT_UNTESTED:
+		if (fabric_scope_accept_arg(&a->accept, (char *)arg))
+			return -EINVAL;
+		break;
 	default:
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * rdma-core's order: the config file first, the command line over it.
+ * Returns -1 to go on, or IBP_EXIT_USAGE with "FILE:LINE: ..." logged.
+ */
+static int read_mkey_conf(struct fabric_args *a)
+{
+	struct fabric_mkey conf = { 0 };
+	char err[512];
+	const char *path = a->ibdiag_conf ? a->ibdiag_conf : FABRIC_IBDIAG_CONF;
+
+	if (fabric_ibdiag_conf_read(path, a->ibdiag_conf != NULL, &conf, err,
+				    sizeof(err))) {
+		log_error("%s", err);
+		return IBP_EXIT_USAGE;
+	}
+	if (!a->mkey_arg && conf.set)
+		a->mkey = conf;
+	return -1;
 }
 
 static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
@@ -265,7 +326,7 @@ static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
 	if (a->common.verbose)
 		log_set_level(a->common.verbose > 1 ? LOG_LEVEL_DEBUG
 						    : LOG_LEVEL_INFO);
-	return -1;
+	return read_mkey_conf(a);
 }
 
 int fabric_main(int argc, char **argv)

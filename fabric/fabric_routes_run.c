@@ -24,31 +24,40 @@
 
 const struct fabric_smp_ops *fabric_smp = &fabric_mad_smp_ops;
 
-static int unread(struct fabric_findings *fs, const struct fabric_node *n,
-		  int rc)
+/* A switch whose table was not read: not tested, and why. */
+static int unread(struct fabric_scope *scope, struct fabric_findings *fs,
+		  const struct fabric_node *n, int rc, int mad_status)
 {
-	struct fabric_finding *f =
-		fabric_finding_add(fs, "warn", "unreachable", "none");
+	struct fabric_gap g = { .part = FABRIC_PART_TABLES,
+				.reason = "no-answer",
+				.what = "SwitchInfo/LinearForwardingTable" };
+	char st[96];
 
-	log_error("switch %s (0x%016" PRIx64 "): forwarding table not read: "
-		  "%s",
-		  n->name, n->guid, strerror(-rc));
-	if (!f)
-		return -ENOMEM;
-	fabric_finding_port(f, &n->ports[0]);
-	fabric_finding_str(f, "unread", "LinearForwardingTable");
-	fabric_finding_msg(f,
-			   "%s did not answer the SwitchInfo / "
-			   "LinearForwardingTable queries: its routes are "
-			   "unknown",
-			   n->name);
-	return 0;
+	if (rc == -EREMOTEIO) {
+		g.reason = "mad-status";
+		g.mad_status = mad_status;
+		log_error("switch %s (0x%016" PRIx64 "): forwarding table not "
+			  "read: MAD status 0x%04x (%s)",
+			  n->name, n->guid, (unsigned)mad_status,
+			  fabric_mad_status_text((unsigned)mad_status, st,
+						 sizeof(st)));
+	} else {
+		if (rc == -EPROTO)
+			g.reason = "bad-answer";
+		else if (rc == -EINVAL)
+			g.reason = "not-in-walk";
+		log_error("switch %s (0x%016" PRIx64 "): forwarding table not "
+			  "read: %s",
+			  n->name, n->guid,
+			  rc == -ETIMEDOUT ? "no answer" : strerror(-rc));
+	}
+	return fabric_scope_untested(scope, fs, &n->ports[0], &g) ? 0 : -ENOMEM;
 }
 
 /* Every switch's table by directed route; a silent switch is named and
  * the rest still read. */
 static int read_live(const struct fabric_args *a, struct fabric_routes *r,
-		     struct fabric_findings *fs)
+		     struct fabric_findings *fs, struct fabric_scope *scope)
 {
 	static uint8_t ports[FABRIC_LFT_MAX_LID + 1];
 	const struct fabric *m = r->m;
@@ -56,32 +65,57 @@ static int read_live(const struct fabric_args *a, struct fabric_routes *r,
 	const struct fabric_node *n;
 	size_t i, bad = 0;
 	uint16_t top;
-	int rc;
+	int rc, st;
 
 	rc = fabric_smp->open(a->common.ca, a->common.port,
 			      (unsigned)(a->common.timeout_s * 1000),
 			      SMP_RETRIES, &h);
 	if (rc)
 		return rc;
+	fabric_smp_use_mkey(a, h);
 	for (i = 0; i < m->nnodes && rc != -ENOMEM; i++) {
 		n = m->nodes[i];
 		if (n->type != FABRIC_NODE_SWITCH)
 			continue;
+		st = 0;
 		rc = n->dr_hops < 0
 			     ? -EINVAL
 			     : fabric_smp->read_lft(h, n->dr_path, n->dr_hops,
-						    &top, ports);
+						    &top, ports, &st);
 		if (!rc)
 			rc = fabric_routes_set(r, n, top, ports);
-		else if (rc != -ENOMEM) {
+		if (!rc) {
+			fabric_scope_tested(scope, FABRIC_PART_TABLES);
+		} else if (rc != -ENOMEM) {
 			bad++;
-			rc = unread(fs, n, rc);
+			rc = unread(scope, fs, n, rc, st);
 		}
 	}
 	fabric_smp->close(h);
 	if (bad)
-		log_error("%zu switches did not answer", bad);
+		log_error("%zu switches' tables not read", bad);
 	return rc == -ENOMEM ? rc : 0;
+}
+
+/* A dump without a switch's table: that switch is not tested. */
+static int scope_dump(const struct fabric_routes *r, struct fabric_scope *scope,
+		      struct fabric_findings *fs)
+{
+	struct fabric_gap g = { .part = FABRIC_PART_TABLES,
+				.reason = "not-in-dump",
+				.what = "the --lfts dump" };
+
+	for (size_t i = 0; i < r->m->nnodes; i++) {
+		const struct fabric_node *n = r->m->nodes[i];
+
+		if (n->type != FABRIC_NODE_SWITCH)
+			continue;
+		if (r->lft[i].valid)
+			fabric_scope_tested(scope, FABRIC_PART_TABLES);
+		else if (!fabric_scope_untested(scope, fs, &n->ports[0], &g))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static json_t *lft_record(const struct fabric_node *n,
@@ -243,20 +277,24 @@ static int print_paths(const struct fabric_args *a,
 }
 
 static int load_tables(const struct fabric_args *a, struct fabric_routes *r,
-		       struct fabric_findings *fs)
+		       struct fabric_findings *fs, struct fabric_scope *scope)
 {
 	char err[512];
 	int rc;
 
+	fabric_scope_init(a, scope);
+	fabric_scope_use(scope, FABRIC_PART_TABLES);
 	if (a->lfts) {
 		rc = fabric_lft_load(r, a->lfts, err, sizeof(err));
 		if (rc)
 			log_error("%s", err);
+		if (!rc && scope_dump(r, scope, fs))
+			rc = -ENOMEM;
 		return rc == -EINVAL ? IBP_EXIT_USAGE
 		       : rc	     ? IBP_EXIT_RUNTIME
 				     : IBP_EXIT_PASS;
 	}
-	rc = read_live(a, r, fs);
+	rc = read_live(a, r, fs, scope);
 	return rc ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
 }
 
@@ -264,6 +302,7 @@ int fabric_routes_run(const struct fabric_args *a)
 {
 	struct fabric_findings fs = { 0 };
 	struct fabric_routes r = { 0 };
+	struct fabric_scope scope;
 	struct record_writer *w = NULL;
 	struct fabric *m = NULL;
 	int rc;
@@ -275,7 +314,7 @@ int fabric_routes_run(const struct fabric_args *a)
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	if ((rc = load_tables(a, &r, &fs)))
+	if ((rc = load_tables(a, &r, &fs, &scope)))
 		goto out;
 	if (a->path_from || a->paths) {
 		rc = print_paths(a, &r);
@@ -294,7 +333,7 @@ int fabric_routes_run(const struct fabric_args *a)
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	rc = fabric_finish(a, w, "fabric routes", m, &fs);
+	rc = fabric_finish_scope(a, w, "fabric routes", m, &fs, &scope);
 out:
 	fabric_findings_free(&fs);
 	fabric_routes_free(&r);

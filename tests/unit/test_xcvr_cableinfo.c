@@ -221,7 +221,7 @@ static void test_fabric_cables_live_timeout(void **state)
 	int fd = mkstemp(recs);
 	char line[8192];
 	FILE *f;
-	int unreadable = 0, n = 0;
+	int unreadable = 0, n = 0, gaps = 0, scope = 0;
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -236,11 +236,12 @@ static void test_fabric_cables_live_timeout(void **state)
 	fake = (struct fake_smp){ .m = &m };
 	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a));
 
-	/* never answered: the whole run ends within --timeout */
+	/* never answered: the whole run ends within --timeout, and it is
+	 * INCOMPLETE: no module was tested */
 	fake = (struct fake_smp){ .m = &m, .silent = true };
 	a.common.timeout_s = 0.4;
 	t0 = clock_mono_now();
-	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a));
+	assert_int_equal(IBP_EXIT_FAIL, fabric_cables_run(&a));
 	took = clock_mono_now() - t0;
 	assert_true(took < 0.4 + 0.3);
 	f = fopen(recs, "r");
@@ -248,11 +249,17 @@ static void test_fabric_cables_live_timeout(void **state)
 	while (fgets(line, sizeof(line), f)) {
 		n += strstr(line, "\"kind\":\"transceiver\"") != NULL;
 		unreadable += strstr(line, "not answered in time") != NULL;
+		gaps += strstr(line, "\"category\":\"not-tested\"") &&
+			strstr(line, "\"reason\":\"no-answer\"");
+		scope += strstr(line, "\"modules\":{\"in_scope\":4,"
+				      "\"tested\":0,\"not_tested\":4") != NULL;
 	}
 	fclose(f);
 	unlink(recs);
 	assert_int_equal(4, n);
 	assert_true(unreadable >= 4); /* records and findings */
+	assert_int_equal(4, gaps);
+	assert_int_equal(1, scope);
 }
 
 int main(void)
