@@ -215,6 +215,13 @@ static int print_path(const struct fabric_routes *r, const char *a,
 		printf("[%d] -> ", p.hop[i].out->num);
 		print_port(stdout, p.hop[i].in);
 	}
+	if (rc && p.stuck && !r->lft[p.stuck->idx].valid) {
+		/* not a missing route: a table not read is not tested */
+		printf("Route to LID %u not known: at %s: its forwarding table "
+		       "was not read (not tested)\n",
+		       dlid, p.stuck->name);
+		return 1;
+	}
 	if (rc) {
 		printf("No route to LID %u: at %s port %d: %s\n", dlid,
 		       p.stuck ? p.stuck->name : "?", p.stuck_port,
