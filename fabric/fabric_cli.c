@@ -73,8 +73,8 @@ static const struct cli_cmd discover_cmd = {
 	.description =
 		"Walk the fabric from the local port (libibnetdisc, directed\n"
 		"route, no SM needed) or read a saved one; write one `link`\n"
-		"record per cable and an `unreachable` finding per port whose\n"
-		"far node did not answer.\n",
+		"record per cable and a `not-tested` finding per port whose\n"
+		"far node did not answer (exit 1: INCOMPLETE).\n",
 	.opts = (const struct cli_opt[]){ INPUT_OPTS, ACCESS_OPTS, { NULL } },
 	.common = COMMON,
 };
@@ -88,7 +88,8 @@ static const struct cli_cmd check_cmd = {
 		"ibnetdiscover topology file of a known-good fabric. Findings:\n"
 		"missing-link, unexpected-link, miswired, wrong-port, swapped,\n"
 		"node-replaced, port-disabled, degraded-width, degraded-speed,\n"
-		"unreachable, ambiguous-name. Exit 1 if any is `fail`.\n",
+		"not-tested, ambiguous-name. Exit 1 if any is `fail`, or if\n"
+		"a cable was not tested (INCOMPLETE).\n",
 	.opts = (const struct cli_opt[]){ { "spec", KEY_SPEC, "FILE",
 					    "the expected cabling" },
 					  INPUT_OPTS,
@@ -108,7 +109,9 @@ static const struct cli_cmd counters_cmd = {
 		"against thresholds (ibqueryerrors' error_thresholds names and\n"
 		"format; defaults as its example file). Counters saturate:\n"
 		"saturated values are flagged. --records writes one `counters`\n"
-		"record per port, usable later as --baseline.\n",
+		"record per port, usable later as --baseline. A port that did\n"
+		"not answer, or refused (its MAD status said), is `not-tested`:\n"
+		"the run is INCOMPLETE, exit 1.\n",
 	.opts =
 		(const struct cli_opt[]){
 			{ "baseline", KEY_BASELINE, "FILE",
@@ -131,8 +134,9 @@ static const struct cli_cmd routes_cmd = {
 		"ibroute / dump_lfts output, with --topology or --load-cache).\n"
 		"--records writes the links (with LIDs) and one `lft` record\n"
 		"per switch. Findings: route-missing, route-loop (fail),\n"
-		"route-imbalance (info), unreachable (a switch that did not\n"
-		"answer). --path A B prints the route from A to B like\n"
+		"route-imbalance (info), not-tested (a switch whose table was\n"
+		"not read: INCOMPLETE, exit 1). --path A B prints the route\n"
+		"from A to B like\n"
 		"ibtracert (HOST:CA:PORT, 0xGUID or LID); --paths FILE one\n"
 		"route per \"A B\" line. Tables are the static default where\n"
 		"a switch runs adaptive routing.\n",
@@ -164,7 +168,7 @@ static const struct cli_cmd cables_cmd = {
 		"neither from the walked fabric by the CableInfo SMP (each\n"
 		"module's read ends within --timeout). One `transceiver` record\n"
 		"per module; findings transceiver-alarm, transceiver-warning,\n"
-		"transceiver-rx-power-low, transceiver-unreadable and\n"
+		"transceiver-rx-power-low, transceiver-unreadable, not-tested and\n"
 		"transceiver-unapproved. --topology or --load-cache names the\n"
 		"ports of a file. Exit 1 if any finding is `fail`.\n",
 	.opts =
