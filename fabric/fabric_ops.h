@@ -89,7 +89,8 @@ struct fabric_smp_ops {
 	 * (0-15) at I2C address i2c (0x50/0x51) of the module in `port` of the
 	 * node at the directed route. Waits at most timeout_ms. 0;
 	 * -ETIMEDOUT; -EIO with *status the CableInfo status (1-9, the MAD
-	 * status >> 8) or -1 for a MAD status without one.
+	 * status >> 8), or minus the MAD status for one without a
+	 * CableInfo status (-0x0c: unsupported attribute).
 	 */
 	int (*read_cableinfo)(struct fabric_smp *h, const uint8_t *path,
 			      int hops, int port, int i2c, int page, int offset,

@@ -444,7 +444,8 @@ static int smp_read_cableinfo(struct fabric_smp *h, const uint8_t *path,
 				  timeout_ms, &rstatus, h->port)) {
 		if (!rstatus)
 			return -ETIMEDOUT;
-		*status = (rstatus >> 8) & 0xff ? (rstatus >> 8) & 0xff : -1;
+		*status = (rstatus >> 8) & 0xff ? (rstatus >> 8) & 0xff
+						: -rstatus;
 		return -EIO;
 	}
 	memcpy(buf, data + CABLEINFO_DATA, (size_t)len);

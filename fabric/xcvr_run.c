@@ -254,9 +254,10 @@ static int live_modules(struct cables *c)
 			read = xcvr_read_image(xcvr_cableinfo_read, &ci, &img);
 			xcvr_decode(&img, &p.info);
 			p.info.source = "cableinfo-smp";
-			if (read && read != -ENODEV) {
+			if (read && read != -ENODEV && read != -ENOTSUP) {
 				/* silence or refusal: not tested; the
-				 * record still says why */
+				 * record still says why (no module, no
+				 * EEPROM, no cage: nothing to test) */
 				rc = c->w ? record_writer_emit_steal(
 						    c->w, xcvr_record(&p))
 					  : 0;

@@ -150,9 +150,11 @@ static void test_every_status_code(void **state)
 
 		fake = (struct fake_smp){ .m = &m, .status = s };
 		rc = xcvr_read_image(xcvr_cableinfo_read, &ci, &img);
-		assert_int_equal(s == 3	  ? -ENODEV
-				 : s == 2 ? -ENOTSUP
-					  : -EIO,
+		/* nothing to read (no cable, no EEPROM), no module by
+		 * construction, or a failed read (a gap) */
+		assert_int_equal(s == 3 || s == 4   ? -ENODEV
+				 : s == 1 || s == 2 ? -ENOTSUP
+						    : -EIO,
 				 rc);
 		assert_string_equal(want[s], xcvr_cableinfo_status_str(s));
 		snprintf(msg, sizeof(msg), "%s (CableInfo status %d)", want[s],
@@ -164,6 +166,17 @@ static void test_every_status_code(void **state)
 	}
 	assert_string_equal("unknown CableInfo status",
 			    xcvr_cableinfo_status_str(10));
+	/* a MAD status without a CableInfo one: refused, decoded */
+	{
+		struct xcvr_cableinfo ci = ci_of(0);
+
+		fake = (struct fake_smp){ .m = &m, .status = -0x0c };
+		assert_int_equal(
+			-EIO, xcvr_read_image(xcvr_cableinfo_read, &ci, &img));
+		assert_string_equal("CableInfo refused: MAD status 0x000c "
+				    "(unsupported attribute or modifier)",
+				    img.why);
+	}
 }
 
 static void test_silent_read_ends_in_time(void **state)
