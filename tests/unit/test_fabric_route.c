@@ -483,6 +483,44 @@ static void test_run_refusing_switch(void **state)
 	teardown(&st);
 }
 
+/* --paths through a switch whose table was not read: "not tested", never
+ * "no route" (exit 1 either way). */
+static void test_paths_unread_table(void **state)
+{
+	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
+	char paths[] = "/tmp/ibproof-routes-paths-XXXXXX";
+	static const int lids[] = { 1, 6, 7, 8 };
+	struct fabric_args a = { 0 };
+	int fo = mkstemp(out), fp = mkstemp(paths);
+	void *st = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(0, setup(&st));
+	fake = st;
+	refuse_status = 0;
+	assert_true(fo >= 0 && fp >= 0);
+	close(fo);
+	f = fdopen(fp, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			if (i != j)
+				fprintf(f, "%d %d\n", lids[i], lids[j]);
+	fclose(f);
+	fabric_disc = &fake_disc;
+	fabric_smp = &fake_smp;
+	a.tool = "fabric routes";
+	a.paths = paths;
+	assert_int_equal(1, run_captured(&a, out));
+	assert_true(count_lines(out, "at spine02: its forwarding table was "
+				     "not read (not tested)") > 0);
+	assert_int_equal(0, count_lines(out, "No route"));
+	unlink(out);
+	unlink(paths);
+	teardown(&st);
+}
+
 /*
  * --m-key reaches the SMP seam, and neither the records nor anything the
  * run prints holds it (hex or decimal).
@@ -550,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_run_silent_switch),
 		cmocka_unit_test(test_run_refusing_switch),
 		cmocka_unit_test(test_run_mkey_secret),
+		cmocka_unit_test(test_paths_unread_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
