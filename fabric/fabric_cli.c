@@ -258,8 +258,11 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 		a->ibdiag_conf = arg;
 		break;
 	case KEY_ACCEPT_UNTESTED:
-		if (fabric_scope_accept_arg(&a->accept, (char *)arg))
+		if (fabric_scope_accept_arg(&a->accept, (char *)arg)) {
+			fprintf(stderr, "ibproof: --accept-untested: out of "
+					"memory\n");
 			return -EINVAL;
+		}
 		break;
 	default:
 		return -EINVAL;
@@ -333,42 +336,39 @@ static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
 	return read_mkey_conf(a);
 }
 
-int fabric_main(int argc, char **argv)
+static int dispatch(int argc, char **argv, struct fabric_args *a)
 {
-	struct fabric_args a = { 0 };
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	int rc;
 
 	if (sub && !strcmp(sub, "discover")) {
-		if ((rc = parse_sub(&discover_cmd, argc - 1, argv + 1, &a)) >=
-		    0)
+		if ((rc = parse_sub(&discover_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_discover_run(&a);
+		return fabric_discover_run(a);
 	}
 	if (sub && !strcmp(sub, "check")) {
-		if ((rc = parse_sub(&check_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&check_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		if (!a.spec) {
+		if (!a->spec) {
 			cli_usage_error(&check_cmd, "--spec FILE is required");
 			return IBP_EXIT_USAGE;
 		}
-		return fabric_check_run(&a);
+		return fabric_check_run(a);
 	}
 	if (sub && !strcmp(sub, "counters")) {
-		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, &a)) >=
-		    0)
+		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_counters_run(&a);
+		return fabric_counters_run(a);
 	}
 	if (sub && !strcmp(sub, "routes")) {
-		if ((rc = parse_sub(&routes_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&routes_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_routes_run(&a);
+		return fabric_routes_run(a);
 	}
 	if (sub && !strcmp(sub, "cables")) {
-		if ((rc = parse_sub(&cables_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&cables_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_cables_run(&a);
+		return fabric_cables_run(a);
 	}
 	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
 		cli_usage(stdout, &fabric_cmd);
@@ -381,4 +381,13 @@ int fabric_main(int argc, char **argv)
 	else
 		cli_usage_error(&fabric_cmd, "a subcommand is required");
 	return IBP_EXIT_USAGE;
+}
+
+int fabric_main(int argc, char **argv)
+{
+	struct fabric_args a = { 0 };
+	int rc = dispatch(argc, argv, &a);
+
+	fabric_scope_accept_free(&a.accept);
+	return rc;
 }

@@ -131,7 +131,7 @@ static json_t *accepted_json(const struct fabric_scope *s)
 {
 	json_t *v = json_array();
 
-	for (int i = 0; v && s && i < s->naccept; i++)
+	for (size_t i = 0; v && s && i < s->naccept; i++)
 		json_array_append_new(v, json_string(s->accept[i]));
 	return v;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/record.h"
 #include "common/text.h"
 #include "fabric/fabric_scope.h"
@@ -86,11 +87,19 @@ int fabric_scope_accept_arg(struct fabric_scope *s, char *arg)
 	     name = strtok_r(NULL, ",", &save)) {
 		if (!*name)
 			continue;
-		if (s->naccept == FABRIC_MAX_ACCEPT)
-			return -E2BIG;
+		if (array_reserve((void **)&s->accept, &s->cap, s->naccept,
+				  sizeof(*s->accept)))
+			return -ENOMEM;
 		s->accept[s->naccept++] = name;
 	}
 	return 0;
+}
+
+void fabric_scope_accept_free(struct fabric_scope *s)
+{
+	free(s->accept);
+	s->accept = NULL;
+	s->naccept = s->cap = 0;
 }
 
 void fabric_scope_use(struct fabric_scope *s, enum fabric_part k)
@@ -146,7 +155,7 @@ static bool ref_accepted(const struct fabric_scope *s,
 	char name[128];
 
 	ref_part_name(r, k, name, sizeof(name));
-	for (int i = 0; i < s->naccept; i++)
+	for (size_t i = 0; i < s->naccept; i++)
 		if (!strcmp(s->accept[i], name) ||
 		    guid_entry_matches(s->accept[i], r, whole_part(k)))
 			return true;

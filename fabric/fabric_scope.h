@@ -33,16 +33,15 @@ enum fabric_part {
 	FABRIC_PART_COUNT
 };
 
-#define FABRIC_MAX_ACCEPT 64
-
 struct fabric_scope {
 	bool used[FABRIC_PART_COUNT]; /* the tool's scope has this kind */
 	size_t in_scope[FABRIC_PART_COUNT];
 	size_t tested[FABRIC_PART_COUNT];
 	size_t accepted[FABRIC_PART_COUNT]; /* not tested, accepted by name */
-	/* --accept-untested NAME[,NAME...]: the operator's known gaps */
-	const char *accept[FABRIC_MAX_ACCEPT];
-	int naccept;
+	/* --accept-untested NAME[,NAME...]: the operator's known gaps (the
+	 * names point into the argument) */
+	const char **accept;
+	size_t naccept, cap;
 };
 
 /* "ports", "links", ...: the key in records. */
@@ -59,9 +58,12 @@ const char *fabric_mad_status_text(unsigned status, char *buf, size_t len);
 
 /*
  * Splits an --accept-untested value (NAME[,NAME...]) into s->accept;
- * arg stays owned by the caller. 0, or -E2BIG past FABRIC_MAX_ACCEPT.
+ * arg stays owned by the caller. 0, or -ENOMEM.
  */
 int fabric_scope_accept_arg(struct fabric_scope *s, char *arg);
+/* Frees the names' array (a copy made by fabric_scope_init() shares it:
+ * free the one the parser filled). */
+void fabric_scope_accept_free(struct fabric_scope *s);
 
 /* Declares that the tool's scope has parts of kind k (even 0 of them). */
 void fabric_scope_use(struct fabric_scope *s, enum fabric_part k);

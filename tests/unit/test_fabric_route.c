@@ -432,6 +432,7 @@ static void test_run_silent_switch(void **state)
 					      "\"category\":\"not-tested\""));
 	assert_int_equal(0, count_lines(out, "INCOMPLETE"));
 	assert_int_equal(1, count_lines(out, "(accepted)"));
+	fabric_scope_accept_free(&a.accept);
 	unlink(recs);
 	unlink(out);
 	teardown(&st);

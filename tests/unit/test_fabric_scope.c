@@ -106,6 +106,7 @@ static void test_untested_and_accept(void **state)
 				    json_object_get(j, "ports"), "accepted")));
 	assert_null(json_object_get(j, "links")); /* not in this scope */
 	json_decref(j);
+	fabric_scope_accept_free(&s);
 	fabric_findings_free(&fs);
 	fabric_free(m);
 }
