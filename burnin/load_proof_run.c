@@ -17,6 +17,7 @@
 #include "common/ibport.h"
 #include "common/log.h"
 #include "fabric/fabric_pma_read.h"
+#include "fabric/fabric_scope.h"
 
 #define LID_MAX 0xc000 /* unicast LIDs */
 #define PATH_MAX_HOPS 64
@@ -126,7 +127,20 @@ static int probe(struct burnin_load_proof *lp, const char *ca, int port,
 	lp->n_t = 0;
 	end_target(lp, c);
 	lp->target_of_end[c] = -1;
-	if (read_targets(lp) != 1) {
+	if (read_targets(lp) != 1 && lp->t[0].status == -EREMOTEIO) {
+		char st[96];
+
+		snprintf(why, len,
+			 "the PMA of LID %u port %u (%s) refused: MAD status "
+			 "0x%04x (%s)",
+			 lp->t[0].lid, lp->t[0].port,
+			 burnin_routes_cable(lp->r, c)->from_name,
+			 lp->t[0].mad_status,
+			 fabric_mad_status_text(lp->t[0].mad_status, st,
+						sizeof(st)));
+		return -EHOSTUNREACH;
+	}
+	if (lp->t[0].status) {
 		snprintf(why, len,
 			 "no PMA answer from LID %u port %u (%s): no SM has "
 			 "assigned LIDs, or the PMA is not reachable from here",

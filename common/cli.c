@@ -14,7 +14,8 @@
 const char cli_exit_codes_help[] =
 	"Exit status:\n"
 	"  0  ran, and everything checked passed\n"
-	"  1  ran, and found problems that fail acceptance\n"
+	"  1  ran, and found problems that fail acceptance, or INCOMPLETE:\n"
+	"     something in its scope was not tested (named in the output)\n"
 	"  2  usage or input error\n"
 	"  3  could not test (runtime error, or not built yet)\n";
 

@@ -38,7 +38,7 @@ struct fabric_ar {
 	bool by_sl; /* BySLEn: only the SLs of sl_mask */
 	uint16_t sl_mask; /* bit s = SL s adaptive (all 16 when !by_sl) */
 	uint8_t transport_disable; /* bit per enum fabric_ar_transport */
-	char why[64]; /* UNKNOWN: why ("no answer", "MAD status 0x0c") */
+	char why[96]; /* UNKNOWN: why ("no answer", "MAD status 0x000c (...)") */
 };
 
 /* Decodes the attribute's first FABRIC_AR_INFO_BYTES into *ar. */

@@ -5,6 +5,7 @@
  * fabric_counters_run.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,25 @@ enum fabric_key {
 	KEY_FROM_MLXLINK,
 	KEY_APPROVED_VENDORS,
 	KEY_STRICT,
+	KEY_M_KEY,
+	KEY_IBDIAG_CONF,
+	KEY_ACCEPT_UNTESTED,
 };
+
+/* Every fabric tool sends SMPs (the walk at least) and has a scope. */
+#define ACCESS_OPTS                                                           \
+	{ "m-key", KEY_M_KEY, "KEY",                                          \
+	  "the M_Key for SMPs (0x hex or decimal; default: m_key= of "        \
+	  "ibdiag.conf); never printed" },                                    \
+		{ "ibdiag-conf", KEY_IBDIAG_CONF, "FILE",                     \
+		  "rdma-core's ibdiag.conf to read m_key= from (default "     \
+		  "/etc/infiniband-diags/ibdiag.conf, if present)" },         \
+	{                                                                     \
+		"accept-untested", KEY_ACCEPT_UNTESTED, "NAME[,NAME...]",     \
+			"known gaps: parts (NODE, NODE:PORT, 0xGUID[:PORT]) " \
+			"whose not-tested finding does not make the run "     \
+			"INCOMPLETE (listed in the output and records)"       \
+	}
 
 #define INPUT_OPTS                                                          \
 	{ "load-cache", KEY_LOAD_CACHE, "FILE",                             \
@@ -54,9 +73,9 @@ static const struct cli_cmd discover_cmd = {
 	.description =
 		"Walk the fabric from the local port (libibnetdisc, directed\n"
 		"route, no SM needed) or read a saved one; write one `link`\n"
-		"record per cable and an `unreachable` finding per port whose\n"
-		"far node did not answer.\n",
-	.opts = (const struct cli_opt[]){ INPUT_OPTS, { NULL } },
+		"record per cable and a `not-tested` finding per port whose\n"
+		"far node did not answer (exit 1: INCOMPLETE).\n",
+	.opts = (const struct cli_opt[]){ INPUT_OPTS, ACCESS_OPTS, { NULL } },
 	.common = COMMON,
 };
 
@@ -69,10 +88,12 @@ static const struct cli_cmd check_cmd = {
 		"ibnetdiscover topology file of a known-good fabric. Findings:\n"
 		"missing-link, unexpected-link, miswired, wrong-port, swapped,\n"
 		"node-replaced, port-disabled, degraded-width, degraded-speed,\n"
-		"unreachable, ambiguous-name. Exit 1 if any is `fail`.\n",
+		"not-tested, ambiguous-name. Exit 1 if any is `fail`, or if\n"
+		"a cable was not tested (INCOMPLETE).\n",
 	.opts = (const struct cli_opt[]){ { "spec", KEY_SPEC, "FILE",
 					    "the expected cabling" },
 					  INPUT_OPTS,
+					  ACCESS_OPTS,
 					  { NULL } },
 	.common = COMMON,
 };
@@ -88,7 +109,9 @@ static const struct cli_cmd counters_cmd = {
 		"against thresholds (ibqueryerrors' error_thresholds names and\n"
 		"format; defaults as its example file). Counters saturate:\n"
 		"saturated values are flagged. --records writes one `counters`\n"
-		"record per port, usable later as --baseline.\n",
+		"record per port, usable later as --baseline. A port that did\n"
+		"not answer, or refused (its MAD status said), is `not-tested`:\n"
+		"the run is INCOMPLETE, exit 1.\n",
 	.opts =
 		(const struct cli_opt[]){
 			{ "baseline", KEY_BASELINE, "FILE",
@@ -97,6 +120,7 @@ static const struct cli_cmd counters_cmd = {
 			  "reset the counters after reading" },
 			{ "thresholds", KEY_THRESHOLDS, "FILE",
 			  "override thresholds (CounterName=value lines)" },
+			ACCESS_OPTS,
 			{ NULL } },
 	.common = COMMON,
 };
@@ -110,8 +134,9 @@ static const struct cli_cmd routes_cmd = {
 		"ibroute / dump_lfts output, with --topology or --load-cache).\n"
 		"--records writes the links (with LIDs) and one `lft` record\n"
 		"per switch. Findings: route-missing, route-loop (fail),\n"
-		"route-imbalance (info), unreachable (a switch that did not\n"
-		"answer). --path A B prints the route from A to B like\n"
+		"route-imbalance (info), not-tested (a switch whose table was\n"
+		"not read: INCOMPLETE, exit 1). --path A B prints the route\n"
+		"from A to B like\n"
 		"ibtracert (HOST:CA:PORT, 0xGUID or LID); --paths FILE one\n"
 		"route per \"A B\" line. Tables are the static default where\n"
 		"a switch runs adaptive routing.\n",
@@ -124,6 +149,7 @@ static const struct cli_cmd routes_cmd = {
 			{ "paths", KEY_PATHS, "FILE",
 			  "print the route of each \"A B\"" },
 			INPUT_OPTS,
+			ACCESS_OPTS,
 			{ NULL } },
 	.common = COMMON,
 };
@@ -142,7 +168,7 @@ static const struct cli_cmd cables_cmd = {
 		"neither from the walked fabric by the CableInfo SMP (each\n"
 		"module's read ends within --timeout). One `transceiver` record\n"
 		"per module; findings transceiver-alarm, transceiver-warning,\n"
-		"transceiver-rx-power-low, transceiver-unreadable and\n"
+		"transceiver-rx-power-low, transceiver-unreadable, not-tested and\n"
 		"transceiver-unapproved. --topology or --load-cache names the\n"
 		"ports of a file. Exit 1 if any finding is `fail`.\n",
 	.opts =
@@ -155,6 +181,7 @@ static const struct cli_cmd cables_cmd = {
 			{ "approved-vendors", KEY_APPROVED_VENDORS, "LIST",
 			  "comma-separated vendor names; others get a warning" },
 			INPUT_OPTS,
+			ACCESS_OPTS,
 			{ NULL } },
 	.common = COMMON,
 };
@@ -216,10 +243,51 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 	case KEY_STRICT:
 		a->strict = true;
 		break;
+	case KEY_M_KEY:
+		/* the value is a secret: the error does not repeat it */
+		if (fabric_mkey_parse(arg, &a->mkey.key)) {
+			fprintf(stderr,
+				"ibproof: --m-key: expected a 64-bit "
+				"number (0x hex, 0 octal or decimal)\n");
+			return -EINVAL;
+		}
+		a->mkey.set = true;
+		a->mkey_arg = true;
+		break;
+	case KEY_IBDIAG_CONF:
+		a->ibdiag_conf = arg;
+		break;
+	case KEY_ACCEPT_UNTESTED:
+		if (fabric_scope_accept_arg(&a->accept, (char *)arg)) {
+			fprintf(stderr, "ibproof: --accept-untested: out of "
+					"memory\n");
+			return -EINVAL;
+		}
+		break;
 	default:
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * rdma-core's order: the config file first, the command line over it.
+ * Returns -1 to go on, or IBP_EXIT_USAGE with "FILE:LINE: ..." logged.
+ */
+static int read_mkey_conf(struct fabric_args *a)
+{
+	struct fabric_mkey conf = { 0 };
+	char err[512];
+	const char *path = a->ibdiag_conf ? a->ibdiag_conf : FABRIC_IBDIAG_CONF;
+
+	if (fabric_ibdiag_conf_read(path, a->ibdiag_conf != NULL, &conf, err,
+				    sizeof(err))) {
+		log_error("%s", err);
+		return IBP_EXIT_USAGE;
+	}
+	if (!a->mkey_arg && conf.set)
+		a->mkey = conf;
+	return -1;
 }
 
 static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
@@ -265,45 +333,42 @@ static int parse_sub(const struct cli_cmd *cmd, int argc, char **argv,
 	if (a->common.verbose)
 		log_set_level(a->common.verbose > 1 ? LOG_LEVEL_DEBUG
 						    : LOG_LEVEL_INFO);
-	return -1;
+	return read_mkey_conf(a);
 }
 
-int fabric_main(int argc, char **argv)
+static int dispatch(int argc, char **argv, struct fabric_args *a)
 {
-	struct fabric_args a = { 0 };
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	int rc;
 
 	if (sub && !strcmp(sub, "discover")) {
-		if ((rc = parse_sub(&discover_cmd, argc - 1, argv + 1, &a)) >=
-		    0)
+		if ((rc = parse_sub(&discover_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_discover_run(&a);
+		return fabric_discover_run(a);
 	}
 	if (sub && !strcmp(sub, "check")) {
-		if ((rc = parse_sub(&check_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&check_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		if (!a.spec) {
+		if (!a->spec) {
 			cli_usage_error(&check_cmd, "--spec FILE is required");
 			return IBP_EXIT_USAGE;
 		}
-		return fabric_check_run(&a);
+		return fabric_check_run(a);
 	}
 	if (sub && !strcmp(sub, "counters")) {
-		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, &a)) >=
-		    0)
+		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_counters_run(&a);
+		return fabric_counters_run(a);
 	}
 	if (sub && !strcmp(sub, "routes")) {
-		if ((rc = parse_sub(&routes_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&routes_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_routes_run(&a);
+		return fabric_routes_run(a);
 	}
 	if (sub && !strcmp(sub, "cables")) {
-		if ((rc = parse_sub(&cables_cmd, argc - 1, argv + 1, &a)) >= 0)
+		if ((rc = parse_sub(&cables_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
-		return fabric_cables_run(&a);
+		return fabric_cables_run(a);
 	}
 	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
 		cli_usage(stdout, &fabric_cmd);
@@ -316,4 +381,13 @@ int fabric_main(int argc, char **argv)
 	else
 		cli_usage_error(&fabric_cmd, "a subcommand is required");
 	return IBP_EXIT_USAGE;
+}
+
+int fabric_main(int argc, char **argv)
+{
+	struct fabric_args a = { 0 };
+	int rc = dispatch(argc, argv, &a);
+
+	fabric_scope_accept_free(&a.accept);
+	return rc;
 }

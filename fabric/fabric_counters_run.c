@@ -23,7 +23,12 @@ struct counters_run {
 	struct fabric_pma *pma;
 	struct fabric_port_counters *pcs; /* by port id */
 	struct fabric_thresholds t;
-	size_t read, failed;
+	size_t read, failed, refused;
+	/* by port id: asked for PortCounters, and its answer's status */
+	bool *asked;
+	int *status;
+	uint16_t *mad_status;
+	struct fabric_scope scope; /* ports */
 };
 
 static uint16_t port_lid(const struct fabric_port *p)
@@ -107,10 +112,16 @@ static int read_counters(struct counters_run *r, struct req_list *l)
 	}
 	batch_with_progress(r, l);
 	for (k = 0; k < l->n; k++) {
+		r->asked[l->v[k].tag] = true;
+		r->status[l->v[k].tag] = l->v[k].status;
+		r->mad_status[l->v[k].tag] = l->v[k].mad_status;
 		if (l->v[k].status) {
 			log_debug("lid %u port %u: PMA query failed",
 				  l->v[k].lid, l->v[k].port);
-			r->failed++;
+			if (l->v[k].status == -EREMOTEIO)
+				r->refused++;
+			else
+				r->failed++;
 			continue;
 		}
 		r->pcs[l->v[k].tag].valid = true;
@@ -196,6 +207,9 @@ static int read_all(struct counters_run *r)
 		return rc;
 	if (r->failed)
 		log_warn("PMA: %zu ports did not answer", r->failed);
+	if (r->refused)
+		log_warn("PMA: %zu ports answered with a MAD status (refused)",
+			 r->refused);
 	if (!r->read) {
 		log_error("PMA: no port answered (no LIDs? run an SM first)");
 		return -EIO;
@@ -298,6 +312,45 @@ static void reset_all(struct counters_run *r)
 	}
 }
 
+/* One port of the scope: read, or not tested with the reason. */
+static int scope_port(struct counters_run *r, const struct fabric_port *p,
+		      struct fabric_findings *fs)
+{
+	struct fabric_gap g = { .part = FABRIC_PART_PORTS,
+				.reason = "no-answer",
+				.what = "PortCounters" };
+
+	if (r->asked[p->id] && !r->status[p->id]) {
+		fabric_scope_tested(&r->scope, FABRIC_PART_PORTS);
+		return 0;
+	}
+	if (!r->asked[p->id] && p->info_unread && p->remote) {
+		g.what = "PortInfo (its LID)";
+	} else if (!r->asked[p->id] &&
+		   (!p->valid || port_lid(p) || !fabric_port_up(p))) {
+		return 0; /* down and without a LID: nothing to read */
+	} else if (!r->asked[p->id]) {
+		g.reason = "no-lid";
+	} else if (r->status[p->id] == -EREMOTEIO) {
+		g.reason = "mad-status";
+		g.mad_status = r->mad_status[p->id];
+	}
+	return fabric_scope_untested(&r->scope, fs, p, &g) ? 0 : -ENOMEM;
+}
+
+/* Every port asked for (and every up port without a LID): in scope. */
+static int scope_ports(struct counters_run *r, struct fabric_findings *fs)
+{
+	int rc = 0;
+
+	fabric_scope_init(r->a, &r->scope);
+	fabric_scope_use(&r->scope, FABRIC_PART_PORTS);
+	for (size_t i = 0; i < r->m->nnodes && !rc; i++)
+		for (int j = 1; j <= r->m->nodes[i]->nports && !rc; j++)
+			rc = scope_port(r, &r->m->nodes[i]->ports[j], fs);
+	return rc;
+}
+
 static int judge(struct counters_run *r, struct fabric_findings *fs)
 {
 	size_t i;
@@ -324,7 +377,10 @@ static int setup(struct counters_run *r)
 	    (rc = fabric_apply_map_file(a, r->m)))
 		return rc;
 	r->pcs = calloc(r->m->nports_total + 1, sizeof(*r->pcs));
-	if (!r->pcs)
+	r->asked = calloc(r->m->nports_total + 1, sizeof(*r->asked));
+	r->status = calloc(r->m->nports_total + 1, sizeof(*r->status));
+	r->mad_status = calloc(r->m->nports_total + 1, sizeof(*r->mad_status));
+	if (!r->pcs || !r->asked || !r->status || !r->mad_status)
 		return IBP_EXIT_RUNTIME;
 	if (a->baseline && load_baseline(r, a->baseline))
 		return IBP_EXIT_USAGE;
@@ -343,7 +399,7 @@ int fabric_counters_run(const struct fabric_args *a)
 
 	if ((rc = setup(&r)))
 		goto out;
-	if (read_all(&r) || judge(&r, &fs)) {
+	if (read_all(&r) || judge(&r, &fs) || scope_ports(&r, &fs)) {
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
@@ -357,11 +413,14 @@ int fabric_counters_run(const struct fabric_args *a)
 	}
 	if (a->reset)
 		reset_all(&r);
-	rc = fabric_finish(a, w, "fabric counters", r.m, &fs);
+	rc = fabric_finish_scope(a, w, "fabric counters", r.m, &fs, &r.scope);
 out:
 	if (r.pma)
 		fabric_pma->close(r.pma);
 	fabric_findings_free(&fs);
+	free(r.asked);
+	free(r.status);
+	free(r.mad_status);
 	free(r.pcs);
 	fabric_free(r.m);
 	return rc;

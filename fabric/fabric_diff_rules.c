@@ -329,6 +329,15 @@ static const char *port_state_str(const struct fabric_port *p, char *buf,
 	return buf;
 }
 
+/* The evidence of a link whose far node did not answer the walk
+ * (fabric_scope.h's not-tested shape). */
+static void untested_evidence(struct fabric_finding *f)
+{
+	fabric_finding_str(f, "part", "links");
+	fabric_finding_str(f, "reason", "no-answer");
+	fabric_finding_str(f, "query", "NodeInfo/PortInfo");
+}
+
 static bool leads_nowhere(const struct fabric_port *p)
 {
 	return fabric_port_up(p) && !p->remote;
@@ -347,10 +356,10 @@ static int add_leftover(struct diff_ctx *c, size_t i)
 		act = "none";
 	} else if ((leads_nowhere(a) && !(z && z->valid)) ||
 		   (leads_nowhere(z) && !(a && a->valid))) {
-		cat = "unreachable";
-		act = "drain-node";
+		cat = "not-tested"; /* its far node did not answer */
+		act = "check-access";
 	}
-	f = fabric_finding_add(c->out, "fail", cat, act);
+	f = fabric_finding_add(c->out, *cat == 'n' ? "warn" : "fail", cat, act);
 	if (!f)
 		return -ENOMEM;
 	diff_ref_end(c, f, 2 * i);
@@ -358,6 +367,8 @@ static int add_leftover(struct diff_ctx *c, size_t i)
 	fabric_finding_str(f, "a_state", "%s", port_state_str(a, ast, 48));
 	fabric_finding_str(f, "b_state", "%s", port_state_str(z, zst, 48));
 	fabric_finding_num(f, "spec_line", c->s->cables[i].line);
+	if (*cat == 'n')
+		untested_evidence(f);
 	diff_end_str(c, 2 * i, as, sizeof(as));
 	diff_end_str(c, 2 * i + 1, zs, sizeof(zs));
 	if (*cat == 'p')
@@ -367,10 +378,12 @@ static int add_leftover(struct diff_ctx *c, size_t i)
 				   "that was not meant",
 				   as, zs, c->s->cables[i].line, as, ast, zs,
 				   zst);
-	else if (*cat == 'u')
+	else if (*cat == 'n')
 		fabric_finding_msg(f,
-				   "%s - %s (line %d): the link is up but %s "
-				   "does not answer: check or drain the node",
+				   "%s - %s (line %d) not tested: the link is "
+				   "up but %s does not answer SMPs: check its "
+				   "management access (M_Key, SMP filtering) "
+				   "or whether it hangs",
 				   as, zs, c->s->cables[i].line,
 				   leads_nowhere(a) ? zs : as);
 	else
@@ -424,13 +437,16 @@ static int add_unreachable(struct fabric_findings *out,
 	struct fabric_finding *f;
 	char ps[128];
 
-	f = fabric_finding_add(out, "fail", "unreachable", "drain-node");
+	f = fabric_finding_add(out, "warn", "not-tested", "check-access");
 	if (!f)
 		return -ENOMEM;
 	fabric_finding_port(f, p);
+	untested_evidence(f);
 	fabric_finding_msg(f,
-			   "%s is up but the node behind it did not "
-			   "answer: check or drain that node",
+			   "link at %s not tested: the port is up but the "
+			   "node behind it did not answer SMPs: check its "
+			   "management access (M_Key, SMP filtering) or "
+			   "whether it hangs",
 			   fabric_port_str(p, ps, sizeof(ps)));
 	return 0;
 }

@@ -42,6 +42,9 @@ struct fabric_port {
 	uint8_t width, speed; /* active: lanes, enum ib_speed */
 	uint16_t width_enabled; /* mask of 1 << lanes */
 	uint16_t speed_enabled; /* mask of 1 << enum ib_speed */
+	/* a walk reached it (it is linked) but its PortInfo never answered:
+	 * its state, width, speed and LID are unknown */
+	bool info_unread;
 };
 
 struct fabric_node {

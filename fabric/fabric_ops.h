@@ -19,6 +19,7 @@ struct fabric_disc_params {
 	int port; /* 0 = first active */
 	unsigned timeout_ms; /* per MAD, 0 = library default */
 	const char *cache_out; /* also write an ibnetdiscover cache */
+	uint64_t mkey; /* M_Key of every SMP of the walk (0: none) */
 };
 
 struct fabric_disc_ops {
@@ -37,7 +38,10 @@ enum fabric_pma_kind {
 	FABRIC_PMA_CLASS_INFO, /* ClassPortInfo -> ext */
 };
 
-/* One query of a batch; status 0 when answered. */
+/*
+ * One query of a batch; status 0 when answered, -ETIMEDOUT when not,
+ * -EREMOTEIO when answered with a non-zero MAD status (in mad_status).
+ */
 struct fabric_pma_req {
 	uint16_t lid;
 	uint8_t port;
@@ -46,6 +50,7 @@ struct fabric_pma_req {
 	bool ext; /* class info: PortCountersExtended supported */
 	int tag; /* the caller's (port id, node index) */
 	int status;
+	uint16_t mad_status; /* with -EREMOTEIO: the answer's MAD status */
 };
 
 struct fabric_pma_ops {
@@ -72,17 +77,20 @@ struct fabric_smp_ops {
 		    struct fabric_smp **out);
 	/*
 	 * SwitchInfo's LinearFDBTop into *top, then the LinearForwardingTable
-	 * blocks (64 entries each) into ports[0..top]. 0, or -ETIMEDOUT /
-	 * -EIO when the switch did not answer.
+	 * blocks (64 entries each) into ports[0..top]. 0; -ETIMEDOUT when
+	 * the switch did not answer; -EREMOTEIO when it answered with a
+	 * non-zero MAD status (*mad_status, the 15 bits of a directed-route
+	 * SMP's status); -EPROTO for a LinearFDBTop past the unicast LIDs.
 	 */
 	int (*read_lft)(struct fabric_smp *h, const uint8_t *path, int hops,
-			uint16_t *top, uint8_t *ports);
+			uint16_t *top, uint8_t *ports, int *mad_status);
 	/*
 	 * Reads len (<= 48) bytes at offset (offset + len <= 256) of page
 	 * (0-15) at I2C address i2c (0x50/0x51) of the module in `port` of the
 	 * node at the directed route. Waits at most timeout_ms. 0;
 	 * -ETIMEDOUT; -EIO with *status the CableInfo status (1-9, the MAD
-	 * status >> 8) or -1 for a MAD status without one.
+	 * status >> 8), or minus the MAD status for one without a
+	 * CableInfo status (-0x0c: unsupported attribute).
 	 */
 	int (*read_cableinfo)(struct fabric_smp *h, const uint8_t *path,
 			      int hops, int port, int i2c, int page, int offset,
@@ -90,13 +98,15 @@ struct fabric_smp_ops {
 			      int *status);
 	/*
 	 * AdaptiveRoutingInfo (vendor attribute 0xFF20, fabric/ar_info.h):
-	 * its first FABRIC_AR_INFO_BYTES into buf. 0; -ETIMEDOUT; -EIO with
-	 * *status the MAD status (a switch without AR refuses the attribute).
+	 * its first FABRIC_AR_INFO_BYTES into buf. 0; -ETIMEDOUT; -EREMOTEIO
+	 * with *status the MAD status (a switch without AR refuses it).
 	 * Optional: NULL when the backend cannot send it.
 	 */
 	int (*read_ar_info)(struct fabric_smp *h, const uint8_t *path, int hops,
 			    uint8_t *buf, int *status);
 	void (*close)(struct fabric_smp *h);
+	/* Every later SMP of h carries this M_Key (never logged). */
+	void (*set_mkey)(struct fabric_smp *h, uint64_t mkey);
 };
 
 extern const struct fabric_disc_ops fabric_ibnd_ops;

@@ -63,7 +63,10 @@ static int read_counters(const struct fabric_pma_ops *ops, struct fabric_pma *h,
 	}
 	batch_until(ops, h, q, n, deadline);
 	for (size_t i = 0; i < n; i++) {
-		t[i].status = q[i].status ? -ETIMEDOUT : 0;
+		t[i].status = q[i].status == -EREMOTEIO ? -EREMOTEIO
+			      : q[i].status		? -ETIMEDOUT
+							: 0;
+		t[i].mad_status = q[i].mad_status;
 		read += !q[i].status;
 	}
 	free(q);

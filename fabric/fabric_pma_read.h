@@ -27,7 +27,9 @@ struct fabric_pma_target {
 	uint8_t port;
 	uint8_t ext; /* enum fabric_pma_ext: kept between reads */
 	/* filled by each read: */
-	int status; /* 0 read; -ETIMEDOUT no answer to PortCounters */
+	int status; /* 0 read; -ETIMEDOUT no answer to PortCounters;
+		     * -EREMOTEIO answered with a MAD status: */
+	uint16_t mad_status; /* that status (fabric_mad_status_text) */
 	struct fabric_pc pc; /* pc.ext: the data counters are 64-bit */
 };
 

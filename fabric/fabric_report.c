@@ -180,6 +180,8 @@ void fabric_print_summary(FILE *out, const char *what, const struct fabric *m,
 		fabric_findings_count(fs, "info"));
 	fputc('\n', out);
 	for (i = 0; i < fs->n; i++) {
+		if (!strcmp(fs->v[i].category, "not-tested"))
+			continue; /* grouped: fabric_scope_print() */
 		/* D9: names in messages are text, not terminal commands */
 		text_term_fprintf(out, "  %-4s %-20s %s", fs->v[i].severity,
 				  fs->v[i].category, fs->v[i].message);

@@ -24,25 +24,34 @@
 
 const struct fabric_smp_ops *fabric_smp = &fabric_mad_smp_ops;
 
-static int unread(struct fabric_findings *fs, const struct fabric_node *n,
-		  int rc)
+/* A switch whose table was not read: not tested, and why. */
+static int unread(struct fabric_scope *scope, struct fabric_findings *fs,
+		  const struct fabric_node *n, int rc, int mad_status)
 {
-	struct fabric_finding *f =
-		fabric_finding_add(fs, "warn", "unreachable", "none");
+	struct fabric_gap g = { .part = FABRIC_PART_TABLES,
+				.reason = "no-answer",
+				.what = "SwitchInfo/LinearForwardingTable" };
+	char st[96];
 
-	log_error("switch %s (0x%016" PRIx64 "): forwarding table not read: "
-		  "%s",
-		  n->name, n->guid, strerror(-rc));
-	if (!f)
-		return -ENOMEM;
-	fabric_finding_port(f, &n->ports[0]);
-	fabric_finding_str(f, "unread", "LinearForwardingTable");
-	fabric_finding_msg(f,
-			   "%s did not answer the SwitchInfo / "
-			   "LinearForwardingTable queries: its routes are "
-			   "unknown",
-			   n->name);
-	return 0;
+	if (rc == -EREMOTEIO) {
+		g.reason = "mad-status";
+		g.mad_status = mad_status;
+		log_error("switch %s (0x%016" PRIx64 "): forwarding table not "
+			  "read: MAD status 0x%04x (%s)",
+			  n->name, n->guid, (unsigned)mad_status,
+			  fabric_mad_status_text((unsigned)mad_status, st,
+						 sizeof(st)));
+	} else {
+		if (rc == -EPROTO)
+			g.reason = "bad-answer";
+		else if (rc == -EINVAL)
+			g.reason = "not-in-walk";
+		log_error("switch %s (0x%016" PRIx64 "): forwarding table not "
+			  "read: %s",
+			  n->name, n->guid,
+			  rc == -ETIMEDOUT ? "no answer" : strerror(-rc));
+	}
+	return fabric_scope_untested(scope, fs, &n->ports[0], &g) ? 0 : -ENOMEM;
 }
 
 /*
@@ -54,7 +63,7 @@ static void read_ar(struct fabric_smp *h, const struct fabric_node *n,
 		    struct fabric_ar *ar)
 {
 	uint8_t buf[FABRIC_AR_INFO_BYTES];
-	char why[64];
+	char why[sizeof(ar->why)], st[64];
 	int status = 0, rc;
 
 	if (!fabric_smp->read_ar_info) {
@@ -66,9 +75,11 @@ static void read_ar(struct fabric_smp *h, const struct fabric_node *n,
 		fabric_ar_decode(buf, ar);
 		return;
 	}
-	if (rc == -EIO)
-		snprintf(why, sizeof(why), "MAD status 0x%04x",
-			 status & 0xffff);
+	if (rc == -EREMOTEIO)
+		snprintf(why, sizeof(why), "MAD status 0x%04x (%s)",
+			 (unsigned)status & 0xffff,
+			 fabric_mad_status_text((unsigned)status, st,
+						sizeof(st)));
 	else
 		snprintf(why, sizeof(why), "no answer");
 	fabric_ar_unknown(ar, why);
@@ -100,7 +111,7 @@ static void ar_summary(const struct fabric_routes *r)
 /* Every switch's table by directed route; a silent switch is named and
  * the rest still read. */
 static int read_live(const struct fabric_args *a, struct fabric_routes *r,
-		     struct fabric_findings *fs)
+		     struct fabric_findings *fs, struct fabric_scope *scope)
 {
 	static uint8_t ports[FABRIC_LFT_MAX_LID + 1];
 	const struct fabric *m = r->m;
@@ -108,34 +119,59 @@ static int read_live(const struct fabric_args *a, struct fabric_routes *r,
 	const struct fabric_node *n;
 	size_t i, bad = 0;
 	uint16_t top;
-	int rc;
+	int rc, st;
 
 	rc = fabric_smp->open(a->common.ca, a->common.port,
 			      (unsigned)(a->common.timeout_s * 1000),
 			      SMP_RETRIES, &h);
 	if (rc)
 		return rc;
+	fabric_smp_use_mkey(a, h);
 	for (i = 0; i < m->nnodes && rc != -ENOMEM; i++) {
 		n = m->nodes[i];
 		if (n->type != FABRIC_NODE_SWITCH)
 			continue;
+		st = 0;
 		rc = n->dr_hops < 0
 			     ? -EINVAL
 			     : fabric_smp->read_lft(h, n->dr_path, n->dr_hops,
-						    &top, ports);
-		if (!rc) {
+						    &top, ports, &st);
+		if (!rc)
 			rc = fabric_routes_set(r, n, top, ports);
+		if (!rc) {
+			fabric_scope_tested(scope, FABRIC_PART_TABLES);
 			read_ar(h, n, &r->lft[i].ar);
 		} else if (rc != -ENOMEM) {
 			bad++;
-			rc = unread(fs, n, rc);
+			rc = unread(scope, fs, n, rc, st);
 		}
 	}
 	fabric_smp->close(h);
 	ar_summary(r);
 	if (bad)
-		log_error("%zu switches did not answer", bad);
+		log_error("%zu switches' tables not read", bad);
 	return rc == -ENOMEM ? rc : 0;
+}
+
+/* A dump without a switch's table: that switch is not tested. */
+static int scope_dump(const struct fabric_routes *r, struct fabric_scope *scope,
+		      struct fabric_findings *fs)
+{
+	struct fabric_gap g = { .part = FABRIC_PART_TABLES,
+				.reason = "not-in-dump",
+				.what = "the --lfts dump" };
+
+	for (size_t i = 0; i < r->m->nnodes; i++) {
+		const struct fabric_node *n = r->m->nodes[i];
+
+		if (n->type != FABRIC_NODE_SWITCH)
+			continue;
+		if (r->lft[i].valid)
+			fabric_scope_tested(scope, FABRIC_PART_TABLES);
+		else if (!fabric_scope_untested(scope, fs, &n->ports[0], &g))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static json_t *lft_record(const struct fabric_node *n,
@@ -238,6 +274,13 @@ static int print_path(const struct fabric_routes *r, const char *a,
 		printf("[%d] -> ", p.hop[i].out->num);
 		print_port(stdout, p.hop[i].in);
 	}
+	if (rc && p.stuck && !r->lft[p.stuck->idx].valid) {
+		/* not a missing route: a table not read is not tested */
+		printf("Route to LID %u not known: at %s: its forwarding table "
+		       "was not read (not tested)\n",
+		       dlid, p.stuck->name);
+		return 1;
+	}
 	if (rc) {
 		printf("No route to LID %u: at %s port %d: %s\n", dlid,
 		       p.stuck ? p.stuck->name : "?", p.stuck_port,
@@ -300,20 +343,24 @@ static int print_paths(const struct fabric_args *a,
 }
 
 static int load_tables(const struct fabric_args *a, struct fabric_routes *r,
-		       struct fabric_findings *fs)
+		       struct fabric_findings *fs, struct fabric_scope *scope)
 {
 	char err[512];
 	int rc;
 
+	fabric_scope_init(a, scope);
+	fabric_scope_use(scope, FABRIC_PART_TABLES);
 	if (a->lfts) {
 		rc = fabric_lft_load(r, a->lfts, err, sizeof(err));
 		if (rc)
 			log_error("%s", err);
+		if (!rc && scope_dump(r, scope, fs))
+			rc = -ENOMEM;
 		return rc == -EINVAL ? IBP_EXIT_USAGE
 		       : rc	     ? IBP_EXIT_RUNTIME
 				     : IBP_EXIT_PASS;
 	}
-	rc = read_live(a, r, fs);
+	rc = read_live(a, r, fs, scope);
 	return rc ? IBP_EXIT_RUNTIME : IBP_EXIT_PASS;
 }
 
@@ -321,6 +368,7 @@ int fabric_routes_run(const struct fabric_args *a)
 {
 	struct fabric_findings fs = { 0 };
 	struct fabric_routes r = { 0 };
+	struct fabric_scope scope;
 	struct record_writer *w = NULL;
 	struct fabric *m = NULL;
 	int rc;
@@ -332,7 +380,7 @@ int fabric_routes_run(const struct fabric_args *a)
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	if ((rc = load_tables(a, &r, &fs)))
+	if ((rc = load_tables(a, &r, &fs, &scope)))
 		goto out;
 	if (a->path_from || a->paths) {
 		rc = print_paths(a, &r);
@@ -351,7 +399,7 @@ int fabric_routes_run(const struct fabric_args *a)
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	rc = fabric_finish(a, w, "fabric routes", m, &fs);
+	rc = fabric_finish_scope(a, w, "fabric routes", m, &fs, &scope);
 out:
 	fabric_findings_free(&fs);
 	fabric_routes_free(&r);

@@ -30,6 +30,7 @@ int fabric_load_model(const struct fabric_args *a, struct fabric **out)
 		.port = a->common.port,
 		.timeout_ms = (unsigned)(a->common.timeout_s * 1000),
 		.cache_out = a->cache_out,
+		.mkey = a->mkey.key,
 	};
 	char err[FABRIC_ERR_LEN];
 	int rc;
@@ -125,16 +126,50 @@ int fabric_open_records(const struct fabric_args *a, struct record_writer **w)
 	return IBP_EXIT_PASS;
 }
 
+/* The names --accept-untested gave, as the end record lists them. */
+static json_t *accepted_json(const struct fabric_scope *s)
+{
+	json_t *v = json_array();
+
+	for (size_t i = 0; v && s && i < s->naccept; i++)
+		json_array_append_new(v, json_string(s->accept[i]));
+	return v;
+}
+
 static int emit_run_end(const struct fabric_args *a, struct record_writer *w,
-			int code)
+			int code, bool incomplete,
+			const struct fabric_scope *scope)
 {
 	static const char *const outcome[] = { "pass", "fail", "error",
 					       "error" };
 	json_t *rec = run_record(a, "end");
 
-	json_object_set_new(rec, "outcome", json_string(outcome[code]));
+	json_object_set_new(rec, "outcome",
+			    json_string(incomplete && code == IBP_EXIT_FAIL
+						? "incomplete"
+						: outcome[code]));
 	json_object_set_new(rec, "exit_code", json_integer(code));
+	if (scope) {
+		json_object_set_new(rec, "scope", fabric_scope_json(scope));
+		json_object_set_new(rec, "accepted_untested",
+				    accepted_json(scope));
+	}
 	return record_writer_emit_steal(w, rec);
+}
+
+void fabric_scope_init(const struct fabric_args *a, struct fabric_scope *s)
+{
+	*s = a->accept;
+	memset(s->used, 0, sizeof(s->used));
+	memset(s->in_scope, 0, sizeof(s->in_scope));
+	memset(s->tested, 0, sizeof(s->tested));
+	memset(s->accepted, 0, sizeof(s->accepted));
+}
+
+void fabric_smp_use_mkey(const struct fabric_args *a, struct fabric_smp *h)
+{
+	if (a->mkey.set && fabric_smp->set_mkey)
+		fabric_smp->set_mkey(h, a->mkey.key);
 }
 
 /* Emits findings as records; prints the summary unless records go to
@@ -143,7 +178,17 @@ int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 		  const char *what, const struct fabric *m,
 		  const struct fabric_findings *fs)
 {
+	return fabric_finish_scope(a, w, what, m, fs, NULL);
+}
+
+int fabric_finish_scope(const struct fabric_args *a, struct record_writer *w,
+			const char *what, const struct fabric *m,
+			const struct fabric_findings *fs,
+			const struct fabric_scope *scope)
+{
+	bool incomplete = scope && fabric_scope_gaps(scope);
 	int code = fabric_findings_count(fs, "fail") ? IBP_EXIT_FAIL
+		   : incomplete			     ? IBP_EXIT_FAIL
 						     : IBP_EXIT_PASS;
 	size_t i;
 	int rc = 0;
@@ -152,9 +197,14 @@ int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 		rc = record_writer_emit_steal(w,
 					      fabric_finding_record(&fs->v[i]));
 	if (w && !rc)
-		rc = emit_run_end(a, w, code);
-	if (!a->common.records || strcmp(a->common.records, "-"))
+		rc = emit_run_end(a, w, code,
+				  incomplete &&
+					  !fabric_findings_count(fs, "fail"),
+				  scope);
+	if (!a->common.records || strcmp(a->common.records, "-")) {
 		fabric_print_summary(stdout, what, m, fs);
+		fabric_scope_print(stdout, scope, fs);
+	}
 	if (rc || (w && record_writer_close(w))) {
 		log_error("%s: writing records failed", a->common.records);
 		return IBP_EXIT_RUNTIME;
@@ -190,9 +240,65 @@ static int load_spec(const struct fabric_args *a, struct fabric_spec **s)
 	return IBP_EXIT_PASS;
 }
 
+/*
+ * A link the walk found whose end's PortInfo never answered: its state,
+ * width and speed are unknown, so nothing about it was checked.
+ */
+static int untested_links(const struct fabric *m, struct fabric_findings *fs)
+{
+	for (size_t i = 0; i < m->nnodes; i++) {
+		for (int j = 1; j <= m->nodes[i]->nports; j++) {
+			const struct fabric_port *p = &m->nodes[i]->ports[j];
+			const struct fabric_port *bad;
+			struct fabric_finding *f;
+			char ps[128];
+
+			if (!p->remote || p->id > p->remote->id ||
+			    (!p->info_unread && !p->remote->info_unread))
+				continue;
+			bad = p->info_unread ? p : p->remote;
+			f = fabric_finding_add(fs, "warn", "not-tested",
+					       "check-access");
+			if (!f)
+				return -ENOMEM;
+			fabric_finding_port(f, bad); /* named first */
+			fabric_finding_port(f, bad->remote);
+			fabric_finding_str(f, "part", "links");
+			fabric_finding_str(f, "reason", "no-answer");
+			fabric_finding_str(f, "query", "PortInfo");
+			fabric_finding_msg(
+				f,
+				"link at %s not tested: its PortInfo "
+				"did not answer (state, width and "
+				"speed unknown): check its "
+				"management access (M_Key, SMP "
+				"filtering) or retest",
+				fabric_port_str(bad, ps, sizeof(ps)));
+		}
+	}
+	return 0;
+}
+
+/* A discover gap outside the links walked: a port leading nowhere. */
+static bool outside_walk(const struct fabric_finding *f)
+{
+	return strcmp(fabric_finding_ev_str(f, "query"), "PortInfo") != 0;
+}
+
+/* A check's gap outside the spec's cables: a port leading nowhere that
+ * no spec line names (the leftover cables carry their spec_line). */
+static bool outside_spec(const struct fabric_finding *f)
+{
+	for (int i = 0; i < f->nev; i++)
+		if (!strcmp(f->ev[i].key, "spec_line"))
+			return false;
+	return strcmp(fabric_finding_ev_str(f, "query"), "PortInfo") != 0;
+}
+
 static int run_model_cmd(const struct fabric_args *a, bool check)
 {
 	struct fabric_findings fs = { 0 };
+	struct fabric_scope scope;
 	struct fabric_spec *spec = NULL;
 	struct record_writer *w = NULL;
 	struct fabric *m = NULL;
@@ -206,6 +312,17 @@ static int run_model_cmd(const struct fabric_args *a, bool check)
 	rc = check ? cabling_diff(m, spec, &fs) : fabric_model_check(m, &fs);
 	if (!rc && !check)
 		rc = fabric_emit_links(w, m);
+	/* the scope: the spec's cables, or the links the walk found; a
+	 * link whose far node never answered is in it, not tested */
+	if (!rc)
+		rc = untested_links(m, &fs);
+	fabric_scope_init(a, &scope);
+	if (check)
+		fabric_scope_from_findings(&scope, &fs, FABRIC_PART_LINKS,
+					   spec->ncables, outside_spec);
+	else
+		fabric_scope_from_findings(&scope, &fs, FABRIC_PART_LINKS,
+					   fabric_count_links(m), outside_walk);
 	if (rc) {
 		log_error("fabric %s failed: %s", check ? "check" : "discover",
 			  strerror(-rc));
@@ -213,8 +330,9 @@ static int run_model_cmd(const struct fabric_args *a, bool check)
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	rc = fabric_finish(a, w, check ? "fabric check" : "fabric discover", m,
-			   &fs);
+	rc = fabric_finish_scope(a, w,
+				 check ? "fabric check" : "fabric discover", m,
+				 &fs, &scope);
 out:
 	fabric_findings_free(&fs);
 	fabric_spec_free(spec);

@@ -11,8 +11,10 @@
 #include "common/cli.h"
 #include "common/record.h"
 #include "fabric/fabric_finding.h"
+#include "fabric/fabric_ibdiag_conf.h"
 #include "fabric/fabric_model.h"
 #include "fabric/fabric_ops.h"
+#include "fabric/fabric_scope.h"
 
 #define FABRIC_MAX_MLXLINK 256
 
@@ -29,6 +31,11 @@ struct fabric_args {
 	const char *from_mlxlink[FABRIC_MAX_MLXLINK];
 	int n_mlxlink;
 	bool strict; /* --strict: no link to an undefined node */
+	/* --m-key KEY / ibdiag.conf m_key= (a secret: never printed) */
+	struct fabric_mkey mkey;
+	bool mkey_arg; /* from --m-key (over the file) */
+	const char *ibdiag_conf; /* --ibdiag-conf FILE (NULL: the default) */
+	struct fabric_scope accept; /* --accept-untested names (only) */
 };
 
 /* The ops in use (the real libraries; tests may swap them). */
@@ -43,6 +50,19 @@ int fabric_open_records(const struct fabric_args *a, struct record_writer **w);
 int fabric_finish(const struct fabric_args *a, struct record_writer *w,
 		  const char *what, const struct fabric *m,
 		  const struct fabric_findings *fs);
+/*
+ * fabric_finish() with the run's scope: the end record carries `scope`
+ * (and `accepted_untested`), the text the grouped not-tested findings and
+ * an INCOMPLETE verdict; exit 1 when a gap is left (scope NULL: none).
+ */
+int fabric_finish_scope(const struct fabric_args *a, struct record_writer *w,
+			const char *what, const struct fabric *m,
+			const struct fabric_findings *fs,
+			const struct fabric_scope *scope);
+/* A scope that starts with the run's --accept-untested names. */
+void fabric_scope_init(const struct fabric_args *a, struct fabric_scope *s);
+/* The M_Key for the SMP ops of a run, when one was given. */
+void fabric_smp_use_mkey(const struct fabric_args *a, struct fabric_smp *h);
 /* One `link` record per cable (nothing when w is NULL); 0 or -errno. */
 int fabric_emit_links(struct record_writer *w, const struct fabric *m);
 /* The subcommands: `discover`, `check` (a->spec set), `counters`. */

@@ -54,6 +54,10 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 			      ? in->ports[0]->info
 			      : in->ports[i]->info;
 		fabric_mad_decode_portinfo(in->ports[i]->info, cap, p);
+		/* an answered PortInfo has a PortState (1-5); ibnd leaves
+		 * the info zero where the query went unanswered */
+		if (!p->state)
+			p->info_unread = true;
 	}
 	n->lid = n->type == FABRIC_NODE_SWITCH && in->ports[0]
 			 ? in->ports[0]->base_lid
@@ -119,6 +123,7 @@ static int ibnd_discover(const struct fabric_disc_params *p,
 	int rc;
 
 	cfg.timeout_ms = p->timeout_ms;
+	cfg.mkey = p->mkey; /* never logged */
 	in = ibnd_discover_fabric((char *)p->ca, p->port, NULL, &cfg);
 	if (!in) {
 		log_error("%s port %d: ibnd_discover_fabric failed",

@@ -231,6 +231,20 @@ static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
 	q->status = 0;
 }
 
+/* An answer: decoded, or its non-zero MAD status kept (a refusal is not
+ * a silence: busy, unsupported attribute ...). */
+static void pma_answer(struct fabric_pma_req *q, uint8_t *mad)
+{
+	unsigned st = mad_get_field(mad, 0, IB_MAD_STATUS_F);
+
+	if (!st) {
+		pma_decode(q, mad);
+		return;
+	}
+	q->status = -EREMOTEIO;
+	q->mad_status = (uint16_t)st;
+}
+
 /* Waits for one answer until the earliest deadline; matches it to its
  * slot. Returns the number of slots freed (answered or expired). */
 static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
@@ -260,9 +274,8 @@ static int pma_receive(struct fabric_pma *h, struct pma_slot *win, int n)
 	for (i = 0; i < n; i++) {
 		if (!win[i].req || win[i].trid != trid)
 			continue;
-		if (!umad_status(buf) &&
-		    !mad_get_field(mad, 0, IB_MAD_STATUS_F))
-			pma_decode(win[i].req, mad);
+		if (!umad_status(buf))
+			pma_answer(win[i].req, mad);
 		win[i].req = NULL;
 		return 1;
 	}
@@ -278,8 +291,10 @@ static int pma_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
 	size_t next = 0, k;
 	int i, busy = 0;
 
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		q[k].status = -ETIMEDOUT;
+		q[k].mad_status = 0;
+	}
 	while (next < n || busy) {
 		for (i = 0; i < PMA_WINDOW && next < n; i++) {
 			if (win[i].req)
@@ -352,26 +367,45 @@ static int dr_portid(ib_portid_t *id, const uint8_t *path, int hops)
 	return 0;
 }
 
+/* One SMP Get: 0; -ETIMEDOUT (no answer); -EREMOTEIO with *mad_status
+ * (libibmad's rstatus: the status of the answer, D bit excluded). */
+static int smp_get(struct fabric_smp *h, uint8_t *buf, ib_portid_t *id,
+		   unsigned attr, unsigned mod, int *mad_status)
+{
+	int st = 0;
+
+	if (smp_query_status_via(buf, id, attr, mod, h->timeout_ms, &st,
+				 h->port))
+		return 0;
+	if (!st)
+		return -ETIMEDOUT;
+	*mad_status = st;
+	return -EREMOTEIO;
+}
+
 static int smp_read_lft(struct fabric_smp *h, const uint8_t *path, int hops,
-			uint16_t *top, uint8_t *ports)
+			uint16_t *top, uint8_t *ports, int *mad_status)
 {
 	uint8_t buf[IB_SMP_DATA_SIZE] = { 0 };
 	ib_portid_t id;
 	unsigned t, blk;
+	int rc;
 
+	*mad_status = 0;
 	if (dr_portid(&id, path, hops))
 		return -EINVAL;
-	if (!smp_query_via(buf, &id, IB_ATTR_SWITCH_INFO, 0, h->timeout_ms,
-			   h->port))
-		return -ETIMEDOUT;
+	rc = smp_get(h, buf, &id, IB_ATTR_SWITCH_INFO, 0, mad_status);
+	if (rc)
+		return rc;
 	t = mad_get_field(buf, 0, IB_SW_LINEAR_FDB_TOP_F);
 	if (t > 0xbfff)
 		return -EPROTO;
 	*top = (uint16_t)t;
 	for (blk = 0; blk <= t / IB_SMP_DATA_SIZE; blk++) {
-		if (!smp_query_via(buf, &id, IB_ATTR_LINEARFORWTBL, blk,
-				   h->timeout_ms, h->port))
-			return -ETIMEDOUT;
+		rc = smp_get(h, buf, &id, IB_ATTR_LINEARFORWTBL, blk,
+			     mad_status);
+		if (rc)
+			return rc;
 		memcpy(ports + blk * IB_SMP_DATA_SIZE, buf,
 		       blk == t / IB_SMP_DATA_SIZE ? t % IB_SMP_DATA_SIZE + 1
 						   : IB_SMP_DATA_SIZE);
@@ -411,7 +445,8 @@ static int smp_read_cableinfo(struct fabric_smp *h, const uint8_t *path,
 				  timeout_ms, &rstatus, h->port)) {
 		if (!rstatus)
 			return -ETIMEDOUT;
-		*status = (rstatus >> 8) & 0xff ? (rstatus >> 8) & 0xff : -1;
+		*status = (rstatus >> 8) & 0xff ? (rstatus >> 8) & 0xff
+						: -rstatus;
 		return -EIO;
 	}
 	memcpy(buf, data + CABLEINFO_DATA, (size_t)len);
@@ -423,18 +458,15 @@ static int smp_read_ar_info(struct fabric_smp *h, const uint8_t *path, int hops,
 {
 	uint8_t data[IB_SMP_DATA_SIZE] = { 0 };
 	ib_portid_t id;
-	int rstatus = 0;
+	int rc;
 
 	*status = 0;
 	if (dr_portid(&id, path, hops))
 		return -EINVAL;
-	if (!smp_query_status_via(data, &id, FABRIC_AR_ATTR, 0, h->timeout_ms,
-				  &rstatus, h->port)) {
-		*status = rstatus;
-		return rstatus ? -EIO : -ETIMEDOUT;
-	}
-	memcpy(buf, data, FABRIC_AR_INFO_BYTES);
-	return 0;
+	rc = smp_get(h, data, &id, FABRIC_AR_ATTR, 0, status);
+	if (!rc)
+		memcpy(buf, data, FABRIC_AR_INFO_BYTES);
+	return rc;
 }
 
 static void smp_close(struct fabric_smp *h)
@@ -444,10 +476,16 @@ static void smp_close(struct fabric_smp *h)
 	free(h);
 }
 
+static void smp_set_mkey(struct fabric_smp *h, uint64_t mkey)
+{
+	smp_mkey_set(h->port, mkey);
+}
+
 const struct fabric_smp_ops fabric_mad_smp_ops = {
 	.open = smp_open,
 	.read_lft = smp_read_lft,
 	.read_cableinfo = smp_read_cableinfo,
 	.read_ar_info = smp_read_ar_info,
 	.close = smp_close,
+	.set_mkey = smp_set_mkey,
 };

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "common/clock.h"
+#include "fabric/fabric_scope.h"
 #include "fabric/xcvr_cableinfo.h"
 
 const char *xcvr_cableinfo_status_str(int status)
@@ -56,10 +57,23 @@ static int mad_error(int rc, int status, char *why, size_t why_len)
 	if (status > 0) {
 		snprintf(why, why_len, "%s (CableInfo status %d)",
 			 xcvr_cableinfo_status_str(status), status);
-		return status == 3 ? -ENODEV : status == 2 ? -ENOTSUP : -EIO;
+		/* 3 no cable, 4 no EEPROM (passive copper): nothing to read;
+		 * 1, 2: the port takes no module; 5-9: the read failed */
+		return status == 3 || status == 4   ? -ENODEV
+		       : status == 1 || status == 2 ? -ENOTSUP
+						    : -EIO;
 	}
-	snprintf(why, why_len, "CableInfo MAD failed: %s",
-		 status < 0 ? "bad MAD status" : "no answer");
+	if (status < 0) {
+		char st[96];
+
+		snprintf(why, why_len,
+			 "CableInfo refused: MAD status 0x%04x (%s)",
+			 (unsigned)-status,
+			 fabric_mad_status_text((unsigned)-status, st,
+						sizeof(st)));
+		return -EIO;
+	}
+	snprintf(why, why_len, "CableInfo MAD failed: no answer");
 	return rc ? rc : -EIO;
 }
 

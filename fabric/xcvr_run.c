@@ -28,6 +28,7 @@ struct cables {
 	struct xcvr_judge_params jp;
 	struct hashmap seen; /* model port ids with a module record */
 	size_t modules;
+	struct fabric_scope scope; /* modules */
 };
 
 /* The port a module sits in: from the model, else from the file's GUIDs. */
@@ -65,6 +66,7 @@ static int emit_module(struct cables *c, const struct xcvr_port *p)
 	int rc = xcvr_judge(p, &c->jp, &c->fs);
 
 	c->modules++;
+	fabric_scope_tested(&c->scope, FABRIC_PART_MODULES);
 	if (!rc && c->w)
 		rc = record_writer_emit_steal(c->w, xcvr_record(p));
 	return rc;
@@ -168,10 +170,25 @@ static int mlxlink_file(struct cables *c, const char *arg)
 	return emit_module(c, &p);
 }
 
+/* A module in scope that was not read: its not-tested finding. */
+static int untested_module(struct cables *c, const struct fabric_port *fp,
+			   const char *reason, const char *why)
+{
+	struct fabric_gap g = {
+		.part = FABRIC_PART_MODULES,
+		.reason = reason,
+		.what = strcmp(reason, "not-in-file") ? "CableInfo (0xFF60)"
+						      : "the module file",
+		.detail = why && why[0] ? why : NULL,
+	};
+
+	return fabric_scope_untested(&c->scope, &c->fs, fp, &g) ? 0 : -ENOMEM;
+}
+
 /*
  * A cabled model port the db_csv has no row for: its record says why, and
- * no finding is made (ibdiagnet's own report lists what it could not
- * read; a finding per port would bury the ones that matter).
+ * its module is not tested (one not-tested finding each, grouped in the
+ * text).
  */
 static int unread_ports(struct cables *c, const char *why)
 {
@@ -193,6 +210,8 @@ static int unread_ports(struct cables *c, const char *why)
 			rc = c->w ? record_writer_emit_steal(c->w,
 							     xcvr_record(&p))
 				  : 0;
+			if (!rc)
+				rc = untested_module(c, fp, "not-in-file", why);
 			if (rc)
 				return rc;
 		}
@@ -211,6 +230,7 @@ static int live_modules(struct cables *c)
 
 	if (rc)
 		return rc;
+	fabric_smp_use_mkey(c->a, h);
 	for (size_t i = 0; !rc && i < c->m->nnodes; i++) {
 		struct fabric_node *n = c->m->nodes[i];
 
@@ -226,13 +246,30 @@ static int live_modules(struct cables *c)
 			};
 			struct xcvr_image img;
 			struct xcvr_port p;
+			int read;
 
 			if (!n->ports[j].remote || n->dr_hops < 0)
 				continue;
 			port_ref(c, n->guid, n->ports[j].guid, j, &p);
-			xcvr_read_image(xcvr_cableinfo_read, &ci, &img);
+			read = xcvr_read_image(xcvr_cableinfo_read, &ci, &img);
 			xcvr_decode(&img, &p.info);
 			p.info.source = "cableinfo-smp";
+			if (read && read != -ENODEV && read != -ENOTSUP) {
+				/* silence or refusal: not tested; the
+				 * record still says why (no module, no
+				 * EEPROM, no cage: nothing to test) */
+				rc = c->w ? record_writer_emit_steal(
+						    c->w, xcvr_record(&p))
+					  : 0;
+				if (!rc)
+					rc = untested_module(
+						c, &n->ports[j],
+						read == -ETIMEDOUT
+							? "no-answer"
+							: "mad-status",
+						img.why);
+				continue;
+			}
 			rc = emit_module(c, &p);
 		}
 	}
@@ -285,6 +322,8 @@ int fabric_cables_run(const struct fabric_args *a)
 	}
 	if ((rc = fabric_open_records(a, &c.w)))
 		goto out;
+	fabric_scope_init(a, &c.scope);
+	fabric_scope_use(&c.scope, FABRIC_PART_MODULES);
 	rc = gather(&c);
 	if (rc) {
 		log_error("fabric cables failed: %s", strerror(-rc));
@@ -294,7 +333,7 @@ int fabric_cables_run(const struct fabric_args *a)
 			     : IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	rc = fabric_finish(a, c.w, "fabric cables", c.m, &c.fs);
+	rc = fabric_finish_scope(a, c.w, "fabric cables", c.m, &c.fs, &c.scope);
 	if (!a->common.records || strcmp(a->common.records, "-"))
 		printf("fabric cables: %zu modules\n", c.modules);
 out:

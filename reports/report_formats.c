@@ -202,7 +202,10 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 				b,
 				"# the switch end is unknown: disabling the HCA port itself\n");
 		snprintf(port, sizeof(port), "%d", t->port);
-		report_buf_puts(b, "ibportstate -G ");
+		/* the M_Key only from the operator's environment: never
+		 * written into the script */
+		report_buf_puts(b, "ibportstate -G "
+				   "${IBPROOF_M_KEY:+-y \"$IBPROOF_M_KEY\"} ");
 		report_shell_quote(b, record_guid_str(t->guid, g));
 		report_buf_puts(b, " ");
 		report_shell_quote(b, port);
@@ -229,6 +232,8 @@ int report_write_script(const struct report *r, const char *path)
 		"# Ports to take out of service, written by ibproof report at %s.\n"
 		"# ibproof never runs this: review it, then run it on a host of the\n"
 		"# fabric with infiniband-diags (ibportstate disables the switch end).\n"
+		"# M_Key: on a secured subnet set IBPROOF_M_KEY=KEY in the environment\n"
+		"# (or m_key= in ibdiag.conf, which ibportstate reads itself).\n"
 		"# Verdict: ",
 		record_time_now(now));
 	report_comment_text(&b, verdict);

@@ -82,6 +82,13 @@ shell=$(command -v sh)
 for tool in rm sh bash alert; do
 	[ -e "$work/$tool.log" ] && fail "disable.sh ran $tool: $(cat "$work/$tool.log")"
 done
+# On a secured subnet the M_Key comes from the operator's environment
+# (issue 32); the script never holds one.
+rm -f "$work/ibportstate.log"
+(cd "$work/run" && env -i PATH="$work/bin" IBPROOF_M_KEY=0x5eed "$shell" "$work/disable.sh") \
+	>"$work/script.out" 2>&1 || fail "disable.sh with IBPROOF_M_KEY failed"
+[ "$(cat "$work/ibportstate.log" 2>/dev/null)" = "-G|-y|0x5eed|0x0002c90310000001|6|disable|" ] ||
+	fail "ibportstate with IBPROOF_M_KEY got: $(cat "$work/ibportstate.log" 2>/dev/null)"
 grep -qF "$evil port 6 (cage 3/2)" "$work/script.out" ||
 	fail "the description was not printed verbatim: $(cat "$work/script.out")"
 [ -z "$(ls -A "$work/run")" ] || fail "disable.sh wrote files: $(ls -A "$work/run")"

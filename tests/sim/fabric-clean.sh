@@ -44,11 +44,18 @@ ports=$(grep -c '"kind":"counters"' rec.jsonl)
 cp rec.jsonl base.jsonl
 zero "counters against a baseline" counters --baseline base.jsonl
 # One HCA drops its PMA queries (attribute 0x12 = 18): only that port is
-# missing; the queries in flight with it are still answered.
+# missing; the queries in flight with it are still answered. The port is
+# named not-tested and the run is INCOMPLETE, exit 1 (issue 32).
 sim_cmd 'Error "node200-mlx5_0" 100 18'
-zero "counters, one silent PMA" counters --timeout 1
+sim_client "$IBPROOF" fabric counters --timeout 1 --records rec.jsonl >out.txt 2>err.txt
+rc=$?
+[ "$rc" = 1 ] || sim_fail "counters, one silent PMA: exit $rc, want 1"
 grep -q 'PMA: 1 ports did not answer' err.txt ||
 	sim_fail "silent PMA not reported: $(cat err.txt)"
+grep -q '^INCOMPLETE: 1 of [0-9]* ports not tested' out.txt ||
+	sim_fail "silent PMA: no INCOMPLETE line: $(cat out.txt)"
+[ "$(jq -r 'select(.kind == "finding") | "\(.category) \(.subject.node):\(.subject.port) \(.evidence.reason)"' rec.jsonl)" = \
+	"not-tested node200 mlx5_0:1 no-answer" ] || sim_fail "silent PMA: findings differ"
 n=$(grep -c '"kind":"counters"' rec.jsonl)
 [ "$n" = $((ports - 1)) ] || sim_fail "counters: $n port records, want $((ports - 1))"
 sim_log "PASS"

@@ -27,7 +27,7 @@ canon_findings "$out/check.jsonl" >"$out/check.txt"
 canon_findings "$out/check-cache.jsonl" >"$out/cache.txt"
 expect_same "--load-cache vs live" "$out/check.txt" "$out/cache.txt"
 
-sed -e 's/^port-disabled|/missing-link|/' -e 's/^unreachable|/missing-link|/' \
+sed -e 's/^port-disabled|/missing-link|/' -e 's/^not-tested|/missing-link|/' \
 	"$out/check.txt" | sort >"$out/check-notopo.txt"
 canon_findings "$out/check-topology.jsonl" >"$out/topo.txt"
 expect_same "--topology vs live" "$out/check-notopo.txt" "$out/topo.txt"
@@ -37,7 +37,7 @@ links=$(jq -r 'select(.kind == "link")' "$out/discover.jsonl" | grep -c '"kind"'
 [ "$links" -gt 600 ] || sim_fail "discover wrote $links link records"
 jq -r 'select(.kind == "finding") | .category' "$out/discover.jsonl" |
 	sort | uniq -c | tr -s ' ' >"$out/discover.txt"
-grep -qx ' 1 unreachable' "$out/discover.txt" ||
+grep -qx ' 1 not-tested' "$out/discover.txt" ||
 	sim_fail "discover findings: $(cat "$out/discover.txt")"
 # Each finding names both ends with GUIDs where the node was seen.
 n=$(jq -r 'select(.kind == "finding" and .category == "symbol-errors")

@@ -50,7 +50,7 @@ degraded-speed|leaf03:25|spine07:5
 swapped|leaf04:5|leaf04:6|node059 mlx5_0:1|node060 mlx5_0:1
 missing-link|leaf05:9|node081 mlx5_0:1
 port-disabled|leaf06:7|node097 mlx5_0:1
-unreachable|leaf06:10|node100 mlx5_0:1
+not-tested|leaf06:10|node100 mlx5_0:1
 unexpected-link|leaf07:35|leaf08:36
 symbol-errors|leaf09:3|node147 mlx5_0:1
 link-downed|leaf09:3|node147 mlx5_0:1

@@ -3,6 +3,7 @@
  * PMA counter judgement (saturation, resets, per-cable view, thresholds)
  * and `fabric counters` end to end behind fake discovery/PMA ops.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -191,6 +192,9 @@ static void test_one_finding_per_cable(void **state)
 
 /* Fakes behind the ops tables: the fixture model and scripted counters. */
 static int fake_fail_all, fake_resets, fake_ext_reads;
+/* PortCounters of this LID answer with this MAD status; of LID
+ * fake_silent_lid, not at all */
+static int fake_refuse_lid, fake_refuse_status, fake_silent_lid;
 
 static int fake_discover(const struct fabric_disc_params *p,
 			 struct fabric **out)
@@ -213,6 +217,15 @@ static int fake_open(const char *ca, int port, unsigned t,
 static void fake_answer(struct fabric_pma_req *q)
 {
 	q->status = fake_fail_all ? -110 : 0;
+	if (q->kind == FABRIC_PMA_COUNTERS && q->lid == fake_refuse_lid) {
+		q->status = -EREMOTEIO;
+		q->mad_status = (uint16_t)fake_refuse_status;
+		return;
+	}
+	if (q->kind == FABRIC_PMA_COUNTERS && q->lid == fake_silent_lid) {
+		q->status = -ETIMEDOUT;
+		return;
+	}
 	if (q->kind == FABRIC_PMA_CLASS_INFO) {
 		q->ext = true;
 		return;
@@ -289,6 +302,58 @@ static void test_counters_run_with_fakes(void **state)
 	unlink(recs);
 }
 
+static size_t lines_with(const char *path, const char *a, const char *b)
+{
+	char line[8192];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, a) && (!b || strstr(line, b));
+	fclose(f);
+	return n;
+}
+
+/*
+ * A PMA that refuses (a MAD status through the seam) and one that is
+ * silent: each of their ports is not tested, with the reason and the
+ * status's meaning; the run is INCOMPLETE (exit 1) with no fail finding.
+ */
+static void test_counters_refused_and_silent(void **state)
+{
+	char recs[] = "/tmp/ibproof-counters-XXXXXX";
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	fabric_disc = &fake_disc;
+	fabric_pma = &fake_pma;
+	fake_fail_all = 0;
+	fake_refuse_lid = 6; /* node003 mlx5_0 */
+	fake_refuse_status = 0x000c;
+	fake_silent_lid = 3; /* leaf02: its 3 cabled ports */
+	a.tool = "fabric counters";
+	a.common.records = recs;
+	a.thresholds = NULL;
+	assert_int_equal(IBP_EXIT_FAIL, fabric_counters_run(&a));
+	assert_int_equal(1, lines_with(recs, "\"reason\":\"mad-status\"",
+				       "\"mad_status_text\":\"unsupported "
+				       "attribute or modifier\""));
+	assert_int_equal(1, lines_with(recs, "\"reason\":\"mad-status\"",
+				       "\"node\":\"node003 mlx5_0\""));
+	assert_int_equal(3, lines_with(recs, "\"reason\":\"no-answer\"",
+				       "\"node\":\"leaf02\""));
+	assert_int_equal(4,
+			 lines_with(recs, "\"category\":\"not-tested\"", NULL));
+	assert_int_equal(
+		1, lines_with(recs, "\"kind\":\"run\"", "\"not_tested\":4"));
+	fake_refuse_lid = fake_silent_lid = 0;
+	unlink(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_one_finding_per_cable),
 		cmocka_unit_test(test_counter_message_names_figures),
 		cmocka_unit_test(test_counters_run_with_fakes),
+		cmocka_unit_test(test_counters_refused_and_silent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -225,8 +225,15 @@ static void test_unreachable(void **state)
 	p->phys_state = IB_PHYS_STATE_LINKUP; /* up, but nobody answers */
 	fs = diff(c);
 	assert_int_equal(1, fs->n);
-	assert_string_equal("unreachable", fs->v[0].category);
-	assert_string_equal("drain-node", fs->v[0].action);
+	/* not a fault of the node: a link that could not be tested */
+	assert_string_equal("not-tested", fs->v[0].category);
+	assert_string_equal("warn", fs->v[0].severity);
+	assert_string_equal("check-access", fs->v[0].action);
+	for (int i = 0; i < fs->v[0].nev; i++)
+		if (!strcmp(fs->v[0].ev[i].key, "reason"))
+			assert_string_equal("no-answer", fs->v[0].ev[i].str);
+		else if (!strcmp(fs->v[0].ev[i].key, "part"))
+			assert_string_equal("links", fs->v[0].ev[i].str);
 	assert_true(has_end(&fs->v[0], "node002 mlx5_0", 1));
 }
 

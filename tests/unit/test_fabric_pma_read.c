@@ -27,6 +27,10 @@ static void answer(struct fabric_pma_req *q)
 				    q->kind == FABRIC_PMA_COUNTERS_EXT)
 			    ? -ETIMEDOUT
 			    : 0;
+	if (q->lid == 5) { /* refuses: busy */
+		q->status = -EREMOTEIO;
+		q->mad_status = 1;
+	}
 	if (q->status)
 		return;
 	switch (q->kind) {
@@ -87,6 +91,25 @@ static void test_ext_fallback_and_cache(void **state)
 	assert_int_equal(4, n_ext);
 }
 
+/* A refusal keeps its MAD status (the load proof says it), apart from a
+ * silence. */
+static void test_refusal_kept(void **state)
+{
+	struct fabric_pma_target t[] = {
+		{ .lid = 5, .port = 1 },
+		{ .lid = 3, .port = 1 },
+		{ .lid = 2, .port = 1 },
+	};
+
+	(void)state;
+	assert_int_equal(1, fabric_pma_read_ports(&fake, NULL, t, 3, 0));
+	assert_int_equal(-EREMOTEIO, t[0].status);
+	assert_int_equal(1, t[0].mad_status);
+	assert_int_equal(-ETIMEDOUT, t[1].status);
+	assert_int_equal(0, t[1].mad_status);
+	assert_int_equal(0, t[2].status);
+}
+
 /* A PMA that takes 20 ms a batch call. */
 static int slow_batch(struct fabric_pma *h, struct fabric_pma_req *q, size_t n)
 {
@@ -117,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ext_fallback_and_cache),
+		cmocka_unit_test(test_refusal_kept),
 		cmocka_unit_test(test_budget_bounds_the_read),
 	};
 

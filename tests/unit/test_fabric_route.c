@@ -6,6 +6,7 @@
  * opensm -R ftree in routes-lfts.dump), edited per test.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "common/log.h"
 #include "fabric/fabric_route.h"
 #include "fabric/fabric_run.h"
 #include "fabric/fabric_topo.h"
@@ -281,6 +283,10 @@ static int fake_discover(const struct fabric_disc_params *p,
 	return 0;
 }
 
+static int refuse_status; /* leaf02 answers with this MAD status */
+static uint64_t fake_mkey;
+static int fake_mkey_calls;
+
 static int fake_smp_open(const char *ca, int port, unsigned t, int retries,
 			 struct fabric_smp **out)
 {
@@ -293,7 +299,7 @@ static int fake_smp_open(const char *ca, int port, unsigned t, int retries,
 }
 
 static int fake_read_lft(struct fabric_smp *h, const uint8_t *path, int hops,
-			 uint16_t *top, uint8_t *ports)
+			 uint16_t *top, uint8_t *ports, int *mad_status)
 {
 	const struct fabric_node *n;
 	const struct fabric_lft *t;
@@ -306,6 +312,10 @@ static int fake_read_lft(struct fabric_smp *h, const uint8_t *path, int hops,
 	fake_reads++;
 	if (n->guid == SPINE1 + 1) /* spine02 */
 		return -ETIMEDOUT;
+	if (refuse_status && n->guid == LEAF2) {
+		*mad_status = refuse_status;
+		return -EREMOTEIO;
+	}
 	t = &fake->r.lft[n->idx];
 	*top = t->top;
 	memcpy(ports, t->port, (size_t)t->top + 1);
@@ -314,8 +324,9 @@ static int fake_read_lft(struct fabric_smp *h, const uint8_t *path, int hops,
 
 /*
  * AdaptiveRoutingInfo: leaf01 answers AR on for every SL, leaf02 AR
- * capable but off, spine01 refuses the vendor attribute (MAD status 0x0c,
- * as a switch without AR does), spine02 answers nothing.
+ * capable but off, spine01 refuses the vendor attribute (MAD status 0x1c,
+ * invalid attribute or modifier: a switch without AR), spine02 answers
+ * nothing.
  */
 static int fake_read_ar_info(struct fabric_smp *h, const uint8_t *path,
 			     int hops, uint8_t *buf, int *status)
@@ -327,8 +338,8 @@ static int fake_read_ar_info(struct fabric_smp *h, const uint8_t *path,
 	memset(buf, 0, FABRIC_AR_INFO_BYTES);
 	*status = 0;
 	if (n->guid == SPINE1) {
-		*status = 0x0c;
-		return -EIO;
+		*status = 0x1c;
+		return -EREMOTEIO;
 	}
 	if (n->guid != LEAF1 && n->guid != LEAF2)
 		return -ETIMEDOUT;
@@ -342,12 +353,20 @@ static void fake_smp_close(struct fabric_smp *h)
 	assert_ptr_equal(fake, h);
 }
 
+static void fake_set_mkey(struct fabric_smp *h, uint64_t mkey)
+{
+	assert_ptr_equal(fake, h);
+	fake_mkey = mkey;
+	fake_mkey_calls++;
+}
+
 static const struct fabric_disc_ops fake_disc = { .discover = fake_discover };
 static const struct fabric_smp_ops fake_smp = {
 	.open = fake_smp_open,
 	.read_lft = fake_read_lft,
 	.read_ar_info = fake_read_ar_info,
 	.close = fake_smp_close,
+	.set_mkey = fake_set_mkey,
 };
 
 static size_t count_lines(const char *path, const char *needle)
@@ -363,29 +382,64 @@ static size_t count_lines(const char *path, const char *needle)
 	return n;
 }
 
-/* A switch that does not answer is named; the others are still read. */
+/* Runs fabric routes with stdout and stderr into out; its exit code. */
+static int run_captured(struct fabric_args *a, const char *out)
+{
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int o = dup(1), e = dup(2), rc;
+
+	assert_true(fd >= 0 && o >= 0 && e >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	rc = fabric_routes_run(a);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(o, 1);
+	dup2(e, 2);
+	close(fd);
+	close(o);
+	close(e);
+	return rc;
+}
+
+/*
+ * A switch that does not answer is named, not tested; the others are
+ * still read. The run is INCOMPLETE (exit 1) with no fail finding, its
+ * end record counts the tables, and --accept-untested names the gap
+ * away (listed, never silent).
+ */
 static void test_run_silent_switch(void **state)
 {
 	char recs[] = "/tmp/ibproof-routes-XXXXXX";
+	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
+	char accept[] = "spine02";
 	struct fabric_args a = { 0 };
-	int fd = mkstemp(recs);
+	int fd = mkstemp(recs), fo = mkstemp(out);
 	void *st = NULL;
 
 	(void)state;
 	assert_int_equal(0, setup(&st));
 	fake = st;
-	assert_true(fd >= 0);
+	fake_reads = 0;
+	refuse_status = 0;
+	assert_true(fd >= 0 && fo >= 0);
 	close(fd);
+	close(fo);
 	fabric_disc = &fake_disc;
 	fabric_smp = &fake_smp;
 	a.tool = "fabric routes";
 	a.common.records = recs;
-	assert_int_equal(IBP_EXIT_PASS, fabric_routes_run(&a));
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
 	assert_int_equal(4, fake_reads);
 	assert_int_equal(3, count_lines(recs, "\"kind\":\"lft\""));
 	assert_int_equal(16, count_lines(recs, "\"kind\":\"link\""));
-	assert_int_equal(1, count_lines(recs, "\"category\":\"unreachable\""));
-	assert_int_equal(1, count_lines(recs, "spine02 did not answer"));
+	assert_int_equal(1, count_lines(recs, "\"category\":\"not-tested\""));
+	assert_int_equal(1, count_lines(recs, "\"reason\":\"no-answer\""));
+	assert_int_equal(1, count_lines(recs, "\"action\":\"check-access\""));
+	assert_int_equal(1, count_lines(recs, "\"subject\":{\"node\":"
+					      "\"spine02\""));
 	assert_int_equal(1, count_lines(recs, "\"kind\":\"finding\""));
 	/* AR as each switch said it; refused or silent is unknown, not off */
 	assert_int_equal(1, count_lines(recs, "\"adaptive_routing\":\"on\""));
@@ -393,7 +447,157 @@ static void test_run_silent_switch(void **state)
 	assert_int_equal(1,
 			 count_lines(recs, "\"adaptive_routing\":\"unknown\""));
 	assert_int_equal(2, count_lines(recs, "\"ar\":{"));
+	assert_int_equal(1, count_lines(recs, "\"outcome\":\"incomplete\""));
+	assert_int_equal(1, count_lines(recs, "\"tables\":{\"in_scope\":4,"
+					      "\"tested\":3,\"not_tested\":1,"
+					      "\"accepted\":0}"));
+	assert_int_equal(1, count_lines(out, "INCOMPLETE: 1 of 4 tables not "
+					     "tested"));
+	assert_int_equal(1, count_lines(out, "not-tested           1 tables"));
+
+	/* the same gap, accepted by name: exit 0, said in the end record */
+	fake_reads = 0;
+	assert_int_equal(0, fabric_scope_accept_arg(&a.accept, accept));
+	assert_int_equal(IBP_EXIT_PASS, run_captured(&a, out));
+	assert_int_equal(1, count_lines(recs, "\"accepted_untested\":["
+					      "\"spine02\"]"));
+	assert_int_equal(1, count_lines(recs, "\"severity\":\"info\","
+					      "\"category\":\"not-tested\""));
+	assert_int_equal(0, count_lines(out, "INCOMPLETE"));
+	assert_int_equal(1, count_lines(out, "(accepted)"));
+	fabric_scope_accept_free(&a.accept);
 	unlink(recs);
+	unlink(out);
+	teardown(&st);
+}
+
+/*
+ * A switch that refuses (a MAD status) is named with the status and its
+ * meaning, apart from the silent one; a busy switch is to be retested.
+ */
+static void test_run_refusing_switch(void **state)
+{
+	char recs[] = "/tmp/ibproof-routes-XXXXXX";
+	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs), fo = mkstemp(out);
+	void *st = NULL;
+
+	(void)state;
+	assert_int_equal(0, setup(&st));
+	fake = st;
+	assert_true(fd >= 0 && fo >= 0);
+	close(fd);
+	close(fo);
+	fabric_disc = &fake_disc;
+	fabric_smp = &fake_smp;
+	a.tool = "fabric routes";
+	a.common.records = recs;
+	refuse_status = 0x0c; /* unsupported attribute */
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
+	assert_int_equal(2, count_lines(recs, "\"category\":\"not-tested\""));
+	assert_int_equal(1, count_lines(recs, "\"mad_status\":12,"
+					      "\"mad_status_text\":"
+					      "\"unsupported attribute or "
+					      "modifier\""));
+	assert_int_equal(1, count_lines(out, "switch leaf02 (0x"));
+	/* the log line, and the group of the summary */
+	assert_int_equal(2, count_lines(out, "MAD status 0x000c (unsupported "
+					     "attribute or modifier)"));
+	assert_int_equal(1, count_lines(out, "INCOMPLETE: 2 of 4 tables not "
+					     "tested"));
+	refuse_status = 0x01; /* busy */
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
+	assert_int_equal(1, count_lines(recs, "\"action\":\"retest\""));
+	assert_int_equal(1, count_lines(recs, "\"mad_status_text\":"
+					      "\"busy\""));
+	refuse_status = 0;
+	unlink(recs);
+	unlink(out);
+	teardown(&st);
+}
+
+/* --paths through a switch whose table was not read: "not tested", never
+ * "no route" (exit 1 either way). */
+static void test_paths_unread_table(void **state)
+{
+	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
+	char paths[] = "/tmp/ibproof-routes-paths-XXXXXX";
+	static const int lids[] = { 1, 6, 7, 8 };
+	struct fabric_args a = { 0 };
+	int fo = mkstemp(out), fp = mkstemp(paths);
+	void *st = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(0, setup(&st));
+	fake = st;
+	refuse_status = 0;
+	assert_true(fo >= 0 && fp >= 0);
+	close(fo);
+	f = fdopen(fp, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			if (i != j)
+				fprintf(f, "%d %d\n", lids[i], lids[j]);
+	fclose(f);
+	fabric_disc = &fake_disc;
+	fabric_smp = &fake_smp;
+	a.tool = "fabric routes";
+	a.paths = paths;
+	assert_int_equal(1, run_captured(&a, out));
+	assert_true(count_lines(out, "at spine02: its forwarding table was "
+				     "not read (not tested)") > 0);
+	assert_int_equal(0, count_lines(out, "No route"));
+	unlink(out);
+	unlink(paths);
+	teardown(&st);
+}
+
+/*
+ * --m-key reaches the SMP seam, and neither the records nor anything the
+ * run prints holds it (hex or decimal).
+ */
+static void test_run_mkey_secret(void **state)
+{
+	char recs[] = "/tmp/ibproof-routes-XXXXXX";
+	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs), fo = mkstemp(out);
+	void *st = NULL;
+
+	(void)state;
+	assert_int_equal(0, setup(&st));
+	fake = st;
+	assert_true(fd >= 0 && fo >= 0);
+	close(fd);
+	close(fo);
+	fabric_disc = &fake_disc;
+	fabric_smp = &fake_smp;
+	a.tool = "fabric routes";
+	a.common.records = recs;
+	a.common.verbose = 2;
+	a.mkey.set = true;
+	a.mkey.key = 0x1122334455667788ull;
+	fake_mkey_calls = 0;
+	log_set_level(LOG_LEVEL_DEBUG);
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
+	log_set_level(LOG_LEVEL_WARN);
+	assert_int_equal(1, fake_mkey_calls);
+	assert_true(fake_mkey == 0x1122334455667788ull);
+	assert_int_equal(0, count_lines(recs, "1122334455667788"));
+	assert_int_equal(0, count_lines(recs, "1234605616436508552"));
+	assert_int_equal(0, count_lines(out, "1122334455667788"));
+	assert_int_equal(0, count_lines(out, "1234605616436508552"));
+	assert_true(count_lines(out, "spine02") > 0); /* it did print */
+	/* no key given: none set */
+	a.mkey.set = false;
+	fake_mkey_calls = 0;
+	run_captured(&a, out);
+	assert_int_equal(0, fake_mkey_calls);
+	unlink(recs);
+	unlink(out);
 	teardown(&st);
 }
 
@@ -416,6 +620,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_endpoints, setup,
 						teardown),
 		cmocka_unit_test(test_run_silent_switch),
+		cmocka_unit_test(test_run_refusing_switch),
+		cmocka_unit_test(test_run_mkey_secret),
+		cmocka_unit_test(test_paths_unread_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -150,9 +150,11 @@ static void test_every_status_code(void **state)
 
 		fake = (struct fake_smp){ .m = &m, .status = s };
 		rc = xcvr_read_image(xcvr_cableinfo_read, &ci, &img);
-		assert_int_equal(s == 3	  ? -ENODEV
-				 : s == 2 ? -ENOTSUP
-					  : -EIO,
+		/* nothing to read (no cable, no EEPROM), no module by
+		 * construction, or a failed read (a gap) */
+		assert_int_equal(s == 3 || s == 4   ? -ENODEV
+				 : s == 1 || s == 2 ? -ENOTSUP
+						    : -EIO,
 				 rc);
 		assert_string_equal(want[s], xcvr_cableinfo_status_str(s));
 		snprintf(msg, sizeof(msg), "%s (CableInfo status %d)", want[s],
@@ -164,6 +166,17 @@ static void test_every_status_code(void **state)
 	}
 	assert_string_equal("unknown CableInfo status",
 			    xcvr_cableinfo_status_str(10));
+	/* a MAD status without a CableInfo one: refused, decoded */
+	{
+		struct xcvr_cableinfo ci = ci_of(0);
+
+		fake = (struct fake_smp){ .m = &m, .status = -0x0c };
+		assert_int_equal(
+			-EIO, xcvr_read_image(xcvr_cableinfo_read, &ci, &img));
+		assert_string_equal("CableInfo refused: MAD status 0x000c "
+				    "(unsupported attribute or modifier)",
+				    img.why);
+	}
 }
 
 static void test_silent_read_ends_in_time(void **state)
@@ -221,7 +234,7 @@ static void test_fabric_cables_live_timeout(void **state)
 	int fd = mkstemp(recs);
 	char line[8192];
 	FILE *f;
-	int unreadable = 0, n = 0;
+	int unreadable = 0, n = 0, gaps = 0, scope = 0;
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -236,11 +249,12 @@ static void test_fabric_cables_live_timeout(void **state)
 	fake = (struct fake_smp){ .m = &m };
 	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a));
 
-	/* never answered: the whole run ends within --timeout */
+	/* never answered: the whole run ends within --timeout, and it is
+	 * INCOMPLETE: no module was tested */
 	fake = (struct fake_smp){ .m = &m, .silent = true };
 	a.common.timeout_s = 0.4;
 	t0 = clock_mono_now();
-	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a));
+	assert_int_equal(IBP_EXIT_FAIL, fabric_cables_run(&a));
 	took = clock_mono_now() - t0;
 	assert_true(took < 0.4 + 0.3);
 	f = fopen(recs, "r");
@@ -248,11 +262,17 @@ static void test_fabric_cables_live_timeout(void **state)
 	while (fgets(line, sizeof(line), f)) {
 		n += strstr(line, "\"kind\":\"transceiver\"") != NULL;
 		unreadable += strstr(line, "not answered in time") != NULL;
+		gaps += strstr(line, "\"category\":\"not-tested\"") &&
+			strstr(line, "\"reason\":\"no-answer\"");
+		scope += strstr(line, "\"modules\":{\"in_scope\":4,"
+				      "\"tested\":0,\"not_tested\":4") != NULL;
 	}
 	fclose(f);
 	unlink(recs);
 	assert_int_equal(4, n);
 	assert_true(unreadable >= 4); /* records and findings */
+	assert_int_equal(4, gaps);
+	assert_int_equal(1, scope);
 }
 
 int main(void)
