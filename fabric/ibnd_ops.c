@@ -12,6 +12,7 @@
 
 #include "common/log.h"
 #include "fabric/fabric_ops.h"
+#include "fabric/fabric_portinfo.h"
 
 static enum fabric_node_type node_type(int ibnd_type)
 {
@@ -53,7 +54,7 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 		cap = n->type == FABRIC_NODE_SWITCH && in->ports[0]
 			      ? in->ports[0]->info
 			      : in->ports[i]->info;
-		fabric_mad_decode_portinfo(in->ports[i]->info, cap, p);
+		fabric_portinfo_decode(in->ports[i]->info, cap, p);
 	}
 	n->lid = n->type == FABRIC_NODE_SWITCH && in->ports[0]
 			 ? in->ports[0]->base_lid
