@@ -39,6 +39,7 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 			    in->numports);
 	if (!n)
 		return -errno;
+	n->device_id = fabric_nodeinfo_device_id(in->info);
 	if (in->path_portid.drpath.cnt >= 0 &&
 	    in->path_portid.drpath.cnt < (int)sizeof(n->dr_path)) {
 		n->dr_hops = in->path_portid.drpath.cnt;
