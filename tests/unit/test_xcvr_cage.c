@@ -15,6 +15,7 @@
 #include "common/ibcage.h"
 #include "fabric/fabric_report.h"
 #include "fabric/fabric_spec.h"
+#include "fabric/fabric_topo.h"
 #include "fabric/xcvr_judge.h"
 #include "xcvr_images.h"
 
@@ -159,6 +160,40 @@ static void test_one_finding_per_module(void **state)
 	fabric_findings_free(&fs);
 }
 
+/* ibnetdiscover's devid= reaches the model and the link records. */
+static void test_topology_devid(void **state)
+{
+	static const char text[] =
+		"vendid=0x2c9\ndevid=0xd2f2\nswitchguid=0x100(100)\n"
+		"Switch\t65 \"S-100\"\t# \"leaf01\" enhanced port 0 lid 1 "
+		"lmc 0\n"
+		"[34]\t\"H-300\"[1](301)\t# \"node1 mlx5_0\" lid 5 4xXDR\n"
+		"vendid=0x2c9\ndevid=0x1021\ncaguid=0x300\n"
+		"Ca\t1 \"H-300\"\t# \"node1 mlx5_0\"\n"
+		"[1](301)\t\"S-100\"[34]\t# lid 5 4xXDR\n";
+	char err[FABRIC_ERR_LEN];
+	struct fabric *f = NULL;
+	json_t *rec, *a;
+
+	(void)state;
+	assert_int_equal(
+		0, fabric_topo_parse("t.topo", text, &f, err, sizeof(err)));
+	assert_int_equal(0xd2f2, fabric_find_guid(f, 0x100)->device_id);
+	assert_int_equal(0x1021, fabric_find_guid(f, 0x300)->device_id);
+	rec = fabric_link_record(&fabric_find_guid(f, 0x100)->ports[34]);
+	assert_non_null(rec);
+	assert_string_equal("XDR",
+			    json_string_value(json_object_get(rec, "speed")));
+	a = json_object_get(rec, "a");
+	assert_int_equal(0xd2f2,
+			 json_integer_value(json_object_get(a, "devid")));
+	assert_string_equal("17/2",
+			    json_string_value(json_object_get(a, "alias")));
+	assert_null(json_object_get(json_object_get(rec, "b"), "alias"));
+	json_decref(rec);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_split_labels_parse),
 		cmocka_unit_test(test_dark_sibling_is_no_finding),
 		cmocka_unit_test(test_one_finding_per_module),
+		cmocka_unit_test(test_topology_devid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
