@@ -1,26 +1,37 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "common/ibrate.h"
 
+/*
+ * Per lane: the signalling rate, the line encoding, and the data rate
+ * after it (ib-facts.md). HDR and faster carry 256b/257b transcoding plus
+ * RS-FEC (544,514): 106.25 Gb/s of signal carry 100 of data; XDR doubles
+ * the lane (212.5 -> 200: the kernel's "800 Gb/sec (4X XDR)").
+ */
 static const struct {
 	const char *name;
 	double lane_gbps; /* data rate per lane after encoding */
+	double signal_gbps; /* signalling rate per lane */
+	const char *encoding;
 	int verbs_code; /* ibv_port_attr.active_speed */
 } speeds[] = {
-	[IB_SPEED_UNKNOWN] = { "unknown", 0, 0 },
-	[IB_SPEED_SDR] = { "SDR", 2.0, 1 },
-	[IB_SPEED_DDR] = { "DDR", 4.0, 2 },
-	[IB_SPEED_QDR] = { "QDR", 8.0, 4 },
-	[IB_SPEED_FDR10] = { "FDR10", 10.0, 8 },
-	[IB_SPEED_FDR] = { "FDR", 54.5 / 4, 16 },
-	[IB_SPEED_EDR] = { "EDR", 25.0, 32 },
-	[IB_SPEED_HDR] = { "HDR", 50.0, 64 },
-	[IB_SPEED_NDR] = { "NDR", 100.0, 128 },
-	[IB_SPEED_XDR] = { "XDR", 200.0, 0 }, /* needs active_speed_ex */
+	[IB_SPEED_UNKNOWN] = { "unknown", 0, 0, "", 0 },
+	[IB_SPEED_SDR] = { "SDR", 2.0, 2.5, "8b/10b", 1 },
+	[IB_SPEED_DDR] = { "DDR", 4.0, 5.0, "8b/10b", 2 },
+	[IB_SPEED_QDR] = { "QDR", 8.0, 10.0, "8b/10b", 4 },
+	[IB_SPEED_FDR10] = { "FDR10", 10.0, 10.3125, "64b/66b", 8 },
+	[IB_SPEED_FDR] = { "FDR", 54.5 / 4, 14.0625, "64b/66b", 16 },
+	[IB_SPEED_EDR] = { "EDR", 25.0, 25.78125, "64b/66b", 32 },
+	[IB_SPEED_HDR] = { "HDR", 50.0, 53.125, "256b/257b+FEC", 64 },
+	[IB_SPEED_NDR] = { "NDR", 100.0, 106.25, "256b/257b+FEC", 128 },
+	/* verbs: only in active_speed_ex (rdma-core >= 47) */
+	[IB_SPEED_XDR] = { "XDR", 200.0, 212.5, "256b/257b+FEC", 0 },
 };
 
 #define N_SPEEDS (sizeof(speeds) / sizeof(speeds[0]))
@@ -43,6 +54,16 @@ double ib_speed_lane_gbps(enum ib_speed speed)
 	return (unsigned)speed < N_SPEEDS ? speeds[speed].lane_gbps : 0;
 }
 
+double ib_speed_signal_gbps(enum ib_speed speed)
+{
+	return (unsigned)speed < N_SPEEDS ? speeds[speed].signal_gbps : 0;
+}
+
+const char *ib_speed_encoding(enum ib_speed speed)
+{
+	return (unsigned)speed < N_SPEEDS ? speeds[speed].encoding : "";
+}
+
 enum ib_speed ib_speed_from_verbs(int active_speed)
 {
 	for (unsigned i = 1; i < N_SPEEDS; i++)
@@ -63,7 +84,7 @@ enum ib_speed ib_speed_from_mad(int speed_active, int ext_active, int fdr10)
 		return IB_SPEED_HDR;
 	case 8:
 		return IB_SPEED_NDR;
-	case 16:
+	case 16: /* LinkSpeedExtActive2 1 (XDR) in the aggregate */
 		return IB_SPEED_XDR;
 	}
 	if (fdr10)
@@ -118,6 +139,28 @@ int ib_width_from_name(const char *name)
 	if (end == name || (*end != 'x' && *end != 'X') || end[1])
 		return 0;
 	return ib_width_code_from_lanes((int)lanes) ? (int)lanes : 0;
+}
+
+int ib_rate_parse_sysfs(const char *text, double *nominal, int *lanes,
+			enum ib_speed *speed)
+{
+	const char *paren = text ? strchr(text, '(') : NULL;
+	char width[8] = "", name[16] = "";
+	char *end;
+
+	*nominal = 0;
+	*lanes = 0;
+	*speed = IB_SPEED_UNKNOWN;
+	if (!text)
+		return -EINVAL;
+	*nominal = strtod(text, &end);
+	if (end == text || *nominal < 0)
+		*nominal = 0;
+	if (!paren || sscanf(paren + 1, "%7s %15[A-Za-z0-9]", width, name) != 2)
+		return -EINVAL;
+	*lanes = ib_width_from_name(width);
+	*speed = ib_speed_from_name(name);
+	return *lanes && *speed ? 0 : -EINVAL;
 }
 
 double ib_data_rate_gbps(enum ib_speed speed, int lanes)

@@ -26,14 +26,22 @@ enum ib_speed {
 const char *ib_speed_name(enum ib_speed speed);
 /* Case-insensitive name to speed; IB_SPEED_UNKNOWN if not a name. */
 enum ib_speed ib_speed_from_name(const char *name);
-/* Data rate of one lane in Gb/s (QDR: 8, FDR: 13.636..., EDR: 25). */
+/* Data rate of one lane in Gb/s (QDR: 8, FDR: 13.636..., EDR: 25,
+ * NDR: 100, XDR: 200). */
 double ib_speed_lane_gbps(enum ib_speed speed);
-/* verbs ibv_port_attr.active_speed (1, 2, 4, 8, 16, 32, 64, 128). */
+/* Signalling rate of one lane in Gb/s (NDR: 106.25, XDR: 212.5). */
+double ib_speed_signal_gbps(enum ib_speed speed);
+/* Line encoding of the speed ("8b/10b", "64b/66b", "256b/257b+FEC"). */
+const char *ib_speed_encoding(enum ib_speed speed);
+/* verbs ibv_port_attr.active_speed (1, 2, 4, 8, 16, 32, 64, 128); XDR has
+ * no code there (only active_speed_ex): IB_SPEED_UNKNOWN. */
 enum ib_speed ib_speed_from_verbs(int active_speed);
 /*
- * MAD PortInfo: LinkSpeedActive (1 SDR, 2 DDR, 4 QDR), LinkSpeedExtActive
- * (1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 = none) and the FDR10 bit of
- * MLNX ExtendedPortInfo.LinkSpeedActive (0 = none).
+ * MAD PortInfo: LinkSpeedActive (1 SDR, 2 DDR, 4 QDR), the extended
+ * speeds as rdma-core aggregates them (ibnd_get_agg_linkspeedext:
+ * LinkSpeedExtActive 1 FDR, 2 EDR, 4 HDR, 8 NDR, or LinkSpeedExtActive2
+ * shifted by 4: 16 XDR; 0 = none; fabric/fabric_portinfo.c reads both)
+ * and the FDR10 bit of MLNX ExtendedPortInfo.LinkSpeedActive (0 = none).
  */
 enum ib_speed ib_speed_from_mad(int speed_active, int ext_active, int fdr10);
 
@@ -45,6 +53,15 @@ int ib_width_code_from_lanes(int lanes);
 const char *ib_width_name(int lanes, char buf[8]);
 /* "4x" or "4X" to 4; 0 if not a width. */
 int ib_width_from_name(const char *name);
+
+/*
+ * The kernel's sysfs rate string, "800 Gb/sec (4X XDR)": *nominal the
+ * figure (for QDR and older the signalling rate), *lanes and *speed from
+ * the parenthesis. 0; -EINVAL when the parenthesis is missing or unknown
+ * (*lanes 0, *speed IB_SPEED_UNKNOWN, *nominal still the figure or 0).
+ */
+int ib_rate_parse_sysfs(const char *text, double *nominal, int *lanes,
+			enum ib_speed *speed);
 
 /* Data rate of a link in Gb/s: lanes x lane rate. 0 when unknown. */
 double ib_data_rate_gbps(enum ib_speed speed, int lanes);

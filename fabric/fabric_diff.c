@@ -8,7 +8,8 @@
  * a discovered link touching a spec port is `wrong-port` (right node) or
  * `miswired`, consuming the spec cables of both its ends; a spec cable left
  * over is `port-disabled`, `unreachable` or `missing-link`; a discovered
- * link left over is `unexpected-link`.
+ * link left over is `unexpected-link`. Last, links the SM never activated
+ * (fabric_active.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -222,6 +223,8 @@ int cabling_diff(const struct fabric *m, const struct fabric_spec *s,
 	}
 	if (!rc)
 		rc = diff_rules(&c);
+	if (!rc)
+		rc = fabric_check_active(m, out);
 out:
 	diff_free(&c);
 	return rc;

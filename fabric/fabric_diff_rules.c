@@ -503,5 +503,5 @@ int fabric_model_check(const struct fabric *m, struct fabric_findings *out)
 		}
 	}
 	fabric_classes_free(&c.classes);
-	return rc;
+	return rc ? rc : fabric_check_active(m, out);
 }

@@ -41,7 +41,12 @@ struct fabric_ev {
 /*
  * refs[0], refs[1]: the subject (a cable's two ends; one end for a port).
  * refs[2], refs[3]: a second cable (swapped) or the expected peers.
+ * With extra_role FABRIC_ROLE_COLLATERAL: refs[0] is the subject (a port)
+ * and refs[1..nrefs) the other ports its module serves (evidence
+ * `collateral`, an array of port references).
  */
+#define FABRIC_ROLE_COLLATERAL "collateral"
+
 struct fabric_finding {
 	const char *severity; /* fail|warn|info */
 	const char *category; /* kebab-case */

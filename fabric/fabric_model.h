@@ -54,6 +54,8 @@ struct fabric_node {
 	const char *name; /* map name if mapped, else desc */
 	char *map_name;
 	bool guid_unknown; /* guid not the node's: a port's or made up */
+	uint16_t
+		device_id; /* NodeInfo DeviceID (0xd2f2 Quantum-2); 0 unknown */
 	int nports;
 	int idx;
 	uint16_t lid; /* switch port 0 / first CA port */

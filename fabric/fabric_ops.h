@@ -113,8 +113,4 @@ extern const struct fabric_disc_ops fabric_ibnd_ops;
 extern const struct fabric_smp_ops fabric_mad_smp_ops;
 extern const struct fabric_pma_ops fabric_mad_pma_ops;
 
-/* PortInfo / raw SMP decoding, in mad_ops.c (uses mad_get_field). */
-void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
-				struct fabric_port *p);
-
 #endif

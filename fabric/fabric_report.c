@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/ibcage.h"
 #include "common/record.h"
 #include "common/text.h"
 #include "fabric/fabric_report.h"
@@ -60,6 +61,11 @@ static json_t *pair_json(const struct fabric_ref *a, const struct fabric_ref *b)
 			 fabric_ref_json(b));
 }
 
+static bool collateral(const struct fabric_finding *f)
+{
+	return f->extra_role && !strcmp(f->extra_role, FABRIC_ROLE_COLLATERAL);
+}
+
 static json_t *evidence_json(const struct fabric_finding *f)
 {
 	json_t *ev = json_object(), *v;
@@ -78,9 +84,16 @@ static json_t *evidence_json(const struct fabric_finding *f)
 			v = json_real(e->real);
 		json_object_set_new(ev, e->key, v);
 	}
-	if (ev && f->extra_role && f->nrefs == 4)
+	if (ev && collateral(f)) {
+		json_t *a = json_array();
+
+		for (i = 1; a && i < f->nrefs; i++)
+			json_array_append_new(a, fabric_ref_json(&f->refs[i]));
+		json_object_set_new(ev, f->extra_role, a);
+	} else if (ev && f->extra_role && f->nrefs == 4) {
 		json_object_set_new(ev, f->extra_role,
 				    pair_json(&f->refs[2], &f->refs[3]));
+	}
 	return ev;
 }
 
@@ -88,7 +101,7 @@ json_t *fabric_finding_record(const struct fabric_finding *f)
 {
 	json_t *subject;
 
-	if (f->nrefs >= 2)
+	if (f->nrefs >= 2 && !collateral(f))
 		subject = pair_json(&f->refs[0], &f->refs[1]);
 	else
 		subject = fabric_ref_json(&f->refs[0]);
@@ -104,6 +117,27 @@ static json_t *end_json(const struct fabric_port *p)
 	fabric_finding_port(&tmp, p);
 	r = tmp.refs[0];
 	return fabric_ref_json(&r);
+}
+
+/* A link end's device: NodeInfo DeviceID, and the port's cage name where
+ * the cage table knows the switch (common/ibcage.h). */
+static int end_device(json_t *o, const struct fabric_port *p)
+{
+	const struct fabric_node *n = p->node;
+	const struct ib_cage_model *m =
+		n->type == FABRIC_NODE_SWITCH
+			? ib_cage_model_of(n->device_id, n->nports)
+			: NULL;
+	char label[32];
+
+	if (n->device_id &&
+	    json_object_set_new(o, "devid", json_integer(n->device_id)))
+		return -1;
+	if (m && *ib_cage_label(m, p->num, label) &&
+	    (json_object_set_new(o, "alias", json_string(label)) ||
+	     json_object_set_new(o, "model", json_string(m->name))))
+		return -1;
+	return 0;
 }
 
 /* A port's LID: a switch's external ports answer to its port 0 LID. */
@@ -124,6 +158,7 @@ json_t *fabric_link_record(const struct fabric_port *p)
 				json_string(p->remote->node->name)) ||
 	    json_object_set_new(a, "lid", json_integer(link_lid(p))) ||
 	    json_object_set_new(b, "lid", json_integer(link_lid(p->remote))) ||
+	    end_device(a, p) || end_device(b, p->remote) ||
 	    json_object_set(rec, "a", a) || json_object_set(rec, "b", b) ||
 	    json_object_set_new(rec, "width",
 				json_string(fabric_width_str(p->width))) ||

@@ -7,8 +7,9 @@
  *   leaf01,17/1,spine03,5,NDR,4x,C0042,R12
  *
  * Ports are IB port numbers or cage/lane aliases of twin-port cages: IB port
- * n sits in cage (n+1)/2, lane 1 (odd n) or 2 (even n). Fields may be
- * double-quoted. Errors name file:line.
+ * n sits in cage (n+1)/2, lane 1 (odd n) or 2 (even n); or the names the
+ * switch OS gives them, 1/17/1 and, split, 1/17/1/2 (common/ibcage.h).
+ * Fields may be double-quoted. Errors name file:line.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <strings.h>
 
 #include "common/array.h"
+#include "common/ibcage.h"
 #include "common/lines.h"
 #include "common/strtab.h"
 #include "common/text.h"
@@ -51,23 +53,11 @@ struct csv_ctx {
 	struct fabric_spec *spec;
 };
 
-/* IB port number 1..255 or cage/lane ("17/1"); -EINVAL otherwise. */
+/* IB port number 1..255, cage/port ("17/1") or the switch OS's names
+ * ("1/17/1", split "1/17/1/2"): common/ibcage.c. -EINVAL otherwise. */
 int fabric_port_parse(const char *s)
 {
-	char *end;
-	long cage, lane;
-
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	cage = strtol(s, &end, 10);
-	if (*end == '\0')
-		return cage >= 1 && cage <= 255 ? (int)cage : -EINVAL;
-	if (*end != '/' || !isdigit((unsigned char)end[1]))
-		return -EINVAL;
-	lane = strtol(end + 1, &end, 10);
-	if (*end || cage < 1 || cage > 127 || lane < 1 || lane > 2)
-		return -EINVAL;
-	return (int)(2 * cage - 2 + lane);
+	return ib_cage_port_parse(s);
 }
 
 static int parse_header(struct csv_ctx *c, char **f, int n)

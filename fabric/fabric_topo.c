@@ -45,6 +45,7 @@ struct topo_ctx {
 	struct strtab ids; /* node id -> node idx + 1 */
 	struct topo_link *links;
 	size_t nlinks, cap;
+	uint16_t devid; /* devid= of the node block being read */
 };
 
 /* Copy the text between the first quote after s and the next quote. */
@@ -155,6 +156,9 @@ static int parse_node(struct topo_ctx *c, const char *line,
 		return lines_error(&c->in, "no GUID for node \"%s\"", id);
 	c->next_guid = 0;
 	c->cur = fabric_add_node(c->f, guid, type, desc, (int)nports);
+	if (c->cur)
+		c->cur->device_id = c->devid;
+	c->devid = 0;
 	if (!c->cur)
 		return errno == ENOMEM ? -ENOMEM
 		       : errno == EEXIST
@@ -289,7 +293,11 @@ static int parse_topo_line(void *arg, char *line)
 			return lines_error(&c->in, "port line before any node");
 		return parse_port_line(c, line);
 	}
-	if (strchr(line, '=')) /* vendid=, devid=, sysimgguid= */
+	if (!strncmp(line, "devid=", 6)) {
+		c->devid = (uint16_t)strtoul(line + 6, NULL, 16);
+		return 0;
+	}
+	if (strchr(line, '=')) /* vendid=, sysimgguid= */
 		return 0;
 	return lines_error(&c->in, "expected a node, port or key=value line");
 }

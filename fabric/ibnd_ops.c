@@ -12,6 +12,7 @@
 
 #include "common/log.h"
 #include "fabric/fabric_ops.h"
+#include "fabric/fabric_portinfo.h"
 
 static enum fabric_node_type node_type(int ibnd_type)
 {
@@ -38,6 +39,7 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 			    in->numports);
 	if (!n)
 		return -errno;
+	n->device_id = fabric_nodeinfo_device_id(in->info);
 	if (in->path_portid.drpath.cnt >= 0 &&
 	    in->path_portid.drpath.cnt < (int)sizeof(n->dr_path)) {
 		n->dr_hops = in->path_portid.drpath.cnt;
@@ -53,7 +55,7 @@ static int copy_node(struct fabric *f, ibnd_node_t *in)
 		cap = n->type == FABRIC_NODE_SWITCH && in->ports[0]
 			      ? in->ports[0]->info
 			      : in->ports[i]->info;
-		fabric_mad_decode_portinfo(in->ports[i]->info, cap, p);
+		fabric_portinfo_decode(in->ports[i]->info, cap, p);
 		/* an answered PortInfo has a PortState (1-5); ibnd leaves
 		 * the info zero where the query went unanswered */
 		if (!p->state)

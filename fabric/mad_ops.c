@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * mad_ops.c: every libibmad (mad_*, pma_*) call of ibproof. Decodes raw
- * SMP data for ibnd_ops.c and reads PMA counters (LID-routed: an SM must
- * have assigned LIDs).
+ * mad_ops.c: every libibmad (mad_*, pma_*) call of ibproof: PMA counters
+ * (LID-routed: an SM must have assigned LIDs) and directed-route SMPs. The
+ * PortInfo that ibnd_ops.c copies is decoded in fabric_portinfo.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,7 +16,6 @@
 #include "fabric/ar_info.h"
 #include "fabric/fabric_ops.h"
 
-#define PORT_CAP_EXT_SPEEDS (1u << 14) /* PortInfo IsExtendedSpeedsSupported */
 #define PM_CAP_EXT_WIDTH (1u << 9) /* ClassPortInfo: PortCountersExtended */
 #define PM_CAP_EXT_NOIETF (1u << 10)
 #define PMA_WINDOW 16 /* PMA queries in flight on one handle */
@@ -26,63 +25,6 @@ struct fabric_pma {
 	struct ibmad_port *port;
 	unsigned timeout_ms;
 };
-
-static uint16_t width_mask(unsigned codes)
-{
-	uint16_t mask = 0;
-	unsigned bit;
-
-	for (bit = 1; bit <= 16; bit <<= 1)
-		if (codes & bit)
-			mask |= 1u << ib_width_lanes_from_code((int)bit);
-	return mask;
-}
-
-static uint16_t speed_mask(unsigned speeds, unsigned ext)
-{
-	uint16_t mask = 0;
-	unsigned bit;
-
-	for (bit = 1; bit <= 4; bit <<= 1)
-		if (speeds & bit)
-			mask |= 1u << ib_speed_from_mad((int)bit, 0, 0);
-	for (bit = 1; bit <= 8; bit <<= 1)
-		if (ext & bit)
-			mask |= 1u << ib_speed_from_mad(0, (int)bit, 0);
-	return mask;
-}
-
-/* cap_info: PortInfo holding the CapabilityMask (a switch's port 0; the
- * field is reserved on switch external ports). */
-void fabric_mad_decode_portinfo(const uint8_t *info, const uint8_t *cap_info,
-				struct fabric_port *p)
-{
-	void *pi = (void *)info;
-	unsigned cap = mad_get_field((void *)cap_info, 0, IB_PORT_CAPMASK_F);
-	unsigned ext_act = 0, ext_ena = 0;
-
-	if (cap & PORT_CAP_EXT_SPEEDS) {
-		ext_act = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
-		ext_ena =
-			mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
-	}
-	p->valid = true;
-	p->state = (uint8_t)mad_get_field(pi, 0, IB_PORT_STATE_F);
-	p->phys_state = (uint8_t)mad_get_field(pi, 0, IB_PORT_PHYS_STATE_F);
-	p->width = (uint8_t)ib_width_lanes_from_code(
-		(int)mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
-	p->speed = (uint8_t)ib_speed_from_mad(
-		(int)mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ACTIVE_F),
-		(int)ext_act, 0);
-	p->width_enabled =
-		width_mask(mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
-	p->speed_enabled = speed_mask(
-		mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F), ext_ena);
-	if (p->state <= IB_PORT_STATE_DOWN) {
-		p->width = 0;
-		p->speed = 0;
-	}
-}
 
 /* mad_rpc_open_port() with the timeout set; NULL (logged) on failure. */
 static struct ibmad_port *open_port(const char *ca, int port, int *classes,

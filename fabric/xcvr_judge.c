@@ -134,7 +134,8 @@ static void judge_one(const struct xcvr_port *p, struct tally *t,
 	note(t, r.level == LVL_ALARM ? 0 : 1, q, lane, v, &r);
 }
 
-static void tally_module(const struct xcvr_port *p, struct tally *t)
+/* The module's own figures once; each port's lanes with its link. */
+static void tally_module(const struct xcvr_port *p, int n, struct tally *t)
 {
 	const struct xcvr_info *x = &p->info;
 
@@ -143,11 +144,14 @@ static void tally_module(const struct xcvr_port *p, struct tally *t)
 			  x->flags[XCVR_TEMP][0]);
 	if (x->has[XCVR_VCC])
 		judge_one(p, t, XCVR_VCC, -1, x->vcc_v, x->flags[XCVR_VCC][0]);
-	for (int q = XCVR_RX_POWER; q < XCVR_NQTY; q++)
-		for (int l = 0; x->has[q] && l < x->lanes && l < XCVR_LANES;
-		     l++)
-			judge_one(p, t, (enum xcvr_qty)q, l, x->lane[q][l],
-				  x->flags[q][l]);
+	for (int i = 0; i < n; i++)
+		for (int q = XCVR_RX_POWER; q < XCVR_NQTY; q++)
+			for (int l = 0;
+			     x->has[q] && l < x->lanes && l < XCVR_LANES; l++)
+				if (!p[i].lanes || (p[i].lanes & (1u << l)))
+					judge_one(&p[i], t, (enum xcvr_qty)q, l,
+						  x->lane[q][l],
+						  x->flags[q][l]);
 }
 
 const char *xcvr_replace_action(const struct xcvr_info *x)
@@ -163,16 +167,21 @@ static void identity_ev(struct fabric_finding *f, const struct xcvr_info *x)
 	fabric_finding_str(f, "source", "%s", x->source ? x->source : "");
 }
 
-static struct fabric_finding *add(struct fabric_findings *fs,
-				  const struct xcvr_port *p, const char *sev,
-				  const char *cat, const char *action)
+/* A finding on p[0]; p[1..n) are the other ports the module serves. */
+static struct fabric_finding *add_served(struct fabric_findings *fs,
+					 const struct xcvr_port *p, int n,
+					 const char *sev, const char *cat,
+					 const char *action)
 {
 	struct fabric_finding *f = fabric_finding_add(fs, sev, cat, action);
 
 	if (!f)
 		return NULL;
-	f->refs[0] = p->ref;
-	f->nrefs = 1;
+	for (int i = 0; i < n && i < FABRIC_MAX_REFS; i++)
+		f->refs[i] = p[i].ref;
+	f->nrefs = n < FABRIC_MAX_REFS ? n : FABRIC_MAX_REFS;
+	if (f->nrefs > 1)
+		f->extra_role = FABRIC_ROLE_COLLATERAL;
 	identity_ev(f, &p->info);
 	return f;
 }
@@ -188,28 +197,37 @@ static void lanes_str(unsigned mask, char *buf, size_t len)
 						 used ? "," : "", l + 1);
 }
 
-/* "leaf01 port 3: Mellanox MMA1B00-E100 SN MT1234" */
-static void where(const struct xcvr_port *p, char *buf, size_t len)
+/* "leaf01 port 3: Mellanox MMA1B00-E100 SN MT1234"; a module serving
+ * more ports: "leaf01 port 33 (module of ports 33, 34): ..." */
+static void where_served(const struct xcvr_port *p, int n, char *buf,
+			 size_t len)
 {
 	const struct xcvr_info *x = &p->info;
+	int used = snprintf(buf, len, "%s port %d", p->ref.name, p->ref.port);
 
-	snprintf(buf, len, "%s port %d: %s %s SN %s", p->ref.name, p->ref.port,
-		 x->vendor[0] ? x->vendor : "?",
-		 x->part_number[0] ? x->part_number : "?",
-		 x->serial[0] ? x->serial : "?");
+	for (int i = 0; n > 1 && i < n && used > 0 && (size_t)used < len; i++)
+		used += snprintf(buf + used, len - (size_t)used, "%s%d%s",
+				 i ? ", " : " (module of ports ", p[i].ref.port,
+				 i == n - 1 ? ")" : "");
+	if (used > 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, ": %s %s SN %s",
+			 x->vendor[0] ? x->vendor : "?",
+			 x->part_number[0] ? x->part_number : "?",
+			 x->serial[0] ? x->serial : "?");
 }
 
-static int health_findings(const struct xcvr_port *p, const struct tally *t,
-			   struct fabric_findings *fs)
+static int health_findings(const struct xcvr_port *p, int n,
+			   const struct tally *t, struct fabric_findings *fs)
 {
 	const char *act = xcvr_replace_action(&p->info);
 	const char *part = p->info.one_part ? "cable" : "optic";
 	struct fabric_finding *f;
-	char w[160], lanes[32];
+	char w[200], lanes[32];
 
-	where(p, w, sizeof(w));
+	where_served(p, n, w, sizeof(w));
 	if (t->rx_lanes) {
-		if (!(f = add(fs, p, "fail", "transceiver-rx-power-low", act)))
+		if (!(f = add_served(fs, p, n, "fail",
+				     "transceiver-rx-power-low", act)))
 			return -ENOMEM;
 		lanes_str(t->rx_lanes, lanes, sizeof(lanes));
 		fabric_finding_str(f, "lanes", "%s", lanes);
@@ -225,14 +243,16 @@ static int health_findings(const struct xcvr_port *p, const struct tally *t,
 				   t->text[2], part);
 	}
 	if (t->n[0]) {
-		if (!(f = add(fs, p, "fail", "transceiver-alarm", act)))
+		if (!(f = add_served(fs, p, n, "fail", "transceiver-alarm",
+				     act)))
 			return -ENOMEM;
 		fabric_finding_str(f, "alarms", "%s", t->text[0]);
 		fabric_finding_msg(f, "%s: module alarm: %s; replace the %s", w,
 				   t->text[0], part);
 	}
 	if (t->n[1]) {
-		if (!(f = add(fs, p, "warn", "transceiver-warning", "reseat")))
+		if (!(f = add_served(fs, p, n, "warn", "transceiver-warning",
+				     "reseat")))
 			return -ENOMEM;
 		fabric_finding_str(f, "warnings", "%s", t->text[1]);
 		fabric_finding_msg(f,
@@ -267,16 +287,18 @@ bool xcvr_vendor_approved(const char *list, const char *vendor)
 	return false;
 }
 
-int xcvr_judge(const struct xcvr_port *p, const struct xcvr_judge_params *jp,
-	       struct fabric_findings *fs)
+int xcvr_judge_module(const struct xcvr_port *p, int n,
+		      const struct xcvr_judge_params *jp,
+		      struct fabric_findings *fs)
 {
 	const struct xcvr_info *x = &p->info;
 	struct fabric_finding *f;
 	struct tally t = { 0 };
-	char w[160];
+	char w[200];
 
 	if (!x->present || (x->map == XCVR_MAP_NONE && !x->vendor[0])) {
-		if (!(f = add(fs, p, "info", "transceiver-unreadable", "none")))
+		if (!(f = add_served(fs, p, n, "info", "transceiver-unreadable",
+				     "none")))
 			return -ENOMEM;
 		fabric_finding_str(f, "reason", "%s", x->why);
 		fabric_finding_msg(f, "%s port %d: module not readable: %s",
@@ -284,10 +306,11 @@ int xcvr_judge(const struct xcvr_port *p, const struct xcvr_judge_params *jp,
 				   x->why[0] ? x->why : "no answer");
 		return 0;
 	}
-	where(p, w, sizeof(w));
+	where_served(p, n, w, sizeof(w));
 	if (jp && jp->approved_vendors &&
 	    !xcvr_vendor_approved(jp->approved_vendors, x->vendor)) {
-		if (!(f = add(fs, p, "warn", "transceiver-unapproved", "none")))
+		if (!(f = add_served(fs, p, n, "warn", "transceiver-unapproved",
+				     "none")))
 			return -ENOMEM;
 		fabric_finding_str(f, "approved", "%s", jp->approved_vendors);
 		fabric_finding_msg(f,
@@ -296,11 +319,18 @@ int xcvr_judge(const struct xcvr_port *p, const struct xcvr_judge_params *jp,
 				   w, x->vendor, jp->approved_vendors);
 	}
 	if (x->why[0]) { /* read, but not all of it */
-		if (!(f = add(fs, p, "info", "transceiver-unreadable", "none")))
+		if (!(f = add_served(fs, p, n, "info", "transceiver-unreadable",
+				     "none")))
 			return -ENOMEM;
 		fabric_finding_str(f, "reason", "%s", x->why);
 		fabric_finding_msg(f, "%s: partly read: %s", w, x->why);
 	}
-	tally_module(p, &t);
-	return health_findings(p, &t, fs);
+	tally_module(p, n, &t);
+	return health_findings(p, n, &t, fs);
+}
+
+int xcvr_judge(const struct xcvr_port *p, const struct xcvr_judge_params *jp,
+	       struct fabric_findings *fs)
+{
+	return xcvr_judge_module(p, 1, jp, fs);
 }

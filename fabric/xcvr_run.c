@@ -13,6 +13,7 @@
 
 #include "common/cli.h"
 #include "common/clock.h"
+#include "common/ibcage.h"
 #include "common/log.h"
 #include "common/record.h"
 #include "fabric/fabric_report.h"
@@ -29,6 +30,11 @@ struct cables {
 	struct hashmap seen; /* model port ids with a module record */
 	size_t modules;
 	struct fabric_scope scope; /* modules */
+	/* the ports of the cage read last: one module, judged once */
+	struct xcvr_port group[XCVR_MAX_SERVED];
+	int ngroup;
+	uint64_t group_guid;
+	int group_cage;
 };
 
 /* The port a module sits in: from the model, else from the file's GUIDs. */
@@ -61,15 +67,69 @@ static void port_ref(struct cables *c, uint64_t node_guid, uint64_t port_guid,
 	p->ref.port_guid = p->ref.type == FABRIC_NODE_CA ? port_guid : 0;
 }
 
+/* The cage model of the switch a module's port is on, or NULL. */
+static const struct ib_cage_model *cage_model(const struct cables *c,
+					      const struct xcvr_port *p)
+{
+	const struct fabric_node *n = fabric_find_guid(c->m, p->ref.guid);
+
+	return n && n->type == FABRIC_NODE_SWITCH
+		       ? ib_cage_model_of(n->device_id, n->nports)
+		       : NULL;
+}
+
+/* Is p in the cage whose module was read last? */
+static bool same_cage(const struct cables *c, const struct xcvr_port *p)
+{
+	struct ib_cage_pos pos;
+
+	if (!c->ngroup || p->ref.guid != c->group_guid)
+		return false;
+	ib_cage_position(cage_model(c, p), p->ref.port, &pos);
+	return pos.cage && pos.cage == c->group_cage;
+}
+
+/* Judges the module of the pending cage once, then one record per port. */
+static int flush_group(struct cables *c)
+{
+	int n = c->ngroup, rc;
+
+	c->ngroup = 0;
+	if (!n)
+		return 0;
+	rc = xcvr_judge_module(c->group, n, &c->jp, &c->fs);
+	c->modules++;
+	for (int i = 0; i < n; i++) /* each port's module read */
+		fabric_scope_tested(&c->scope, FABRIC_PART_MODULES);
+	for (int i = 0; !rc && c->w && i < n; i++)
+		rc = record_writer_emit_steal(c->w, xcvr_record(&c->group[i]));
+	return rc;
+}
+
+/*
+ * A module read at one port. Ports of one cage of a switch the cage table
+ * knows (common/ibcage.h) come one after another and are one module: each
+ * gets its own lanes, the module is judged once for all of them.
+ */
 static int emit_module(struct cables *c, const struct xcvr_port *p)
 {
-	int rc = xcvr_judge(p, &c->jp, &c->fs);
+	const struct ib_cage_model *m = cage_model(c, p);
+	struct ib_cage_pos pos;
+	int rc = 0;
 
-	c->modules++;
-	fabric_scope_tested(&c->scope, FABRIC_PART_MODULES);
-	if (!rc && c->w)
-		rc = record_writer_emit_steal(c->w, xcvr_record(p));
-	return rc;
+	ib_cage_position(m, p->ref.port, &pos);
+	if (c->ngroup && (!same_cage(c, p) || c->ngroup == XCVR_MAX_SERVED))
+		rc = flush_group(c);
+	if (rc)
+		return rc;
+	c->group[c->ngroup] = *p;
+	if (pos.cage)
+		c->group[c->ngroup].lanes =
+			ib_cage_lane_mask(m, p->ref.port, p->info.lanes);
+	c->ngroup++;
+	c->group_guid = p->ref.guid;
+	c->group_cage = pos.cage;
+	return pos.cage ? 0 : flush_group(c);
 }
 
 /* The node whose port (or, for a switch, itself) has this GUID. */
@@ -251,24 +311,32 @@ static int live_modules(struct cables *c)
 			if (!n->ports[j].remote || n->dr_hops < 0)
 				continue;
 			port_ref(c, n->guid, n->ports[j].guid, j, &p);
-			read = xcvr_read_image(xcvr_cableinfo_read, &ci, &img);
-			xcvr_decode(&img, &p.info);
-			p.info.source = "cableinfo-smp";
-			if (read && read != -ENODEV && read != -ENOTSUP) {
-				/* silence or refusal: not tested; the
-				 * record still says why (no module, no
-				 * EEPROM, no cage: nothing to test) */
-				rc = c->w ? record_writer_emit_steal(
-						    c->w, xcvr_record(&p))
-					  : 0;
-				if (!rc)
-					rc = untested_module(
-						c, &n->ports[j],
-						read == -ETIMEDOUT
-							? "no-answer"
-							: "mad-status",
-						img.why);
-				continue;
+			if (same_cage(c, &p)) { /* its module is read */
+				p.info = c->group[0].info;
+			} else {
+				read = xcvr_read_image(xcvr_cableinfo_read, &ci,
+						       &img);
+				xcvr_decode(&img, &p.info);
+				p.info.source = "cableinfo-smp";
+				if (read && read != -ENODEV &&
+				    read != -ENOTSUP) {
+					/* silence or refusal: not tested;
+					 * the record still says why (no
+					 * module, no EEPROM, no cage:
+					 * nothing to test) */
+					rc = c->w ? record_writer_emit_steal(
+							    c->w,
+							    xcvr_record(&p))
+						  : 0;
+					if (!rc)
+						rc = untested_module(
+							c, &n->ports[j],
+							read == -ETIMEDOUT
+								? "no-answer"
+								: "mad-status",
+							img.why);
+					continue;
+				}
 			}
 			rc = emit_module(c, &p);
 		}
@@ -301,7 +369,7 @@ static int gather(struct cables *c)
 		rc = mlxlink_file(c, a->from_mlxlink[i]);
 	if (!rc && !a->from_ibdiagnet && !a->n_mlxlink)
 		rc = live_modules(c);
-	return rc;
+	return rc ? rc : flush_group(c);
 }
 
 int fabric_cables_run(const struct fabric_args *a)

@@ -37,25 +37,48 @@ static const char *down_why(const struct node_port *p)
 	    p->phys_state == IB_PHYS_STATE_SLEEP)
 		return "no cable or nothing at the far end: reseat or "
 		       "replace the cable, check the switch port";
-	if (p->state == IB_PORT_STATE_INIT &&
-	    p->phys_state == IB_PHYS_STATE_LINKUP)
-		return "INIT/LinkUp: no subnet manager has configured it";
 	return "the link is not up: reseat the cable";
 }
 
-static json_t *port_down(const char *host, const struct node_port *p)
+/* The cable trained (LinkUp) but the SM left the port INIT or ARMED. */
+static bool not_activated(const struct node_port *p)
+{
+	return p->phys_state == IB_PHYS_STATE_LINKUP &&
+	       (p->state == IB_PORT_STATE_INIT ||
+		p->state == IB_PORT_STATE_ARMED);
+}
+
+/* A port that is not usable: its state in the finding; why says what to
+ * do. */
+static json_t *state_finding(const char *host, const struct node_port *p,
+			     const char *category, const char *action,
+			     const char *why)
 {
 	char s[96];
 
 	snprintf(s, sizeof(s), "%s port %d %s/%s", p->ca, p->port,
 		 ib_port_state_name(p->state),
 		 ib_phys_state_name(p->phys_state));
-	return record_finding("fail", "port-down", node_port_ref(host, p),
+	return record_finding("fail", category, node_port_ref(host, p),
 			      json_pack("{s:s, s:s, s:s}", "short", s, "state",
 					ib_port_state_name(p->state),
 					"phys_state",
 					ib_phys_state_name(p->phys_state)),
-			      "reseat", "%s: %s", s, down_why(p));
+			      action, "%s: %s", s, why);
+}
+
+static json_t *link_not_active(const char *host, const struct node_port *p)
+{
+	return state_finding(host, p, "link-not-active", "check-sm",
+			     "the cable trained but the subnet manager has "
+			     "not activated the port, so it carries no "
+			     "traffic: check the SM (running? its log for "
+			     "this port); the cable is not the fault");
+}
+
+static json_t *port_down(const char *host, const struct node_port *p)
+{
+	return state_finding(host, p, "port-down", "reseat", down_why(p));
 }
 
 static json_t *width_low(const char *host, const struct node_port *p, int want,
@@ -248,7 +271,9 @@ int node_judge_ports(const char *host, const struct node_port *ports, int n,
 	for (int i = 0; i < n; i++) {
 		const struct node_port *p = &ports[i];
 
-		if (!node_port_usable(p))
+		if (not_activated(p))
+			add(findings, link_not_active(host, p), &nf);
+		else if (!node_port_usable(p))
 			add(findings, port_down(host, p), &nf);
 		else
 			judge_rate(host, ports, n, p, ex, findings, &nf);

@@ -19,17 +19,7 @@
 
 void node_parse_rate(const char *text, struct node_port *p)
 {
-	const char *paren = strchr(text, '(');
-	char width[8] = "", speed[16] = "";
-
-	p->nominal_gbps = strtod(text, NULL);
-	p->lanes = 0;
-	p->speed = IB_SPEED_UNKNOWN;
-	if (!paren ||
-	    sscanf(paren + 1, "%7s %15[A-Za-z0-9]", width, speed) != 2)
-		return;
-	p->lanes = ib_width_from_name(width);
-	p->speed = ib_speed_from_name(speed);
+	ib_rate_parse_sysfs(text, &p->nominal_gbps, &p->lanes, &p->speed);
 }
 
 /* An attribute of port (0: of the CA itself); "" when unreadable. */

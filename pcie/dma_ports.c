@@ -10,6 +10,7 @@
 
 #include "common/log.h"
 #include "common/ibport.h"
+#include "common/ibrate.h"
 #include "common/sysfs.h"
 #include "common/text.h"
 #include "pcie/pcie.h"
@@ -50,21 +51,22 @@ static int port_pci_dev(const struct pcie_topo *t, const char *ca)
 	return dev_at_or_above(t, canon);
 }
 
-/* "200 Gb/sec (4X HDR)" -> data rate in GB/s; QDR and older: signalling. */
+/* "800 Gb/sec (4X XDR)" -> data rate in GB/s (common/ibrate.h: lanes x
+ * lane data rate; for QDR and older the figure is the signalling rate);
+ * a rate the table does not know: its figure. */
 static double port_rate_GBps(const struct pcie_topo *t, const char *ca,
 			     int port)
 {
-	char buf[64], *end;
-	double gbps;
+	char buf[64];
+	double nominal;
+	enum ib_speed speed;
+	int lanes;
 
 	if (sysfs_port_read(t->root, ca, port, "rate", buf, sizeof(buf)))
 		return 0;
-	gbps = strtod(buf, &end);
-	if (end == buf)
-		return 0;
-	if (strstr(buf, "SDR") || strstr(buf, "DDR") || strstr(buf, "QDR"))
-		gbps *= 0.8;
-	return gbps > 0 ? gbps / 8.0 : 0;
+	if (!ib_rate_parse_sysfs(buf, &nominal, &lanes, &speed))
+		return gbps_to_GBps(ib_data_rate_gbps(speed, lanes));
+	return gbps_to_GBps(nominal);
 }
 
 static void set_floor(const struct pcie_topo *t, struct pcie_dma_port *p)

@@ -269,16 +269,6 @@ long dpath_netdev_speed_mbps(const char *root, const char *netdev)
 	return v > 0 ? v : 0;
 }
 
-void dpath_port_set_width_speed(struct dpath_port *p, int active_width,
-				int active_speed)
-{
-	enum ib_speed speed = ib_speed_from_verbs(active_speed);
-
-	p->width = ib_width_lanes_from_code(active_width);
-	snprintf(p->speed, sizeof(p->speed), "%s",
-		 speed == IB_SPEED_UNKNOWN ? "" : ib_speed_name(speed));
-}
-
 double dpath_port_rate_gbps(int ethernet, int active_speed, int active_width,
 			    long netdev_mbps)
 {
@@ -286,6 +276,23 @@ double dpath_port_rate_gbps(int ethernet, int active_speed, int active_width,
 		return netdev_mbps > 0 ? netdev_mbps / 1000.0 : 0.0;
 	return ib_data_rate_gbps(ib_speed_from_verbs(active_speed),
 				 ib_width_lanes_from_code(active_width));
+}
+
+void dpath_port_set_ib_rate(const char *root, struct dpath_port *p,
+			    int active_width, int active_speed)
+{
+	enum ib_speed speed = ib_speed_from_verbs(active_speed);
+	int lanes = ib_width_lanes_from_code(active_width);
+	char text[64];
+	double nominal;
+
+	if (speed == IB_SPEED_UNKNOWN &&
+	    !sysfs_port_read(root, p->ca, p->port, "rate", text, sizeof(text)))
+		ib_rate_parse_sysfs(text, &nominal, &lanes, &speed);
+	p->width = speed == IB_SPEED_UNKNOWN ? 0 : lanes;
+	snprintf(p->speed, sizeof(p->speed), "%s",
+		 speed == IB_SPEED_UNKNOWN ? "" : ib_speed_name(speed));
+	p->rate_gbps = ib_data_rate_gbps(speed, p->width);
 }
 
 /* Whether s[0..len) is all digits and spells port. */

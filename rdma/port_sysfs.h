@@ -52,11 +52,18 @@ long dpath_netdev_speed_mbps(const char *root, const char *netdev);
  * (common/ibrate.h); RoCE from the netdev speed, 0 when the netdev does not
  * know it (virtio, rxe's nominal figures mean nothing).
  */
-/* InfiniBand: p->width (lanes) and p->speed ("EDR") from verbs codes. */
-void dpath_port_set_width_speed(struct dpath_port *p, int active_width,
-				int active_speed);
 double dpath_port_rate_gbps(int ethernet, int active_speed, int active_width,
 			    long netdev_mbps);
+
+/*
+ * InfiniBand: p->width, p->speed and p->rate_gbps from the verbs codes;
+ * when verbs does not know the speed (XDR is only in active_speed_ex,
+ * which rdma-core 44 lacks, so active_speed reads 0), from the kernel's
+ * ROOT/class/infiniband/CA/ports/N/rate ("800 Gb/sec (4X XDR)"). Neither:
+ * width 0, speed "", rate 0 (no expected rate).
+ */
+void dpath_port_set_ib_rate(const char *root, struct dpath_port *p,
+			    int active_width, int active_speed);
 
 /*
  * Whether ca:port is selected by filter: NULL or "" selects every port;

@@ -89,10 +89,12 @@ static void port_from_attr(struct dpath_port *p, const struct ibv_port_attr *a)
 	p->active_mtu = 128 << a->active_mtu;
 	dpath_port_sysfs_fill(SYSFS_ROOT, p);
 	mbps = dpath_netdev_speed_mbps(SYSFS_ROOT, p->netdev);
-	p->rate_gbps = dpath_port_rate_gbps(p->ethernet, a->active_speed,
-					    a->active_width, mbps);
-	if (!p->ethernet)
-		dpath_port_set_width_speed(p, a->active_width, a->active_speed);
+	if (p->ethernet)
+		p->rate_gbps = dpath_port_rate_gbps(1, a->active_speed,
+						    a->active_width, mbps);
+	else
+		dpath_port_set_ib_rate(SYSFS_ROOT, p, a->active_width,
+				       a->active_speed);
 }
 
 /*

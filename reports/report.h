@@ -117,6 +117,8 @@ struct report_finding {
 enum report_entry_kind { ENTRY_PORT, ENTRY_NODE };
 
 /* One line of the disable list. */
+#define REPORT_ALSO_MAX 3 /* a cage of four split ports: three others */
+
 struct report_entry {
 	enum report_entry_kind kind;
 	const char *key; /* stable identity, for --previous */
@@ -127,6 +129,11 @@ struct report_entry {
 	const char *action;
 	/* swap-cables: the second cable, whose far end goes to port's cable */
 	struct report_end swap_port, swap_peer;
+	/* the other ports the same module serves (a twin-port or split cage:
+	 * a finding's evidence.collateral) and their far ends: replacing the
+	 * module takes them down too, so they are disabled with port */
+	struct report_end also[REPORT_ALSO_MAX], also_peer[REPORT_ALSO_MAX];
+	int n_also;
 	json_t *reasons; /* array of {category, message, figures} */
 	json_t *evidence; /* object */
 	double confidence; /* bandwidth attribution, else 1 */

@@ -387,23 +387,60 @@ static int link_entry(struct report *r, const json_t *f, const json_t *subj)
 	return 0;
 }
 
+static bool same_end(const struct report_end *a, const struct report_end *b)
+{
+	return a->guid == b->guid && a->port == b->port && a->type == b->type;
+}
+
+/*
+ * The other ports one module serves (evidence.collateral of a transceiver
+ * finding), each with the far end of its cable: one entry names them all.
+ */
+static int add_collateral(struct report *r, struct report_entry *e,
+			  const json_t *list)
+{
+	struct report_end c, p, q;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+	{
+		char *key;
+		bool known;
+
+		if (report_end_from(r, v, &c) || !c.port)
+			continue;
+		key = resolve_cable(r, &c, NULL, &p, &q);
+		if (!key)
+			return -ENOMEM;
+		free(key);
+		known = same_end(&e->port, &p);
+		for (int k = 0; k < e->n_also; k++)
+			known |= same_end(&e->also[k], &p);
+		if (known || e->n_also == REPORT_ALSO_MAX)
+			continue;
+		e->also[e->n_also] = p;
+		e->also_peer[e->n_also++] = q;
+	}
+	return 0;
+}
+
 static int port_entry(struct report *r, const json_t *f, const json_t *subj)
 {
+	const json_t *ev = json_object_get(f, "evidence");
 	struct report_end p, peer = { 0 };
 	struct report_entry *e;
 	bool created;
 
 	if (report_end_from(r, subj, &p) || !p.port)
 		return 0; /* a whole node: listed, nothing to disable */
-	report_end_from(r,
-			json_object_get(json_object_get(f, "evidence"), "peer"),
-			&peer);
+	report_end_from(r, json_object_get(ev, "peer"), &peer);
 	e = report_entry_get(r, &p, peer.type ? &peer : NULL, &created);
 	if (!e)
 		return -ENOMEM;
 	report_entry_reason(r, e,
 			    json_string_value(json_object_get(f, "action")), f);
-	return 0;
+	return add_collateral(r, e, json_object_get(ev, "collateral"));
 }
 
 static int entry_from_finding(struct report *r, const json_t *f)
@@ -454,7 +491,8 @@ static int action_count(const struct report *r, const char *action, bool nodes)
 			 (!action || !strcmp(e->action, action)) &&
 			 (action || (strcmp(e->action, "swap-cables") &&
 				     strcmp(e->action, "retest"))))
-			n++;
+			n += 1 +
+			     (action ? 0 : e->n_also); /* ports of a module */
 	}
 	if (nodes)
 		n = (int)json_object_size(hosts);

@@ -165,12 +165,53 @@ static void script_xcvrs(struct report_buf *b, const struct report_entry *e)
 	report_buf_free(&t);
 }
 
+static void script_disable(struct report_buf *b, const struct report_end *t)
+{
+	char g[19], port[16];
+
+	snprintf(port, sizeof(port), "%d", t->port);
+	/* the M_Key only from the operator's environment: never written
+	 * into the script */
+	report_buf_puts(b, "ibportstate -G "
+			   "${IBPROOF_M_KEY:+-y \"$IBPROOF_M_KEY\"} ");
+	report_shell_quote(b, record_guid_str(t->guid, g));
+	report_buf_puts(b, " ");
+	report_shell_quote(b, port);
+	report_buf_puts(b, " ");
+	report_shell_quote(b, "disable");
+	report_buf_puts(b, "\n");
+}
+
+/* The other ports of the entry's module: replacing it takes them down,
+ * so they go out of service with it (or the script says why not). */
+static void script_also(struct report_buf *b, const struct report_entry *e)
+{
+	struct report_buf t = { 0 };
+
+	for (int i = 0; i < e->n_also; i++) {
+		report_end_text(&t, &e->also[i]);
+		report_buf_puts(&t, " <-> ");
+		report_end_text(&t, &e->also_peer[i]);
+		report_buf_puts(b, "# the same module serves ");
+		report_comment_text(b, t.s ? t.s : "");
+		report_buf_free(&t);
+		if (e->also[i].type == 's' && e->also[i].guid) {
+			report_buf_puts(b, ": replacing it takes that link "
+					   "down too; disabled with it\n");
+			script_disable(b, &e->also[i]);
+		} else {
+			report_buf_puts(b, ": not a switch port this script "
+					   "can disable; take it out of "
+					   "service at its node\n");
+		}
+	}
+}
+
 static void script_entry(struct report_buf *b, const struct report_entry *e,
 			 size_t n)
 {
 	const struct report_end *t = script_target(e);
 	struct report_buf text = { 0 }, why = { 0 }, shown = { 0 };
-	char g[19], port[16];
 
 	report_buf_printf(&text, "%zu. %s ", n, e->action);
 	report_entry_ends_text(&text, e);
@@ -201,17 +242,8 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 			report_buf_puts(
 				b,
 				"# the switch end is unknown: disabling the HCA port itself\n");
-		snprintf(port, sizeof(port), "%d", t->port);
-		/* the M_Key only from the operator's environment: never
-		 * written into the script */
-		report_buf_puts(b, "ibportstate -G "
-				   "${IBPROOF_M_KEY:+-y \"$IBPROOF_M_KEY\"} ");
-		report_shell_quote(b, record_guid_str(t->guid, g));
-		report_buf_puts(b, " ");
-		report_shell_quote(b, port);
-		report_buf_puts(b, " ");
-		report_shell_quote(b, "disable");
-		report_buf_puts(b, "\n");
+		script_disable(b, t);
+		script_also(b, e);
 	}
 	b->oom |= shown.oom;
 	report_buf_free(&text);

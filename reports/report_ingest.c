@@ -13,6 +13,7 @@
 
 #include "common/array.h"
 #include "common/clock.h"
+#include "common/ibcage.h"
 #include "common/log.h"
 #include "common/progress.h"
 #include "common/record.h"
@@ -82,6 +83,14 @@ static void split_ca_name(struct report *r, struct report_end *e)
 	e->ca = strtab_intern(&r->strs, sp + 1);
 }
 
+/* A twin-port switch's cage name of port ("17/1"), from the one cage table
+ * (common/ibcage.h); a record names a split port itself (its alias). */
+static const char *twin_label(int port, char buf[32])
+{
+	return ib_cage_label(ib_cage_model_of(IB_CAGE_DEVID_QUANTUM2, 65), port,
+			     buf);
+}
+
 /* The cage/lane alias of a switch port, when the records or type say so. */
 static void end_alias(struct report *r, const json_t *ref, struct report_end *e)
 {
@@ -89,7 +98,7 @@ static void end_alias(struct report *r, const json_t *ref, struct report_end *e)
 	const char *alias = str_field(ref, "alias");
 	bool twin = json_is_true(json_object_get(ref, "twin_port")) ||
 		    json_object_get(ref, "cage") ||
-		    int_field(ref, "devid", 0) == 0xd2f2;
+		    int_field(ref, "devid", 0) == IB_CAGE_DEVID_QUANTUM2;
 
 	if (e->type != 's')
 		return;
@@ -98,11 +107,8 @@ static void end_alias(struct report *r, const json_t *ref, struct report_end *e)
 		json_object_set_new(r->twin_switches, g, json_true());
 	else
 		twin = json_object_get(r->twin_switches, g) != NULL;
-	if (!alias && twin && e->port > 0) {
-		snprintf(buf, sizeof(buf), "%d/%d", (e->port + 1) / 2,
-			 e->port % 2 ? 1 : 2);
+	if (!alias && twin && e->port > 0 && *twin_label(e->port, buf))
 		alias = buf;
-	}
 	e->alias = strtab_intern(&r->strs, alias);
 }
 
@@ -114,9 +120,8 @@ void report_end_alias(struct report *r, struct report_end *e)
 	if (e->type != 's' || e->alias || e->port <= 0 ||
 	    !json_object_get(r->twin_switches, record_guid_str(e->guid, g)))
 		return;
-	snprintf(buf, sizeof(buf), "%d/%d", (e->port + 1) / 2,
-		 e->port % 2 ? 1 : 2);
-	e->alias = strtab_intern(&r->strs, buf);
+	if (*twin_label(e->port, buf))
+		e->alias = strtab_intern(&r->strs, buf);
 }
 
 /*

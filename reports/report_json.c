@@ -83,6 +83,16 @@ json_t *report_entry_json(const struct report_entry *e)
 	}
 	json_object_set_new(o, "port", end_json(&e->port));
 	json_object_set_new(o, "peer", end_json(&e->peer));
+	if (e->n_also) {
+		json_t *a = json_array();
+
+		for (int i = 0; a && i < e->n_also; i++)
+			json_array_append_new(
+				a, json_pack("{s:o,s:o}", "port",
+					     end_json(&e->also[i]), "peer",
+					     end_json(&e->also_peer[i])));
+		json_object_set_new(o, "same_module", a);
+	}
 	if (e->swap_port.type || e->swap_port.guid)
 		json_object_set_new(o, "swap_with",
 				    json_pack("{s:o,s:o}", "port",

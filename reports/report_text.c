@@ -144,6 +144,12 @@ void report_entry_ends_text(struct report_buf *b, const struct report_entry *e)
 	report_end_text(b, &e->port);
 	report_buf_puts(b, " <-> ");
 	report_end_text(b, &e->peer);
+	for (int i = 0; i < e->n_also; i++) {
+		report_buf_puts(b, i ? ", " : "; same module: ");
+		report_end_text(b, &e->also[i]);
+		report_buf_puts(b, " <-> ");
+		report_end_text(b, &e->also_peer[i]);
+	}
 	if (!e->swap_port.type && !e->swap_port.guid)
 		return;
 	report_buf_puts(b, " and ");

@@ -156,12 +156,34 @@ static void test_class_quiet(void **state)
 	fabric_findings_free(&fs);
 }
 
+/* XDR (issue 34): a CA-leaf link trained at NDR among XDR is degraded. */
+static void test_class_xdr(void **state)
+{
+	static const char *const xdr[8] = {
+		"4xXDR", "4xXDR", "4xNDR", "4xXDR",
+		"4xXDR", "4xXDR", "4xXDR", "4xXDR"
+	};
+	struct fabric *m = fat_tree(xdr);
+	struct fabric_findings fs = { 0 };
+
+	(void)state;
+	assert_int_equal(0, fabric_model_check(m, &fs));
+	assert_int_equal(1, fs.n);
+	assert_string_equal("degraded-speed", fs.v[0].category);
+	assert_string_equal("CA-leaf", ev_str(&fs.v[0], "class"));
+	assert_string_equal("NDR", ev_str(&fs.v[0], "actual"));
+	assert_string_equal("XDR", ev_str(&fs.v[0], "expected"));
+	fabric_findings_free(&fs);
+	fabric_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_class_check_no_rates),
 		cmocka_unit_test(test_class_discover),
 		cmocka_unit_test(test_class_quiet),
+		cmocka_unit_test(test_class_xdr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

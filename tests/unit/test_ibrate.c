@@ -26,6 +26,8 @@ static void test_mad_speed_codes(void **state)
 	assert_int_equal(IB_SPEED_FDR10, ib_speed_from_mad(4, 0, 1));
 	assert_int_equal(IB_SPEED_EDR, ib_speed_from_mad(4, 2, 0));
 	assert_int_equal(IB_SPEED_HDR, ib_speed_from_mad(4, 4, 0));
+	/* rdma-core's aggregate: LinkSpeedExtActive2 1 (XDR) << 4 */
+	assert_int_equal(IB_SPEED_XDR, ib_speed_from_mad(0, 16, 0));
 	assert_int_equal(IB_SPEED_UNKNOWN, ib_speed_from_mad(0, 0, 0));
 }
 

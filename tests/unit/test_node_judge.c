@@ -118,6 +118,14 @@ static void test_down_reasons(void **state)
 	v[1].phys_state = 5;
 	f = judge(v, 2, NULL, 1);
 	assert_non_null(strstr(field(f, 0, "message"), "subnet manager"));
+	assert_string_equal(field(f, 0, "category"), "link-not-active");
+	assert_string_equal(field(f, 0, "action"), "check-sm");
+	json_decref(f);
+	v[1].state = 3; /* ARMED/LinkUp: not a cable to reseat (issue 34) */
+	f = judge(v, 2, NULL, 1);
+	assert_string_equal(field(f, 0, "category"), "link-not-active");
+	assert_string_equal(field(f, 0, "action"), "check-sm");
+	assert_null(strstr(field(f, 0, "message"), "reseat"));
 	json_decref(f);
 }
 

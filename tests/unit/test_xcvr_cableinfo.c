@@ -275,6 +275,109 @@ static void test_fabric_cables_live_timeout(void **state)
 	assert_int_equal(1, scope);
 }
 
+/* A Quantum-2 leaf (DeviceID 0xd2f2, 65 ports): cage 17 holds ports 33
+ * and 34; port 33 cabled, up; port 34 cabled only when both. */
+static bool twin_both;
+
+static int fake_discover_twin(const struct fabric_disc_params *p,
+			      struct fabric **out)
+{
+	struct fabric *f = fabric_new();
+	struct fabric_node *sw, *ca;
+
+	(void)p;
+	sw = fabric_add_node(f, 0x1000, FABRIC_NODE_SWITCH, "leaf01", 65);
+	sw->device_id = 0xd2f2;
+	sw->dr_hops = 1;
+	sw->dr_path[1] = 1;
+	for (int i = 1; i <= (twin_both ? 2 : 1); i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "node%02d mlx5_0", i);
+		ca = fabric_add_node(f, 0x2000 + (uint64_t)i, FABRIC_NODE_CA,
+				     name, 1);
+		ca->ports[1].guid = 0x2000 + (uint64_t)i + 0x100;
+		ca->dr_hops = -1; /* only the switch's modules are read */
+		fabric_connect(&sw->ports[32 + i], &ca->ports[1]);
+		for (int k = 0; k < 2; k++) {
+			struct fabric_port *fp =
+				k ? &ca->ports[1] : &sw->ports[32 + i];
+
+			fp->valid = true;
+			fp->state = IB_PORT_STATE_ACTIVE;
+			fp->phys_state = IB_PHYS_STATE_LINKUP;
+		}
+	}
+	*out = f;
+	return 0;
+}
+
+static const struct fabric_disc_ops fake_disc_twin = {
+	.discover = fake_discover_twin
+};
+
+/* Findings of one `fabric cables` run over the twin leaf: their lines. */
+static int twin_run(struct fake_module *m, char *found, size_t len)
+{
+	char recs[] = "/tmp/ibproof-cables-XXXXXX", line[8192];
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs), n = 0;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	close(fd);
+	fabric_disc = &fake_disc_twin;
+	fabric_smp = &fake_ops;
+	a.tool = "fabric cables";
+	a.common.records = recs;
+	fake = (struct fake_smp){ .m = m };
+	fabric_cables_run(&a);
+	found[0] = '\0';
+	f = fopen(recs, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "\"kind\":\"finding\"")) {
+			n++;
+			snprintf(found + strlen(found), len - strlen(found),
+				 "%s", line);
+		}
+	fclose(f);
+	unlink(recs);
+	return n;
+}
+
+/*
+ * CableInfo reads pages 0-15 only, so a CMIS module's lane monitors (page
+ * 11h) are not read in-band: its module-wide figures are. A cage's module
+ * is read once and each finding made once for its ports.
+ */
+static void test_fabric_cables_twin_cage(void **state)
+{
+	struct fake_module m;
+	char found[16384];
+	int mads_one;
+
+	(void)state;
+	fm_cmis(&m);
+	fm_put16(&m, 0, 14, 0x5500); /* 85 C: past its 80 C alarm */
+	twin_both = false;
+	assert_int_equal(2, twin_run(&m, found, sizeof(found)));
+	assert_non_null(strstr(found, "transceiver-alarm"));
+	assert_null(strstr(found, "collateral"));
+	mads_one = fake.mads;
+
+	/* both ports of cage 17 cabled: one module, read once, each finding
+	 * once, on port 33, naming port 34 */
+	twin_both = true;
+	assert_int_equal(2, twin_run(&m, found, sizeof(found)));
+	assert_int_equal(mads_one, fake.mads);
+	assert_non_null(strstr(found, "leaf01 port 33 (module of ports 33, "
+				      "34): NVIDIA MMA4Z00-NS SN MT2301FT0001: "
+				      "module alarm"));
+	assert_non_null(strstr(found, "\"collateral\":[{"));
+	assert_non_null(strstr(found, "\"port\":34"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_every_status_code),
 		cmocka_unit_test(test_silent_read_ends_in_time),
 		cmocka_unit_test(test_fabric_cables_live_timeout),
+		cmocka_unit_test(test_fabric_cables_twin_cage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
