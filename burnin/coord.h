@@ -101,8 +101,9 @@ int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
  * burnin_pair_route_fields()). 0 or -ENOMEM. */
 int burnin_coord_route_fields(const struct burnin_coord *co,
 			      const struct burnin_measure *m, json_t *rec);
-/* The cable records and findings of the verdicts appended to out; *n_fail
- * counts the blamed and ambiguous cables. 0 or -ENOMEM. */
+/* The cable records and then the cable findings (judge/cablefind.h, the
+ * report's too) appended to out; *n_fail counts the findings. 0 or
+ * -ENOMEM. */
 int burnin_cable_records(const struct burnin_coord *co,
 			 const struct judge_cable_result *cables, json_t *out,
 			 int *n_fail);

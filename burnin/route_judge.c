@@ -61,14 +61,21 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 {
 	size_t n_cables = (size_t)burnin_routes_n_cables(r);
 	struct judge_cable_in *in = calloc(n_cables + 1, sizeof(*in));
+	uint64_t *key = malloc((n_ports + 1) * sizeof(*key));
 	struct paths p = { 0 };
 	struct judge_cable_params cp;
 	int ret = -ENOMEM;
 
-	if (!in || pair_paths(r, ca, n_ports, pairs, res->n_pairs, &p))
+	if (!in || !key || pair_paths(r, ca, n_ports, pairs, res->n_pairs, &p))
 		goto out;
+	for (size_t q = 0; q < n_ports; q++) /* as the report keys them */
+		key[q] = ca[q] >= 0 ? burnin_routes_ca(r, ca[q])->port_guid
+				    : UINT64_MAX - q;
 	for (size_t c = 0; c < n_cables; c++)
 		in[c] = (struct judge_cable_in){
+			.id_guid = burnin_routes_cable(r, (int)c)->from_guid,
+			.id_port = (uint32_t)burnin_routes_cable(r, (int)c)
+					   ->from_port,
 			.inter_switch =
 				burnin_routes_cable(r, (int)c)->inter_switch,
 			.has_counters = err_delta &&
@@ -82,10 +89,11 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 	judge_cable_defaults(&cp);
 	ret = judge_cables(
 		&cp, pairs,
-		&(struct judge_routes){ p.start, p.cables, in, n_cables }, res,
-		out);
+		&(struct judge_routes){ p.start, p.cables, in, n_cables, key },
+		res, out);
 out:
 	free(in);
+	free(key);
 	free(p.start);
 	free(p.cables);
 	return ret;

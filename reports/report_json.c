@@ -83,6 +83,10 @@ json_t *report_entry_json(const struct report_entry *e)
 	}
 	json_object_set_new(o, "port", end_json(&e->port));
 	json_object_set_new(o, "peer", end_json(&e->peer));
+	if (e->candidates) { /* locate: all of them, and the retest */
+		json_object_set(o, "candidates", e->candidates);
+		json_object_set(o, "retest", e->retest ?: json_null());
+	}
 	if (e->swap_port.type || e->swap_port.guid)
 		json_object_set_new(o, "swap_with",
 				    json_pack("{s:o,s:o}", "port",

@@ -258,25 +258,35 @@ static void slow_uplink_is_replaced_with_both_ends(void **state)
 	report_fini(&r);
 }
 
-static void slow_downlink_alone_is_retested(void **state)
+static void slow_downlink_alone_is_located(void **state)
 {
 	const struct report_entry *e;
-	const json_t *ev;
+	const json_t *ev, *cand;
 	struct report r;
 	char line[256];
 
 	(void)state;
 	/* spine 2 -> leaf 3: host 3 x 6 + 2, no intra-leaf pairs */
 	analyse(false, "0x0008f10300000202:4", false, &r);
-	e = entry(&r, "retest");
+	e = entry(&r, "locate");
 	assert_int_equal(e->port.port, 4);
 	ev = json_object_get(e->evidence, "cable-or-port");
 	assert_string_equal(json_string_value(json_object_get(
 				    json_object_get(ev, "or_port"), "host")),
 			    "node020");
-	assert_int_equal(1, (int)r.n_entries); /* and not the HCA */
+	/* one entry naming both candidates, the cable and the port */
+	cand = e->candidates;
+	assert_int_equal(2, (int)json_array_size(cand));
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(cand, 0), "id")),
+			    "0x0008f10300000202:4");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(cand, 1), "host")),
+			    "node020");
+	assert_true(json_is_null(e->retest)); /* no known pair separates */
+	assert_int_equal(1, (int)r.n_entries); /* and not the HCA alone */
 	report_verdict_line(&r, line, sizeof(line));
-	assert_string_equal(line, "FAIL: 1 cable to retest");
+	assert_string_equal(line, "FAIL: 1 fault to locate");
 	report_fini(&r);
 }
 
@@ -409,7 +419,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(slow_uplink_is_replaced_with_both_ends),
-		cmocka_unit_test(slow_downlink_alone_is_retested),
+		cmocka_unit_test(slow_downlink_alone_is_located),
 		cmocka_unit_test(fast_path_judges_as_jansson),
 		cmocka_unit_test(counters_of_load_proof_blame_cable),
 		cmocka_unit_test(json_ports_in_name_order),
