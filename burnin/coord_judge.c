@@ -149,6 +149,34 @@ int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 	return ret;
 }
 
+int burnin_coord_separate(struct burnin_coord *co,
+			  const struct judge_cable_result *cables,
+			  bool new_round)
+{
+	struct burnin_schedule *s = &co->sched;
+	bool *used;
+	int added;
+
+	if (!co->routes || !co->route_ca || !cables->n_groups)
+		return 0;
+	used = calloc((size_t)co->n_inv + 1, sizeof(*used));
+	if (!used || (new_round && burnin_schedule_new_round(s))) {
+		free(used);
+		return -ENOMEM;
+	}
+	for (int p = 0; p < co->n_inv; p++) /* a lost rank runs nothing */
+		used[p] = !co->alive[co->inv_rank[p]];
+	for (int i = s->start[s->n_rounds - 1]; i < s->n_pairs; i++)
+		used[s->pairs[i].a] = used[s->pairs[i].b] = true;
+	added = burnin_route_separate(co->routes, co->route_ca, co->n_inv,
+				      cables, co->ctx->cfg->params.bidir, used,
+				      s);
+	if (new_round && added <= 0)
+		s->n_rounds--; /* nothing to run */
+	free(used);
+	return added;
+}
+
 void burnin_coord_routes_free(struct burnin_coord *co)
 {
 	burnin_routes_free(co->routes);
