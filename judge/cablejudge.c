@@ -630,7 +630,9 @@ static void consider(struct cable_state *s, const struct retests *rx,
 	uint32_t crossed = 0, total = grp->n + (grp->or_port != JUDGE_NO_PORT);
 	uint32_t lo, hi;
 
-	if (p->a >= s->res->n_ports || p->b >= s->res->n_ports || p->a == p->b)
+	/* a measured one would have told them apart already */
+	if (measured(s->res, i) || p->a >= s->res->n_ports ||
+	    p->b >= s->res->n_ports || p->a == p->b)
 		return;
 	lo = key_of(s, p->a) <= key_of(s, p->b) ? p->a : p->b;
 	hi = lo == p->a ? p->b : p->a;

@@ -348,6 +348,7 @@ static json_t *cable_end(struct report *r, const struct route_cable *c,
 	const struct report_end *e = NULL;
 	uint64_t guid = 0;
 	int port = 0, li;
+	char g[19];
 
 	if (json_is_object(ref))
 		return json_deep_copy(ref);
@@ -364,8 +365,10 @@ static json_t *cable_end(struct report *r, const struct route_cable *c,
 		return record_switch_port_ref(e->name, e->guid, e->port);
 	if (!from)
 		return NULL;
-	return record_switch_port_ref(report_node_name(r, guid, c->id), guid,
-				      port);
+	/* no name known: the node GUID (the id adds the port) */
+	return record_switch_port_ref(
+		report_node_name(r, guid, record_guid_str(guid, g)), guid,
+		port);
 }
 
 /* The one finding maker (judge/cablefind.h) names the parts from the

@@ -8,6 +8,7 @@
  * cause made of the pairs it explains. A slow down-link without
  * intra-leaf pairs: a retest entry naming the cable and the port.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -258,6 +259,28 @@ static void slow_uplink_is_replaced_with_both_ends(void **state)
 	report_fini(&r);
 }
 
+/* The file an output wrote holds text. */
+static void output_has(int (*write)(const struct report *, const char *),
+		       const struct report *r, const char *text)
+{
+	char path[] = "/tmp/ibproof-report-out-XXXXXX", buf[65536];
+	int fd = mkstemp(path);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(0, write(r, path));
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	unlink(path);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	if (!strstr(buf, text))
+		fail_msg("no '%s' in:\n%s", text, buf);
+}
+
 static void slow_downlink_alone_is_located(void **state)
 {
 	const struct report_entry *e;
@@ -287,6 +310,17 @@ static void slow_downlink_alone_is_located(void **state)
 	assert_int_equal(1, (int)r.n_entries); /* and not the HCA alone */
 	report_verdict_line(&r, line, sizeof(line));
 	assert_string_equal(line, "FAIL: 1 fault to locate");
+	/* every output names both candidates, and disables nothing (no
+	 * cable nor link records: the cable is its egress port) */
+	output_has(report_write_csv, &r,
+		   "one of 2: 0x0008f10300000202 port 4; node020 mlx5_0 port 1 "
+		   "(no known pair tells them apart)");
+	output_has(report_write_json, &r, "\"candidates\": [");
+	output_has(report_write_json, &r, "\"retest\": null");
+	output_has(report_write_html, &r,
+		   "one of 2: 0x0008f10300000202 port 4");
+	output_has(report_write_prometheus, &r, "ibproof_locate_entries 1");
+	output_has(report_write_script, &r, "nothing to disable yet");
 	report_fini(&r);
 }
 
