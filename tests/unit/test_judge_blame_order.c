@@ -27,7 +27,7 @@
 #include "reports/report.h"
 #include "route_tree.h"
 
-#define CASES 40
+#define CASES 150
 #define MAX_SIG 16384
 
 static uint64_t rng_state;
