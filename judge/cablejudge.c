@@ -15,7 +15,7 @@
  * Candidates of equal rank (counters, bad pairs, measured pairs) are
  * weighed together against what was explained before them, then explain
  * together: the order of pairs, cables and ports changes no verdict. Of
- * those blamed together by route, cables whose measured pairs are the
+ * those blamed together by route, cables whose bad pairs are the
  * same pairs are one group (one finding, ambiguous: no pair tells them
  * apart), with the known pair that would, if any (find_retests()).
  *
@@ -96,7 +96,7 @@ struct cable_state {
 	/* per port scratch: its pairs through the cable in hand (tm, tb
 	 * valid where tstamp is tick), ends counted (seen) */
 	uint32_t *tstamp, *seen, *tm, *tb, tick;
-	uint64_t *mhash; /* per cable: a hash of its measured pairs */
+	uint64_t *bhash; /* per cable: a hash of its bad pairs */
 	struct judge_cable_group *groups;
 	uint32_t *members;
 	size_t n_groups, cap_groups, n_members, cap_members;
@@ -215,15 +215,16 @@ static void cable_figures(struct cable_state *s, uint32_t c)
 		v->n_pairs++;
 		if (!measured(s->res, i))
 			continue;
-		h = (h ^ i) * 1099511628211ull;
 		v->n_meas++;
+		if (s->res->out[i].bad)
+			h = (h ^ i) * 1099511628211ull;
 		v->n_bad += s->res->out[i].bad != 0;
 		v->bad |= s->res->out[i].bad;
 		if (p->status == JUDGE_PAIR_OK &&
 		    (v->worst_gbps < 0 || p->gbps < v->worst_gbps))
 			v->worst_gbps = p->gbps;
 	}
-	s->mhash[c] = h;
+	s->bhash[c] = h;
 	v->verdict = v->n_meas ? JUDGE_CABLE_FINE : JUDGE_CABLE_UNUSED;
 	v->hit_ratio = v->n_meas ? (float)v->n_bad / (float)v->n_meas : 0;
 	if (v->n_meas)
@@ -393,20 +394,23 @@ static int cmp_order(const void *x, const void *y)
 	return r ? r : (a->cable > b->cable) - (a->cable < b->cable);
 }
 
-/* Cables a and b were measured by the same pairs. */
-static bool same_pairs(const struct cable_state *s, uint32_t a, uint32_t b)
+static bool bad_pair(const struct cable_state *s, uint32_t i)
+{
+	return measured(s->res, i) && s->res->out[i].bad;
+}
+
+/* Cables a and b (of one rank: as many bad and measured pairs) have the
+ * same bad pairs: the evidence fits both equally. */
+static bool same_bad(const struct cable_state *s, uint32_t a, uint32_t b)
 {
 	uint32_t ja = s->c_start[a], jb = s->c_start[b];
 
-	if (s->mhash[a] != s->mhash[b] ||
-	    s->out->cables[a].n_meas != s->out->cables[b].n_meas)
+	if (s->bhash[a] != s->bhash[b])
 		return false;
 	for (;;) {
-		while (ja < s->c_start[a + 1] &&
-		       !measured(s->res, s->c_pairs[ja]))
+		while (ja < s->c_start[a + 1] && !bad_pair(s, s->c_pairs[ja]))
 			ja++;
-		while (jb < s->c_start[b + 1] &&
-		       !measured(s->res, s->c_pairs[jb]))
+		while (jb < s->c_start[b + 1] && !bad_pair(s, s->c_pairs[jb]))
 			jb++;
 		if (ja == s->c_start[a + 1] || jb == s->c_start[b + 1])
 			return ja == s->c_start[a + 1] &&
@@ -414,6 +418,26 @@ static bool same_pairs(const struct cable_state *s, uint32_t a, uint32_t b)
 		if (s->c_pairs[ja++] != s->c_pairs[jb++])
 			return false;
 	}
+}
+
+/* The port among the candidates of cables[n]: one that a cable found
+ * ambiguous with (no pair of it off the cable); the lowest key of such. */
+static uint32_t group_port(const struct cable_state *s, const uint32_t *cables,
+			   size_t n)
+{
+	uint32_t best = JUDGE_NO_PORT;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct judge_cable *v = &s->out->cables[cables[k]];
+
+		if (v->verdict != JUDGE_CABLE_AMBIGUOUS ||
+		    v->or_port == JUDGE_NO_PORT || v->or_port_meas)
+			continue;
+		if (best == JUDGE_NO_PORT ||
+		    key_of(s, v->or_port) < key_of(s, best))
+			best = v->or_port;
+	}
+	return best;
 }
 
 static int add_group(struct cable_state *s, const uint32_t *cables, size_t n,
@@ -442,8 +466,9 @@ static int add_group(struct cable_state *s, const uint32_t *cables, size_t n,
 /*
  * The cables of one rank decided together (dec[n]): those blamed by their
  * counters are each a group of one; those decided by route, grouped by
- * their measured pairs: a group of several is ambiguous (the port too when
- * they were).
+ * their bad pairs (with as many bad and measured pairs, the same bad pairs
+ * fit each of them equally): a group of several is ambiguous, with the
+ * port when one of them was ambiguous with it.
  */
 static int group_batch(struct cable_state *s, uint32_t *dec, size_t n)
 {
@@ -461,26 +486,20 @@ static int group_batch(struct cable_state *s, uint32_t *dec, size_t n)
 		}
 	for (size_t a = k; a < n; a++) {
 		size_t m = a + 1;
-		uint8_t verdict = cab[dec[a]].verdict;
+		uint32_t port;
 
 		for (size_t b = a + 1; b < n; b++) /* its twins next to it */
-			if (same_pairs(s, dec[a], dec[b])) {
+			if (same_bad(s, dec[a], dec[b])) {
 				uint32_t c = dec[b];
 
 				dec[b] = dec[m];
 				dec[m++] = c;
 			}
-		if (m - a > 1)
-			verdict = JUDGE_CABLE_AMBIGUOUS;
+		port = group_port(s, dec + a, m - a);
 		for (size_t b = a; b < m; b++)
-			cab[dec[b]].verdict = verdict;
-		if (add_group(s, dec + a, m - a, verdict,
-			      cab[dec[a]].or_port != JUDGE_NO_PORT &&
-					      verdict ==
-						      JUDGE_CABLE_AMBIGUOUS &&
-					      !cab[dec[a]].or_port_meas
-				      ? cab[dec[a]].or_port
-				      : JUDGE_NO_PORT))
+			if (m - a > 1 || port != JUDGE_NO_PORT)
+				cab[dec[b]].verdict = JUDGE_CABLE_AMBIGUOUS;
+		if (add_group(s, dec + a, m - a, cab[dec[a]].verdict, port))
 			return -ENOMEM;
 		a = m - 1;
 	}
@@ -833,7 +852,7 @@ int judge_cables(const struct judge_cable_params *cp,
 		.seen = calloc(np, sizeof(uint32_t)),
 		.tm = calloc(np, sizeof(uint32_t)),
 		.tb = calloc(np, sizeof(uint32_t)),
-		.mhash = calloc(rt->n_cables + 1, sizeof(uint64_t)),
+		.bhash = calloc(rt->n_cables + 1, sizeof(uint64_t)),
 	};
 	int ret = -ENOMEM;
 
@@ -843,7 +862,7 @@ int judge_cables(const struct judge_cable_params *cp,
 		calloc(rt->n_cables ? rt->n_cables : 1, sizeof(*out->cables));
 	out->cleared = calloc(np, 1);
 	if (!s.explained || !s.meas || !s.bad || !s.tstamp || !s.seen ||
-	    !s.tm || !s.tb || !s.mhash || !out->cables || !out->cleared)
+	    !s.tm || !s.tb || !s.bhash || !out->cables || !out->cleared)
 		goto done;
 	ret = build_cable_csr(&s) ?: judge_all(&s);
 done:
@@ -860,7 +879,7 @@ done:
 	free(s.seen);
 	free(s.tm);
 	free(s.tb);
-	free(s.mhash);
+	free(s.bhash);
 	free(s.groups);
 	free(s.members);
 	return ret;

@@ -24,11 +24,11 @@
  * - A cable whose error counters rose (err_delta >= min_errors) is blamed
  *   from its counters, and they separate the confound the same way.
  * - Evidence that fits several parts equally is one finding naming them
- *   all (issue 31): cables whose measured pairs are the same pairs (an
- *   aggregation-to-leaf down-link and the core-to-aggregation one above
- *   it when both carry only other pods' flows into one host) are one
- *   group, ambiguous, with the port above when it is one; with the known
- *   pair that would separate them. Candidates of equal rank are weighed
+ *   all (issue 31): cables blamed by route with the same bad pairs and as
+ *   many measured ones (an aggregation-to-leaf down-link and the
+ *   core-to-aggregation one above it when both carry only other pods'
+ *   flows into one host) are one group, ambiguous, with the port behind
+ *   them when it is one; with the known pair that would separate them. Candidates of equal rank are weighed
  *   together, so no verdict depends on the order of pairs, cables or
  *   ports.
  *
@@ -100,9 +100,10 @@ struct judge_cable {
 /*
  * One finding about cables: a cable blamed alone (verdict BLAMED, one
  * cable, no port), or the candidates the evidence fits equally (verdict
- * AMBIGUOUS): cables whose measured pairs are the same pairs (no
- * measurement tells them apart) and, when every pair through them has one
- * port in common and no pair of that port avoids them, that port.
+ * AMBIGUOUS): cables with the same bad pairs and as many measured ones
+ * (no measurement tells them apart) and, when every pair through one of
+ * them has one port in common and no pair of that port avoids it, that
+ * port.
  */
 struct judge_cable_group {
 	uint8_t verdict; /* JUDGE_CABLE_BLAMED or JUDGE_CABLE_AMBIGUOUS */

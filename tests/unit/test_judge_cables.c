@@ -514,6 +514,70 @@ static void twin_cables_are_one_ambiguous_group(void **state)
 	}
 }
 
+/*
+ * Equal evidence with different fine pairs: C0 and C1 carry the same four
+ * bad pairs (0..3 -> 4), and each one fine pair of its own (5->6 on C0,
+ * 5->7 on C1): 4 of 5 bad on each, no port in common. Neither fits the
+ * evidence better: one ambiguous group of both, in either pair order (the
+ * judge before issue 31 blamed whichever had the lower index).
+ */
+static void equal_evidence_is_one_group(void **state)
+{
+	static const uint32_t ends[][3] = {
+		/* a, b, path: 0 C0+C1, 1 C0, 2 C1, 3 C2 */
+		{ 0, 4, 0 }, { 1, 4, 0 }, { 2, 4, 0 }, { 3, 4, 0 }, { 5, 6, 1 },
+		{ 5, 7, 2 }, { 0, 1, 3 }, { 2, 3, 3 }, { 4, 5, 3 }, { 6, 7, 3 },
+	};
+	const size_t n = sizeof(ends) / sizeof(ends[0]);
+	struct judge_cable_in in[3] = {
+		{ .inter_switch = true, .id_guid = 0x10, .id_port = 1 },
+		{ .inter_switch = true, .id_guid = 0x10, .id_port = 2 },
+		{ .inter_switch = true, .id_guid = 0x30, .id_port = 1 },
+	};
+
+	(void)state;
+	for (int reversed = 0; reversed < 2; reversed++) {
+		struct judge_pair pairs[10];
+		uint32_t start[11], cables[20], k = 0;
+		struct judge_routes rt = { start, cables, in, 3, NULL };
+		struct judge_params jp;
+		struct judge_cable_params cp;
+		struct judge_result res;
+		struct judge_cable_result out;
+
+		for (size_t j = 0; j < n; j++) {
+			size_t i = reversed ? n - 1 - j : j;
+			float g = i < 4 ? 45 : 97;
+
+			pairs[j] = (struct judge_pair){ .a = ends[i][0],
+							.b = ends[i][1],
+							.expected = 100,
+							.gbps = g,
+							.gbps_min = g - 1 };
+			start[j] = k;
+			if (ends[i][2] == 0 || ends[i][2] == 1)
+				cables[k++] = 0;
+			if (ends[i][2] == 0 || ends[i][2] == 2)
+				cables[k++] = 1;
+			if (ends[i][2] == 3)
+				cables[k++] = 2;
+		}
+		start[n] = k;
+		judge_defaults(&jp);
+		judge_cable_defaults(&cp);
+		assert_int_equal(judge_pairs(&jp, pairs, n, 8, &res), 0);
+		assert_int_equal(judge_cables(&cp, pairs, &rt, &res, &out), 0);
+		assert_int_equal(1, (int)out.n_groups);
+		assert_int_equal(JUDGE_CABLE_AMBIGUOUS, out.groups[0].verdict);
+		assert_int_equal(2, (int)out.groups[0].n);
+		assert_int_equal(0, (int)out.members[0]);
+		assert_int_equal(1, (int)out.members[1]);
+		assert_int_equal(JUDGE_NO_PORT, out.groups[0].or_port);
+		judge_cable_result_free(&out);
+		judge_result_free(&res);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +593,7 @@ int main(void)
 		cmocka_unit_test(fine_fabric_blames_nothing),
 		cmocka_unit_test(cable_id_out_of_range_is_einval),
 		cmocka_unit_test(twin_cables_are_one_ambiguous_group),
+		cmocka_unit_test(equal_evidence_is_one_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
