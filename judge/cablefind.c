@@ -128,9 +128,10 @@ static json_t *retest(const struct namer_ctx *x, char *text, size_t len)
 
 	if (g->retest == JUDGE_NO_PAIR) {
 		snprintf(text, len,
-			 "no pair known here crosses some of them and not the "
-			 "others: run one that does (burnin --routes with "
-			 "--retests 1 or more plans it), or check each");
+			 "no known pair crosses some of them and not the "
+			 "others: run one that does (burnin --routes plans "
+			 "such pairs in its retest rounds when ports are "
+			 "free), or check each candidate");
 		return json_null();
 	}
 	ra = x->nm->port_ref(x->nm->arg, g->retest_a);
