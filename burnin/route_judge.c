@@ -11,6 +11,10 @@
 #include "common/array.h"
 
 #define MAX_PATH 64
+/* Where a group's separating pairs end: at most this many of the CAs its
+ * cables carry traffic to (each is tried with every free port: a group
+ * no pair separates costs MAX_ENDS x ports paths) */
+#define MAX_ENDS 16
 
 struct paths {
 	uint32_t *start, *cables;
@@ -180,7 +184,7 @@ static int separate_group(struct separate *x,
 			  struct burnin_schedule *s)
 {
 	const uint32_t *cables = cr->members + g->first;
-	int ends[128], n_ends, added = 0;
+	int ends[MAX_ENDS], n_ends, added = 0;
 
 	x->or_port = g->or_port != JUDGE_NO_PORT && (int)g->or_port < x->n_ports
 			     ? (int)g->or_port
@@ -191,7 +195,7 @@ static int separate_group(struct separate *x,
 	memset(x->sig, 0, sizeof(x->sig));
 	for (uint32_t m = 0; m < g->n; m++)
 		x->cand[cables[m]] = (int)m + 1;
-	n_ends = group_ends(x, cables, g->n, ends, 128);
+	n_ends = group_ends(x, cables, g->n, ends, MAX_ENDS);
 	for (int e = 0; e < n_ends && !told_apart(x); e++)
 		for (int q = 0; q < x->n_ports && !told_apart(x); q++) {
 			int b = ends[e];
