@@ -103,6 +103,7 @@ static json_t *xcvr(uint64_t guid, int port, const char *node,
 struct extra {
 	bool loads; /* the load proof's cable-load records (load_record) */
 	bool jansson; /* no fast path: every line through jansson */
+	const char *previous; /* --previous REPORT.json */
 };
 
 /* A cable-load record of round 1 for the cable leaf -> spine of up-port
@@ -198,7 +199,8 @@ static void analyse_x(bool intra_leaf, const char *slow, bool cable_record,
 	judge_defaults(&r->params.judge);
 	r->params.group_min = 4; /* the command's default */
 	r->params.threads = 1;
-	assert_int_equal(0, report_analyse(r, files, 1, NULL));
+	assert_int_equal(0,
+			 report_analyse(r, files, 1, x ? x->previous : NULL));
 	unlink(file);
 }
 
@@ -322,6 +324,29 @@ static void slow_downlink_alone_is_located(void **state)
 	output_has(report_write_prometheus, &r, "ibproof_locate_entries 1");
 	output_has(report_write_script, &r, "nothing to disable yet");
 	report_fini(&r);
+}
+
+/* A locate entry disabled nothing: after the repair, --previous neither
+ * re-enables it nor lists it as still disabled. */
+static void located_fault_has_nothing_to_reenable(void **state)
+{
+	char prev[] = "/tmp/ibproof-report-prev-XXXXXX";
+	int fd = mkstemp(prev);
+	struct report r;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	analyse(false, "0x0008f10300000202:4", false, &r);
+	assert_int_equal(0, report_write_json(&r, prev));
+	report_fini(&r);
+	analyse_x(false, "none", false, &(struct extra){ .previous = prev },
+		  &r); /* repaired: nothing slow */
+	assert_int_equal(0, (int)r.n_entries);
+	assert_int_equal(0, (int)json_array_size(r.reenable));
+	assert_int_equal(0, (int)json_array_size(r.still_disabled));
+	report_fini(&r);
+	unlink(prev);
 }
 
 /* The fast scanner's paths judge as jansson's: same entries, same pairs
@@ -454,6 +479,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(slow_uplink_is_replaced_with_both_ends),
 		cmocka_unit_test(slow_downlink_alone_is_located),
+		cmocka_unit_test(located_fault_has_nothing_to_reenable),
 		cmocka_unit_test(fast_path_judges_as_jansson),
 		cmocka_unit_test(counters_of_load_proof_blame_cable),
 		cmocka_unit_test(json_ports_in_name_order),
