@@ -118,8 +118,9 @@ struct separate {
 	int n_cand, or_port; /* or_port: the port candidate, -1 none */
 };
 
-/* Marks in hit[] the candidates the flow CA src -> CA dst crosses. */
-static void crossed(const struct separate *x, int src, int dst, bool *hit)
+/* Marks in hit[] the candidates the flow CA src -> CA dst crosses; false
+ * when the routes have no path for it (another rail's fabric, a dead port). */
+static bool crossed(const struct separate *x, int src, int dst, bool *hit)
 {
 	int cables[MAX_PATH],
 		n = burnin_routes_path(x->r, src, dst, cables, MAX_PATH);
@@ -127,17 +128,18 @@ static void crossed(const struct separate *x, int src, int dst, bool *hit)
 	for (int k = 0; k < n; k++)
 		if (x->cand[cables[k]])
 			hit[x->cand[cables[k]] - 1] = true;
+	return n > 0;
 }
 
-/* Does pair (a, b) split two candidates no pair taken tells apart? Then
- * it is taken: their signatures get its bit. */
+/* Does pair (a, b), routed, split two candidates no pair taken tells
+ * apart? Then it is taken: their signatures get its bit. */
 static bool splits(struct separate *x, int a, int b, int bit)
 {
 	bool hit[64] = { false }, any = false;
 
-	crossed(x, x->ca[a], x->ca[b], hit);
-	if (x->bidir)
-		crossed(x, x->ca[b], x->ca[a], hit);
+	if (!crossed(x, x->ca[a], x->ca[b], hit) ||
+	    (x->bidir && !crossed(x, x->ca[b], x->ca[a], hit)))
+		return false;
 	if (x->or_port >= 0)
 		hit[x->n_cand - 1] = a == x->or_port || b == x->or_port;
 	for (int i = 0; i < x->n_cand && !any; i++)

@@ -37,7 +37,8 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
  * Retests that tell apart what the evidence fits equally (issue 31): for
  * each ambiguous group of cr (judge_cables()'s, on the ports whose CA in
  * r is ca[p]), pairs of ports not used (used[] marks those taken) whose
- * paths (both directions when bidir) cross some of its candidates (its
+ * paths (both directions when bidir; both routed: never across rails)
+ * cross some of its candidates (its
  * cables; its port: an end of the pair) and not the others, until every
  * candidate is crossed by a different set of them or no pair is left. One
  * end of each is where the group's cables carry traffic to. Appended to
