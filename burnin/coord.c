@@ -438,6 +438,7 @@ static void heartbeat(struct burnin_coord *co)
 struct judging {
 	struct burnin_coord *co;
 	struct burnin_port_verdict *v;
+	struct judge_cable_result *cables;
 	int ret, done;
 };
 
@@ -452,7 +453,7 @@ static void *judge_thread(void *arg)
 					      (long)((delay - (time_t)delay) *
 						     1e9) },
 			  NULL);
-	j->ret = burnin_coord_judge(j->co, j->v, NULL);
+	j->ret = burnin_coord_judge(j->co, j->v, j->cables);
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -464,9 +465,10 @@ static void *judge_thread(void *arg)
  * however long judging takes no worker gives up on rank 0.
  */
 static int judge_between_rounds(struct burnin_coord *co,
-				struct burnin_port_verdict *v)
+				struct burnin_port_verdict *v,
+				struct judge_cable_result *cables)
 {
-	struct judging j = { .co = co, .v = v };
+	struct judging j = { .co = co, .v = v, .cables = cables };
 	double every = burnin_worker_wait_s(co->ctx->cfg) / 4,
 	       next = clock_mono_now() + every;
 	pthread_t tid;
@@ -486,25 +488,42 @@ static int judge_between_rounds(struct burnin_coord *co,
 	return j.ret;
 }
 
-/* Extra rounds: each suspect against a fine partner it has not met. */
+/*
+ * Extra rounds: each suspect against a fine partner it has not met; with
+ * routes, pairs that tell apart the candidates of an ambiguous cable
+ * finding (coord_judge.c).
+ */
+static int retest_round(struct burnin_coord *co, struct burnin_port_verdict *v)
+{
+	struct judge_cable_result cables = { 0 };
+	int added, split = 0;
+
+	if (judge_between_rounds(co, v, &cables))
+		return -ENOMEM;
+	for (int p = 0; p < co->n_inv; p++)
+		if (!co->alive[co->inv_rank[p]]) /* its rank is gone */
+			v[p].tested = v[p].suspect = false;
+	added = burnin_judge_retest_round(co->m, co->n_m, v, co->inv, co->n_inv,
+					  co->sched.rail_bound, &co->sched);
+	if (added >= 0)
+		split = burnin_coord_separate(co, &cables, added == 0);
+	judge_cable_result_free(&cables);
+	if (added < 0 || split < 0)
+		return -ENOMEM;
+	if (added + split)
+		log_info(
+			"retest round %d: %d suspect port(s) against new partners, %d pair(s) to locate a fault the evidence fits to several parts",
+			co->sched.n_rounds, added, split);
+	return added + split;
+}
+
 static int run_retests(struct burnin_coord *co, struct burnin_port_verdict *v)
 {
 	for (int k = 0; k < co->ctx->cfg->retest_rounds && !co->stopped; k++) {
-		int added;
+		int added = retest_round(co, v);
 
-		if (judge_between_rounds(co, v))
-			return -ENOMEM;
-		for (int p = 0; p < co->n_inv; p++)
-			if (!co->alive[co->inv_rank[p]]) /* its rank is gone */
-				v[p].tested = v[p].suspect = false;
-		added = burnin_judge_retest_round(
-			co->m, co->n_m, v, co->inv, co->n_inv,
-			co->sched.rail_bound, &co->sched);
 		if (added <= 0)
 			return added;
-		log_info(
-			"retest round %d: %d suspect port(s) against new partners",
-			co->sched.n_rounds, added);
 		if (run_round(co, co->sched.n_rounds - 1))
 			return -ENOMEM;
 	}

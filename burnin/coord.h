@@ -97,12 +97,23 @@ int burnin_inventory_gather(struct burnin_coord *co);
  */
 int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 		       struct judge_cable_result *cables);
+/*
+ * With routes: pairs that tell apart the candidates of the ambiguous cable
+ * findings in cables (route_judge.h's burnin_route_separate()), added to
+ * the schedule's last round (a new one when new_round; dropped again when
+ * none is added); ports already in that round and of lost ranks are left
+ * out. Returns the number added, or -ENOMEM.
+ */
+int burnin_coord_separate(struct burnin_coord *co,
+			  const struct judge_cable_result *cables,
+			  bool new_round);
 /* With routes: the paths of m's pair added to its record (route_judge.h's
  * burnin_pair_route_fields()). 0 or -ENOMEM. */
 int burnin_coord_route_fields(const struct burnin_coord *co,
 			      const struct burnin_measure *m, json_t *rec);
-/* The cable records and findings of the verdicts appended to out; *n_fail
- * counts the blamed and ambiguous cables. 0 or -ENOMEM. */
+/* The cable records and then the cable findings (judge/cablefind.h, the
+ * report's too) appended to out; *n_fail counts the findings. 0 or
+ * -ENOMEM. */
 int burnin_cable_records(const struct burnin_coord *co,
 			 const struct judge_cable_result *cables, json_t *out,
 			 int *n_fail);

@@ -14,6 +14,7 @@
 #include "burnin/load_proof_run.h"
 #include "burnin/route_judge.h"
 #include "common/record.h"
+#include "judge/cablefind.h"
 
 int burnin_coord_route_fields(const struct burnin_coord *co,
 			      const struct burnin_measure *m, json_t *rec)
@@ -43,62 +44,58 @@ static json_t *or_port_ref(const struct burnin_coord *co,
 	return record_port_ref(p->host, p->ca, p->port, p->guid);
 }
 
-/* The finding of a blamed or ambiguous cable, as the report makes it. */
-static json_t *cable_finding(const struct burnin_coord *co, int c,
-			     const struct judge_cable *v, const json_t *rec)
+/* The one finding maker names the parts from the routes and inventory. */
+static void namer_id(void *arg, uint32_t c, char *buf, size_t len)
 {
-	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
-	json_t *ev = json_deep_copy(json_object_get(rec, "evidence"));
-	const json_t *port = json_object_get(rec, "or_port");
-	char name[96], hca[160] = "?";
-	json_t *subj;
+	const struct burnin_coord *co = arg;
 
-	burnin_cable_name(co->routes, c, name, sizeof(name));
-	if (ambiguous && port && ev) { /* the finding names both, as the
-					* report's does */
-		json_object_set(ev, "or_port", (json_t *)port);
-		snprintf(
-			hca, sizeof(hca), "%s:%s:%d",
-			json_string_value(json_object_get(port, "host")),
-			json_string_value(json_object_get(port, "ca")),
-			(int)json_integer_value(json_object_get(port, "port")));
-	}
-	subj = json_pack("{s:O, s:O}", "a", json_object_get(rec, "from"), "b",
-			 json_object_get(rec, "to"));
-	if (ambiguous)
-		return record_finding("fail", "cable-or-port", subj, ev,
-				      "retest",
-				      "cable %s or the HCA port %s behind it: "
-				      "%u of %u pairs through it bad, none of "
-				      "that port off it",
-				      name, hca, v->n_bad, v->n_meas);
-	return record_finding("fail", "bad-cable", subj, ev, "replace-cable",
-			      "cable %s: %u of %u pairs through it bad", name,
-			      v->n_bad, v->n_meas);
+	burnin_cable_id(co->routes, (int)c, buf, len);
+}
+
+static json_t *namer_end(void *arg, uint32_t c, bool from)
+{
+	const struct burnin_coord *co = arg;
+	const struct burnin_cable *cb = burnin_routes_cable(co->routes, (int)c);
+
+	return from ? record_switch_port_ref(cb->from_name, cb->from_guid,
+					     cb->from_port)
+		    : record_switch_port_ref(cb->to_name, cb->to_guid,
+					     cb->to_port);
+}
+
+static json_t *namer_port(void *arg, uint32_t p)
+{
+	const struct burnin_coord *co = arg;
+	const struct dpath_port *d = &co->inv[p];
+
+	return record_port_ref(d->host, d->ca, d->port, d->guid);
 }
 
 int burnin_cable_records(const struct burnin_coord *co,
 			 const struct judge_cable_result *cables, json_t *out,
 			 int *n_fail)
 {
-	for (size_t c = 0; co->routes && c < cables->n_cables; c++) {
+	const struct judge_cable_namer nm = { (void *)co, namer_id, namer_end,
+					      namer_port };
+	size_t before = json_array_size(out);
+
+	if (!co->routes)
+		return 0;
+	for (size_t c = 0; c < cables->n_cables; c++) {
 		const struct judge_cable *v = &cables->cables[c];
-		bool bad = v->verdict == JUDGE_CABLE_BLAMED ||
-			   v->verdict == JUDGE_CABLE_AMBIGUOUS;
-		json_t *rec;
 
 		if (!burnin_routes_cable(co->routes, (int)c)->inter_switch ||
 		    v->verdict == JUDGE_CABLE_UNUSED)
 			continue;
-		rec = burnin_cable_record(co->routes, (int)c, v,
-					  or_port_ref(co, v));
-		if (!rec ||
-		    (bad && json_array_append_new(
-				    out, cable_finding(co, (int)c, v, rec))) ||
-		    json_array_append_new(out, rec))
+		if (json_array_append_new(
+			    out, burnin_cable_record(co->routes, (int)c, v,
+						     or_port_ref(co, v))))
 			return -ENOMEM;
-		*n_fail += bad;
 	}
+	before = json_array_size(out);
+	if (judge_cable_findings(cables, &nm, out))
+		return -ENOMEM;
+	*n_fail += (int)(json_array_size(out) - before);
 	return 0;
 }
 
@@ -150,6 +147,34 @@ int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 	ret = burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
 	free(err);
 	return ret;
+}
+
+int burnin_coord_separate(struct burnin_coord *co,
+			  const struct judge_cable_result *cables,
+			  bool new_round)
+{
+	struct burnin_schedule *s = &co->sched;
+	bool *used;
+	int added;
+
+	if (!co->routes || !co->route_ca || !cables->n_groups)
+		return 0;
+	used = calloc((size_t)co->n_inv + 1, sizeof(*used));
+	if (!used || (new_round && burnin_schedule_new_round(s))) {
+		free(used);
+		return -ENOMEM;
+	}
+	for (int p = 0; p < co->n_inv; p++) /* a lost rank runs nothing */
+		used[p] = !co->alive[co->inv_rank[p]];
+	for (int i = s->start[s->n_rounds - 1]; i < s->n_pairs; i++)
+		used[s->pairs[i].a] = used[s->pairs[i].b] = true;
+	added = burnin_route_separate(co->routes, co->route_ca, co->n_inv,
+				      cables, co->ctx->cfg->params.bidir, used,
+				      s);
+	if (new_round && added <= 0)
+		s->n_rounds--; /* nothing to run */
+	free(used);
+	return added;
 }
 
 void burnin_coord_routes_free(struct burnin_coord *co)

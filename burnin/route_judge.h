@@ -33,6 +33,22 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 		       const uint64_t *err_delta, struct judge_result *res,
 		       struct judge_cable_result *out);
 
+/*
+ * Retests that tell apart what the evidence fits equally (issue 31): for
+ * each ambiguous group of cr (judge_cables()'s, on the ports whose CA in
+ * r is ca[p]), pairs of ports not used (used[] marks those taken) whose
+ * paths (both directions when bidir; both routed: never across rails)
+ * cross some of its candidates (its
+ * cables; its port: an end of the pair) and not the others, until every
+ * candidate is crossed by a different set of them or no pair is left. One
+ * end of each is where the group's cables carry traffic to. Appended to
+ * s's last round. Returns the number of pairs added, or -ENOMEM.
+ */
+struct burnin_schedule;
+int burnin_route_separate(const struct burnin_routes *r, const int *ca,
+			  int n_ports, const struct judge_cable_result *cr,
+			  bool bidir, bool *used, struct burnin_schedule *s);
+
 /* "0x0008f10300000004:3" into buf. */
 void burnin_cable_id(const struct burnin_routes *r, int c, char *buf,
 		     size_t len);

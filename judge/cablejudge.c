@@ -12,13 +12,23 @@
  *    up-links of one leaf do not hide each other).
  * 3. Ports whose bad pairs are all explained lose their blame.
  *
+ * Candidates of equal rank (counters, bad pairs, measured pairs) are
+ * weighed together against what was explained before them, then explain
+ * together: the order of pairs, cables and ports changes no verdict. Of
+ * those blamed together by route, cables whose bad pairs are the
+ * same pairs are one group (one finding, ambiguous: no pair tells them
+ * apart), with the known pair that would, if any (find_retests()).
+ *
  * Cost: building the CSR reads every path once; each pass reads the pairs
- * of the candidates only.
+ * of the candidates only; a retest reads the pairs of its group's cables
+ * (and, for a group with a port, every pair once for all of them).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "judge/cablejudge.h"
 
 #define MAX_PASSES 16
@@ -50,7 +60,28 @@ void judge_cable_result_free(struct judge_cable_result *out)
 	free(out->cables);
 	free(out->cleared);
 	free(out->explained);
+	free(out->groups);
+	free(out->members);
 	memset(out, 0, sizeof(*out));
+}
+
+uint64_t judge_port_key(uint64_t guid, const char *host, const char *ca,
+			int port)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	char num[16];
+	const char *parts[] = { host ? host : "", ca ? ca : "", num };
+
+	if (guid)
+		return guid;
+	snprintf(num, sizeof(num), "%d", port);
+	for (size_t k = 0; k < 3; k++)
+		for (const char *c = parts[k];; c++) {
+			h = (h ^ (uint8_t)*c) * 1099511628211ull;
+			if (!*c)
+				break;
+		}
+	return h;
 }
 
 struct cable_state {
@@ -65,7 +96,31 @@ struct cable_state {
 	/* per port scratch: its pairs through the cable in hand (tm, tb
 	 * valid where tstamp is tick), ends counted (seen) */
 	uint32_t *tstamp, *seen, *tm, *tb, tick;
+	uint64_t *bhash; /* per cable: a hash of its bad pairs */
+	struct judge_cable_group *groups;
+	uint32_t *members;
+	size_t n_groups, cap_groups, n_members, cap_members;
 };
+
+static uint64_t key_of(const struct cable_state *s, uint32_t p)
+{
+	if (p >= s->res->n_ports)
+		return UINT64_MAX;
+	return s->rt->port_key ? s->rt->port_key[p] : p;
+}
+
+/* Cable a before cable b in id order. */
+static int cmp_id(const struct cable_state *s, uint32_t a, uint32_t b)
+{
+	const struct judge_cable_in *x = &s->rt->cables[a],
+				    *y = &s->rt->cables[b];
+
+	if (x->id_guid != y->id_guid)
+		return x->id_guid < y->id_guid ? -1 : 1;
+	if (x->id_port != y->id_port)
+		return x->id_port < y->id_port ? -1 : 1;
+	return (a > b) - (a < b);
+}
 
 static bool measured(const struct judge_result *res, uint32_t i)
 {
@@ -137,6 +192,9 @@ static uint32_t common_end(const struct cable_state *s, uint32_t c)
 		if (x == JUDGE_NO_PORT && y == JUDGE_NO_PORT)
 			break;
 	}
+	if (x != JUDGE_NO_PORT && y != JUDGE_NO_PORT) /* one pair's two
+							 ports: by key */
+		return key_of(s, x) <= key_of(s, y) ? x : y;
 	return x != JUDGE_NO_PORT ? x : y;
 }
 
@@ -144,9 +202,12 @@ static void cable_figures(struct cable_state *s, uint32_t c)
 {
 	struct judge_cable *v = &s->out->cables[c];
 
+	uint64_t h = 14695981039346656037ull;
+
 	*v = (struct judge_cable){ .or_port = JUDGE_NO_PORT,
 				   .worst_gbps = -1,
-				   .err_delta = s->rt->cables[c].err_delta };
+				   .err_delta = s->rt->cables[c].err_delta,
+				   .group = UINT32_MAX };
 	for (uint32_t j = s->c_start[c]; j < s->c_start[c + 1]; j++) {
 		uint32_t i = s->c_pairs[j];
 		const struct judge_pair *p = &s->pairs[i];
@@ -155,12 +216,15 @@ static void cable_figures(struct cable_state *s, uint32_t c)
 		if (!measured(s->res, i))
 			continue;
 		v->n_meas++;
+		if (s->res->out[i].bad)
+			h = (h ^ i) * 1099511628211ull;
 		v->n_bad += s->res->out[i].bad != 0;
 		v->bad |= s->res->out[i].bad;
 		if (p->status == JUDGE_PAIR_OK &&
 		    (v->worst_gbps < 0 || p->gbps < v->worst_gbps))
 			v->worst_gbps = p->gbps;
 	}
+	s->bhash[c] = h;
 	v->verdict = v->n_meas ? JUDGE_CABLE_FINE : JUDGE_CABLE_UNUSED;
 	v->hit_ratio = v->n_meas ? (float)v->n_bad / (float)v->n_meas : 0;
 	if (v->n_meas)
@@ -307,52 +371,193 @@ static void port_counts(struct cable_state *s)
 }
 
 struct order {
-	uint32_t bad, cable;
+	uint32_t bad, meas, cable;
 	uint8_t counters;
 };
 
-static int cmp_order(const void *x, const void *y)
+/* Rank: rising counters first, then the most bad pairs, then the fewest
+ * measured (the fewest good pairs through it). */
+static int cmp_rank(const struct order *a, const struct order *b)
 {
-	const struct order *a = x, *b = y;
-
 	if (a->counters != b->counters)
 		return a->counters > b->counters ? -1 : 1;
 	if (a->bad != b->bad)
 		return a->bad > b->bad ? -1 : 1;
-	return (a->cable > b->cable) - (a->cable < b->cable);
+	return (a->meas > b->meas) - (a->meas < b->meas);
 }
 
-static void judge_candidates(struct cable_state *s, struct order *ord, size_t n)
+static int cmp_order(const void *x, const void *y)
 {
-	struct judge_cable_result *out = s->out;
+	const struct order *a = x, *b = y;
+	int r = cmp_rank(a, b);
 
-	for (int pass = 0; pass < MAX_PASSES; pass++) {
-		size_t decided = 0;
+	return r ? r : (a->cable > b->cable) - (a->cable < b->cable);
+}
 
-		for (size_t k = 0; k < n; k++) {
-			struct judge_cable *v = &out->cables[ord[k].cable];
-			uint8_t verdict;
+static bool bad_pair(const struct cable_state *s, uint32_t i)
+{
+	return measured(s->res, i) && s->res->out[i].bad;
+}
 
-			if (v->verdict == JUDGE_CABLE_BLAMED ||
-			    v->verdict == JUDGE_CABLE_AMBIGUOUS)
-				continue;
-			verdict = weigh(s, ord[k].cable);
-			v->verdict = verdict == JUDGE_CABLE_FINE && !v->n_meas
-					     ? JUDGE_CABLE_UNUSED
-					     : verdict;
-			if (verdict != JUDGE_CABLE_BLAMED &&
-			    verdict != JUDGE_CABLE_AMBIGUOUS)
-				continue;
-			explain(s, ord[k].cable);
-			decided++;
-			if (verdict == JUDGE_CABLE_BLAMED)
-				out->n_blamed++;
-			else
-				out->n_ambiguous++;
+/* Cables a and b (of one rank: as many bad and measured pairs) have the
+ * same bad pairs: the evidence fits both equally. */
+static bool same_bad(const struct cable_state *s, uint32_t a, uint32_t b)
+{
+	uint32_t ja = s->c_start[a], jb = s->c_start[b];
+
+	if (s->bhash[a] != s->bhash[b])
+		return false;
+	for (;;) {
+		while (ja < s->c_start[a + 1] && !bad_pair(s, s->c_pairs[ja]))
+			ja++;
+		while (jb < s->c_start[b + 1] && !bad_pair(s, s->c_pairs[jb]))
+			jb++;
+		if (ja == s->c_start[a + 1] || jb == s->c_start[b + 1])
+			return ja == s->c_start[a + 1] &&
+			       jb == s->c_start[b + 1];
+		if (s->c_pairs[ja++] != s->c_pairs[jb++])
+			return false;
+	}
+}
+
+/* The port among the candidates of cables[n]: one that a cable found
+ * ambiguous with (no pair of it off the cable); the lowest key of such. */
+static uint32_t group_port(const struct cable_state *s, const uint32_t *cables,
+			   size_t n)
+{
+	uint32_t best = JUDGE_NO_PORT;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct judge_cable *v = &s->out->cables[cables[k]];
+
+		if (v->verdict != JUDGE_CABLE_AMBIGUOUS ||
+		    v->or_port == JUDGE_NO_PORT || v->or_port_meas)
+			continue;
+		if (best == JUDGE_NO_PORT ||
+		    key_of(s, v->or_port) < key_of(s, best))
+			best = v->or_port;
+	}
+	return best;
+}
+
+static int add_group(struct cable_state *s, const uint32_t *cables, size_t n,
+		     uint8_t verdict, uint32_t or_port)
+{
+	struct judge_cable_group *g;
+
+	if (array_reserve(&s->groups, &s->cap_groups, s->n_groups,
+			  sizeof(*s->groups)) ||
+	    array_reserve(&s->members, &s->cap_members, s->n_members + n - 1,
+			  sizeof(*s->members)))
+		return -ENOMEM;
+	g = &s->groups[s->n_groups++];
+	*g = (struct judge_cable_group){ .verdict = verdict,
+					 .first = (uint32_t)s->n_members,
+					 .n = (uint32_t)n,
+					 .or_port = or_port,
+					 .retest = JUDGE_NO_PAIR,
+					 .retest_a = JUDGE_NO_PORT,
+					 .retest_b = JUDGE_NO_PORT };
+	memcpy(s->members + s->n_members, cables, n * sizeof(*cables));
+	s->n_members += n;
+	return 0;
+}
+
+/*
+ * The cables of one rank decided together (dec[n]): those blamed by their
+ * counters are each a group of one; those decided by route, grouped by
+ * their bad pairs (with as many bad and measured pairs, the same bad pairs
+ * fit each of them equally): a group of several is ambiguous, with the
+ * port when one of them was ambiguous with it.
+ */
+static int group_batch(struct cable_state *s, uint32_t *dec, size_t n)
+{
+	struct judge_cable *cab = s->out->cables;
+	size_t k = 0;
+
+	for (size_t a = 0; a < n; a++) /* by counters first, each alone */
+		if (cab[dec[a]].by & JUDGE_CABLE_BY_COUNTERS) {
+			uint32_t c = dec[a];
+
+			dec[a] = dec[k];
+			dec[k++] = c;
+			if (add_group(s, &c, 1, cab[c].verdict, JUDGE_NO_PORT))
+				return -ENOMEM;
 		}
-		if (!decided)
+	for (size_t a = k; a < n; a++) {
+		size_t m = a + 1;
+		uint32_t port;
+
+		for (size_t b = a + 1; b < n; b++) /* its twins next to it */
+			if (same_bad(s, dec[a], dec[b])) {
+				uint32_t c = dec[b];
+
+				dec[b] = dec[m];
+				dec[m++] = c;
+			}
+		port = group_port(s, dec + a, m - a);
+		for (size_t b = a; b < m; b++)
+			if (m - a > 1 || port != JUDGE_NO_PORT)
+				cab[dec[b]].verdict = JUDGE_CABLE_AMBIGUOUS;
+		if (add_group(s, dec + a, m - a, cab[dec[a]].verdict, port))
+			return -ENOMEM;
+		a = m - 1;
+	}
+	return 0;
+}
+
+static bool decided(const struct judge_cable *v)
+{
+	return v->verdict == JUDGE_CABLE_BLAMED ||
+	       v->verdict == JUDGE_CABLE_AMBIGUOUS;
+}
+
+/* The candidates ord[k .. end), of one rank, weighed against the same
+ * explained pairs; then those decided explain theirs. */
+static int judge_rank(struct cable_state *s, const struct order *ord, size_t k,
+		      size_t end, uint32_t *dec, size_t *n_dec)
+{
+	struct judge_cable *cab = s->out->cables;
+	size_t n = 0;
+
+	for (size_t j = k; j < end; j++) {
+		struct judge_cable *v = &cab[ord[j].cable];
+		uint8_t verdict;
+
+		if (decided(v))
+			continue;
+		verdict = weigh(s, ord[j].cable);
+		v->verdict = verdict == JUDGE_CABLE_FINE && !v->n_meas
+				     ? JUDGE_CABLE_UNUSED
+				     : verdict;
+		if (decided(v))
+			dec[n++] = ord[j].cable;
+	}
+	for (size_t j = 0; j < n; j++)
+		explain(s, dec[j]);
+	*n_dec += n;
+	return n ? group_batch(s, dec, n) : 0;
+}
+
+static int judge_candidates(struct cable_state *s, struct order *ord, size_t n)
+{
+	uint32_t *dec = malloc((n ? n : 1) * sizeof(*dec));
+	int ret = dec ? 0 : -ENOMEM;
+
+	for (int pass = 0; !ret && pass < MAX_PASSES; pass++) {
+		size_t n_dec = 0;
+
+		for (size_t k = 0, end; !ret && k < n; k = end) {
+			for (end = k + 1;
+			     end < n && !cmp_rank(&ord[k], &ord[end]); end++)
+				;
+			ret = judge_rank(s, ord, k, end, dec, &n_dec);
+		}
+		if (!n_dec)
 			break;
 	}
+	free(dec);
+	return ret;
 }
 
 /*
@@ -380,17 +585,28 @@ static bool explained_port(const struct cable_state *s, size_t p,
  * Ports whose bad pairs the cables explain lose their blame: first those
  * whose bad pairs all cross blamed cables (mark 1); then those whose
  * other bad pairs are with ports whose blame stands (mark 2; of two such
- * ports bad with each other, the first in order is cleared, not both).
+ * ports bad with each other, the first by key (judge_port_key()) is cleared, not both).
  */
-static void clear_ports(struct cable_state *s, uint8_t *mark)
+static int clear_ports(struct cable_state *s, uint8_t *mark)
 {
 	struct judge_result *res = s->res;
+	struct judge_keyed *by_key =
+		malloc((res->n_ports ? res->n_ports : 1) * sizeof(*by_key));
 
+	if (!by_key)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < res->n_ports; p++)
+		by_key[p] = (struct judge_keyed){ key_of(s, p), p };
+	qsort(by_key, res->n_ports, sizeof(*by_key), judge_cmp_keyed);
 	for (uint8_t level = 0; level < 2; level++)
-		for (size_t p = 0; p < res->n_ports; p++)
+		for (size_t k = 0; k < res->n_ports; k++) {
+			uint32_t p = by_key[k].idx;
+
 			if ((res->ports[p].blame || res->ports[p].suspect) &&
 			    !mark[p] && explained_port(s, p, mark, level))
 				mark[p] = level + 1;
+		}
+	free(by_key);
 	for (size_t p = 0; p < res->n_ports; p++) {
 		struct judge_port *v = &res->ports[p];
 
@@ -401,6 +617,186 @@ static void clear_ports(struct cable_state *s, uint8_t *mark)
 		v->suspect = false;
 		v->confidence = 0;
 	}
+	return 0;
+}
+
+/* ---- the retest that separates a group ---- */
+
+struct retests {
+	uint32_t *cgroup; /* per cable: its ambiguous group + 1, 0 none */
+	uint32_t *pgroup, *pnext; /* per port: a group it is the port of
+				     + 1; per group: the next such + 1 */
+};
+
+/* Is the pair of ports (a, b), a's key <= b's, before the group's retest? */
+static bool before_retest(const struct cable_state *s,
+			  const struct judge_cable_group *grp, uint32_t a,
+			  uint32_t b)
+{
+	uint64_t ka = key_of(s, a), kb = key_of(s, b),
+		 ra = key_of(s, grp->retest_a), rb = key_of(s, grp->retest_b);
+
+	return grp->retest == JUDGE_NO_PAIR || ka < ra || (ka == ra && kb < rb);
+}
+
+/* Pair i as the retest of group g: does it cross some of the candidates
+ * and not all? The first by its ports' keys is kept. */
+static void consider(struct cable_state *s, const struct retests *rx,
+		     uint32_t g, uint32_t i)
+{
+	struct judge_cable_group *grp = &s->groups[g];
+	const struct judge_pair *p = &s->pairs[i];
+	uint32_t crossed = 0, total = grp->n + (grp->or_port != JUDGE_NO_PORT);
+	uint32_t lo, hi;
+
+	/* a measured one would have told them apart already */
+	if (measured(s->res, i) || p->a >= s->res->n_ports ||
+	    p->b >= s->res->n_ports || p->a == p->b)
+		return;
+	lo = key_of(s, p->a) <= key_of(s, p->b) ? p->a : p->b;
+	hi = lo == p->a ? p->b : p->a;
+	for (uint32_t j = s->rt->path_start[i]; j < s->rt->path_start[i + 1];
+	     j++)
+		crossed += rx->cgroup[s->rt->path_cables[j]] == g + 1;
+	crossed += grp->or_port != JUDGE_NO_PORT &&
+		   (p->a == grp->or_port || p->b == grp->or_port);
+	if (!crossed || crossed >= total || !before_retest(s, grp, lo, hi))
+		return;
+	grp->retest = i;
+	grp->retest_a = lo;
+	grp->retest_b = hi;
+}
+
+/* The pairs of a group's port, for every group with one: all pairs once. */
+static void port_retests(struct cable_state *s, const struct retests *rx)
+{
+	for (uint32_t i = 0; i < s->res->n_pairs; i++) {
+		uint32_t end[2] = { s->pairs[i].a, s->pairs[i].b };
+
+		for (int k = 0; k < 2; k++) {
+			uint32_t g = end[k] < s->res->n_ports
+					     ? rx->pgroup[end[k]]
+					     : 0;
+
+			for (; g; g = rx->pnext[g - 1])
+				consider(s, rx, g - 1, i);
+		}
+	}
+}
+
+static void group_retests(struct cable_state *s, struct retests *rx, uint32_t g,
+			  bool *ports)
+{
+	struct judge_cable_group *grp = &s->groups[g];
+
+	for (uint32_t k = 0; k < grp->n; k++)
+		rx->cgroup[s->members[grp->first + k]] = g + 1;
+	for (uint32_t k = 0; k < grp->n; k++) {
+		uint32_t c = s->members[grp->first + k];
+
+		for (uint32_t j = s->c_start[c]; j < s->c_start[c + 1]; j++)
+			consider(s, rx, g, s->c_pairs[j]);
+	}
+	if (grp->or_port != JUDGE_NO_PORT) {
+		rx->pnext[g] = rx->pgroup[grp->or_port];
+		rx->pgroup[grp->or_port] = g + 1;
+		*ports = true;
+	}
+}
+
+static int find_retests(struct cable_state *s)
+{
+	struct retests rx = {
+		.cgroup = calloc(s->rt->n_cables + 1, sizeof(uint32_t)),
+		.pgroup = calloc(s->res->n_ports + 1, sizeof(uint32_t)),
+		.pnext = calloc(s->n_groups + 1, sizeof(uint32_t)),
+	};
+	bool ports = false;
+	int ret = -ENOMEM;
+
+	if (rx.cgroup && rx.pgroup && rx.pnext) {
+		for (uint32_t g = 0; g < s->n_groups; g++)
+			if (s->groups[g].verdict == JUDGE_CABLE_AMBIGUOUS)
+				group_retests(s, &rx, g, &ports);
+		if (ports)
+			port_retests(s, &rx);
+		ret = 0;
+	}
+	free(rx.cgroup);
+	free(rx.pgroup);
+	free(rx.pnext);
+	return ret;
+}
+
+/* ---- the groups in id order ---- */
+
+static void sort_members(struct cable_state *s, struct judge_cable_group *g)
+{
+	uint32_t *m = s->members + g->first;
+
+	for (uint32_t a = 1; a < g->n; a++) /* a group is a few cables */
+		for (uint32_t b = a; b > 0 && cmp_id(s, m[b - 1], m[b]) > 0;
+		     b--) {
+			uint32_t x = m[b];
+
+			m[b] = m[b - 1];
+			m[b - 1] = x;
+		}
+}
+
+struct by_id {
+	uint64_t guid;
+	uint32_t port, group;
+};
+
+static int cmp_by_id(const void *x, const void *y)
+{
+	const struct by_id *a = x, *b = y;
+
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return (a->group > b->group) - (a->group < b->group);
+}
+
+/* The groups by their first cable's id, and each cable's group. */
+static int order_groups(struct cable_state *s)
+{
+	struct judge_cable_result *out = s->out;
+	struct by_id *k = malloc((s->n_groups + 1) * sizeof(*k));
+
+	out->groups = malloc((s->n_groups + 1) * sizeof(*out->groups));
+	if (!k || !out->groups) {
+		free(k);
+		return -ENOMEM;
+	}
+	for (uint32_t g = 0; g < s->n_groups; g++) {
+		const struct judge_cable_in *c;
+
+		sort_members(s, &s->groups[g]);
+		c = &s->rt->cables[s->members[s->groups[g].first]];
+		k[g] = (struct by_id){ c->id_guid, c->id_port, g };
+	}
+	qsort(k, s->n_groups, sizeof(*k), cmp_by_id);
+	for (uint32_t g = 0; g < s->n_groups; g++) {
+		const struct judge_cable_group *grp = &s->groups[k[g].group];
+
+		out->groups[g] = *grp;
+		for (uint32_t m = 0; m < grp->n; m++) {
+			struct judge_cable *v =
+				&out->cables[s->members[grp->first + m]];
+
+			v->group = g;
+			out->n_blamed += v->verdict == JUDGE_CABLE_BLAMED;
+			out->n_ambiguous += v->verdict == JUDGE_CABLE_AMBIGUOUS;
+		}
+	}
+	out->n_groups = s->n_groups;
+	out->members = s->members;
+	s->members = NULL;
+	free(k);
+	return 0;
 }
 
 static int judge_all(struct cable_state *s)
@@ -408,25 +804,26 @@ static int judge_all(struct cable_state *s)
 	size_t n = s->rt->n_cables, n_ord = 0;
 	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
 	uint8_t *mark = calloc(s->res->n_ports ? s->res->n_ports : 1, 1);
+	int ret = -ENOMEM;
 
-	if (!ord || !mark) {
-		free(ord);
-		free(mark);
-		return -ENOMEM;
-	}
+	if (!ord || !mark)
+		goto out;
 	for (uint32_t c = 0; c < n; c++) {
+		const struct judge_cable *v = &s->out->cables[c];
+
 		cable_figures(s, c);
 		if (candidate(s, c))
-			ord[n_ord++] = (struct order){ s->out->cables[c].n_bad,
-						       c, erroring(s, c) };
+			ord[n_ord++] = (struct order){ v->n_bad, v->n_meas, c,
+						       erroring(s, c) };
 	}
 	qsort(ord, n_ord, sizeof(*ord), cmp_order);
 	port_counts(s);
-	judge_candidates(s, ord, n_ord);
-	clear_ports(s, mark);
+	ret = judge_candidates(s, ord, n_ord) ?: find_retests(s)
+			?: order_groups(s) ?: clear_ports(s, mark);
+out:
 	free(ord);
 	free(mark);
-	return 0;
+	return ret;
 }
 
 static uint8_t *steal(uint8_t **p)
@@ -455,6 +852,7 @@ int judge_cables(const struct judge_cable_params *cp,
 		.seen = calloc(np, sizeof(uint32_t)),
 		.tm = calloc(np, sizeof(uint32_t)),
 		.tb = calloc(np, sizeof(uint32_t)),
+		.bhash = calloc(rt->n_cables + 1, sizeof(uint64_t)),
 	};
 	int ret = -ENOMEM;
 
@@ -464,7 +862,7 @@ int judge_cables(const struct judge_cable_params *cp,
 		calloc(rt->n_cables ? rt->n_cables : 1, sizeof(*out->cables));
 	out->cleared = calloc(np, 1);
 	if (!s.explained || !s.meas || !s.bad || !s.tstamp || !s.seen ||
-	    !s.tm || !s.tb || !out->cables || !out->cleared)
+	    !s.tm || !s.tb || !s.bhash || !out->cables || !out->cleared)
 		goto done;
 	ret = build_cable_csr(&s) ?: judge_all(&s);
 done:
@@ -481,5 +879,8 @@ done:
 	free(s.seen);
 	free(s.tm);
 	free(s.tb);
+	free(s.bhash);
+	free(s.groups);
+	free(s.members);
 	return ret;
 }

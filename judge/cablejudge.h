@@ -23,6 +23,14 @@
  *   is withdrawn: never the port alone.
  * - A cable whose error counters rose (err_delta >= min_errors) is blamed
  *   from its counters, and they separate the confound the same way.
+ * - Evidence that fits several parts equally is one finding naming them
+ *   all (issue 31): cables blamed by route with the same bad pairs and as
+ *   many measured ones (an aggregation-to-leaf down-link and the
+ *   core-to-aggregation one above it when both carry only other pods'
+ *   flows into one host) are one group, ambiguous, with the port behind
+ *   them when it is one; with the known pair that would separate them. Candidates of equal rank are weighed
+ *   together, so no verdict depends on the order of pairs, cables or
+ *   ports.
  *
  * Only inter-switch cables are judged: a host link and its HCA port are
  * one part to the port judge. Pure: no I/O, no globals. O(P x path
@@ -51,13 +59,18 @@ struct judge_cable_in {
 	bool inter_switch; /* both ends switches: judged */
 	bool has_counters; /* err_delta was read */
 	uint64_t err_delta; /* error counter deltas at both ends */
+	/* its identity, the egress port (the id "0xGUID:PORT"): the order
+	 * of a group's cables and of the groups, never a verdict */
+	uint64_t id_guid;
+	uint32_t id_port;
 };
 
 enum judge_cable_verdict {
 	JUDGE_CABLE_UNUSED, /* no measured pair through it */
 	JUDGE_CABLE_FINE,
 	JUDGE_CABLE_BLAMED,
-	JUDGE_CABLE_AMBIGUOUS, /* this cable or the port or_port */
+	JUDGE_CABLE_AMBIGUOUS, /* one of its group's candidates: this cable,
+				  the others of its group, the port or_port */
 	JUDGE_CABLE_PORT, /* its bad pairs are the port or_port's */
 };
 
@@ -79,6 +92,29 @@ struct judge_cable {
 	uint64_t err_delta;
 	float hit_ratio; /* n_bad / n_meas */
 	float worst_gbps; /* of its measured ok pairs, -1 none */
+	uint32_t group; /* blamed or ambiguous: its finding, in groups */
+};
+
+#define JUDGE_NO_PAIR UINT32_MAX
+
+/*
+ * One finding about cables: a cable blamed alone (verdict BLAMED, one
+ * cable, no port), or the candidates the evidence fits equally (verdict
+ * AMBIGUOUS): cables with the same bad pairs and as many measured ones
+ * (no measurement tells them apart) and, when every pair through one of
+ * them has one port in common and no pair of that port avoids it, that
+ * port.
+ */
+struct judge_cable_group {
+	uint8_t verdict; /* JUDGE_CABLE_BLAMED or JUDGE_CABLE_AMBIGUOUS */
+	uint32_t first, n; /* its cables: members[first .. first + n), in
+			      id order */
+	uint32_t or_port; /* the port among the candidates, JUDGE_NO_PORT */
+	/* the retest that separates them: a pair (index in the judged
+	 * pairs, measured or not) whose path crosses some of the candidates
+	 * and not the others (the port: one of its ends), JUDGE_NO_PAIR when
+	 * none of the known paths does; the pair's ports ordered by key */
+	uint32_t retest, retest_a, retest_b;
 };
 
 /*
@@ -91,7 +127,14 @@ struct judge_routes {
 	const uint32_t *path_cables; /* cable ids < n_cables */
 	const struct judge_cable_in *cables; /* [n_cables] */
 	size_t n_cables;
+	/* [n_ports]: each port's identity (judge_port_key()), so that no
+	 * choice between ports depends on their order; NULL: their index */
+	const uint64_t *port_key;
 };
+
+/* A port's identity: its port GUID, else a hash of host, CA and port. */
+uint64_t judge_port_key(uint64_t guid, const char *host, const char *ca,
+			int port);
 
 struct judge_cable_result {
 	struct judge_cable *cables; /* [n_cables] */
@@ -101,6 +144,10 @@ struct judge_cable_result {
 	uint8_t *explained; /* [n_pairs]: a bad pair a blamed or ambiguous
 			       cable explains */
 	size_t n_blamed, n_ambiguous;
+	/* the findings, ordered by their first cable's id */
+	struct judge_cable_group *groups;
+	uint32_t *members; /* cable indices */
+	size_t n_groups;
 };
 
 /*

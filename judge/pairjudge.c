@@ -237,14 +237,9 @@ static size_t assign_classes(const struct judge_pair *pairs, size_t n,
 	return n_cls;
 }
 
-struct keyed {
-	uint64_t key;
-	uint32_t idx;
-};
-
-static int cmp_keyed(const void *x, const void *y)
+int judge_cmp_keyed(const void *x, const void *y)
 {
-	const struct keyed *a = x, *b = y;
+	const struct judge_keyed *a = x, *b = y;
 
 	if (a->key != b->key)
 		return a->key < b->key ? -1 : 1;
@@ -271,18 +266,18 @@ static int order_by_class(const struct judge_pair *pairs, size_t n,
 		}
 	*n_ok = k;
 	if (max_round > 4 * k + 65536) {
-		struct keyed *kv = malloc((k ? k : 1) * sizeof(*kv));
+		struct judge_keyed *kv = malloc((k ? k : 1) * sizeof(*kv));
 
 		if (!kv)
 			return -ENOMEM;
 		k = 0;
 		for (size_t i = 0; i < n; i++)
 			if (cls[i] != NO_CLASS)
-				kv[k++] =
-					(struct keyed){ (uint64_t)cls[i] << 32 |
-								pairs[i].round,
-							(uint32_t)i };
-		qsort(kv, k, sizeof(*kv), cmp_keyed);
+				kv[k++] = (struct judge_keyed){
+					(uint64_t)cls[i] << 32 | pairs[i].round,
+					(uint32_t)i
+				};
+		qsort(kv, k, sizeof(*kv), judge_cmp_keyed);
 		for (size_t i = 0; i < k; i++)
 			ord[i] = kv[i].idx;
 		free(kv);

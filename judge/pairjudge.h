@@ -121,4 +121,13 @@ static inline uint32_t judge_partner(const struct judge_pair *pr, uint32_t p)
 const char *judge_kind_category(enum judge_kind k);
 const char *judge_why_name(uint8_t why);
 
+/* A sort key and the index it belongs to; judge_cmp_keyed() orders by
+ * key, then index (qsort). */
+struct judge_keyed {
+	uint64_t key;
+	uint32_t idx;
+};
+
+int judge_cmp_keyed(const void *x, const void *y);
+
 #endif

@@ -134,6 +134,10 @@ struct report_entry {
 	 * module takes them down too, so they are disabled with port */
 	struct report_end also[REPORT_ALSO_MAX], also_peer[REPORT_ALSO_MAX];
 	int n_also;
+	/* locate: every candidate (the finding's evidence.candidates; port
+	 * and peer are the first cable's ends) and the retest that separates
+	 * them (an object {a, b}, or null: none known); NULL otherwise */
+	json_t *candidates, *retest;
 	json_t *reasons; /* array of {category, message, figures} */
 	json_t *evidence; /* object */
 	double confidence; /* bandwidth attribution, else 1 */
@@ -311,8 +315,11 @@ const struct report_xcvr *report_xcvr_at(const struct report *r, uint64_t guid,
 					 int port);
 /* "leaf01 port 33 (cage 17/1)" or "node01 mlx5_0 port 1". */
 void report_end_text(struct report_buf *b, const struct report_end *e);
-/* "A <-> B" (and " and C <-> D" for swap-cables), or "host device". */
+/* "A <-> B" (and " and C <-> D" for swap-cables), "host device", or a
+ * locate entry's report_locate_text(). */
 void report_entry_ends_text(struct report_buf *b, const struct report_entry *e);
+/* "one of 3: A <-> B; C <-> D; host ca port 1 (retest E with F)". */
+void report_locate_text(struct report_buf *b, const struct report_entry *e);
 
 /* Outputs. Each 0 or -errno (logged, naming the file). */
 int report_print_text(const struct report *r, FILE *out);

@@ -357,6 +357,114 @@ out:
 	return ret;
 }
 
+/* A candidate's identity in a locate entry's key; NULL on ENOMEM. With
+ * its ends: cable candidates give the first cable's (p, q). */
+static char *candidate_key(struct report *r, const json_t *c,
+			   struct report_end *p, struct report_end *q)
+{
+	struct report_end port, peer;
+	char *key = NULL;
+
+	if (json_is_object(json_object_get(c, "a"))) {
+		if (report_end_from(r, json_object_get(c, "a"), &port))
+			return strdup("?");
+		if (!json_is_object(json_object_get(c, "b")) ||
+		    report_end_from(r, json_object_get(c, "b"), &peer))
+			return resolve_cable(r, &port, NULL, p, q);
+		return resolve_cable(r, &port, &peer, p, q);
+	}
+	if (report_end_from(r, c, &port))
+		return strdup("?");
+	if (asprintf(&key, "port:%s/%s:%d",
+		     json_string_value(json_object_get(c, "guid")) ?: "",
+		     json_string_value(json_object_get(c, "host")) ?: "",
+		     (int)json_integer_value(json_object_get(c, "port"))) < 0)
+		return NULL;
+	return key;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The key of a locate entry, "locate:K1+K2+...", its candidates' keys
+ * sorted; the first cable's ends into p, q. NULL on ENOMEM. */
+static char *locate_key(struct report *r, const json_t *cand,
+			struct report_end *p, struct report_end *q)
+{
+	size_t n = json_array_size(cand), len = 8;
+	char **keys = calloc(n + 1, sizeof(*keys)), *key = NULL;
+	bool have_ends = false;
+
+	for (size_t k = 0; keys && k < n; k++) {
+		struct report_end a, b;
+
+		keys[k] = candidate_key(r, json_array_get(cand, k), &a, &b);
+		if (!keys[k])
+			goto out;
+		if (!have_ends &&
+		    json_object_get(json_array_get(cand, k), "a")) {
+			*p = a;
+			*q = b;
+			have_ends = true;
+		}
+		len += strlen(keys[k]) + 1;
+	}
+	if (!keys)
+		return NULL;
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	key = malloc(len);
+	for (size_t k = 0, at = 0; key && k <= n; k++) {
+		int w = snprintf(key + at, len - at, "%s%s",
+				 k ? (k > 1 ? "+" : "") : "locate:",
+				 k ? keys[k - 1] : "");
+
+		at += (size_t)w;
+	}
+out:
+	for (size_t k = 0; keys && k < n; k++)
+		free(keys[k]);
+	free(keys);
+	return key;
+}
+
+/*
+ * The evidence fits several parts equally (a locate finding): one entry
+ * naming every candidate and the retest that separates them; nothing is
+ * disabled.
+ */
+static int locate_entry(struct report *r, const json_t *f)
+{
+	const json_t *ev = json_object_get(f, "evidence");
+	const json_t *cand = json_object_get(ev, "candidates");
+	struct report_end p = { 0 }, q = { 0 };
+	struct report_entry *e;
+	bool created;
+	char *key;
+
+	if (!json_array_size(cand))
+		return 0;
+	key = locate_key(r, cand, &p, &q);
+	if (!key)
+		return -ENOMEM;
+	e = entry_by_key(r, key, &created);
+	free(key);
+	if (!e)
+		return -ENOMEM;
+	if (created) {
+		e->kind = ENTRY_PORT;
+		e->port = p;
+		e->peer = q;
+		e->confidence = 0; /* none of them more than the others */
+		e->candidates = json_deep_copy(cand);
+		e->retest = json_deep_copy(json_object_get(ev, "retest")
+						   ?: json_null());
+	}
+	report_entry_reason(r, e, "locate", f);
+	return 0;
+}
+
 /* A cable named by both ends: the switch end is the one to disable. */
 static int link_entry(struct report *r, const json_t *f, const json_t *subj)
 {
@@ -453,6 +561,8 @@ static int entry_from_finding(struct report *r, const json_t *f)
 		return 0;
 	if (json_object_get(subj, "bdf"))
 		return node_entry(r, f, subj);
+	if (!strcmp(json_string_value(json_object_get(f, "action")), "locate"))
+		return locate_entry(r, f);
 	if (!strcmp(json_string_value(json_object_get(f, "action")),
 		    "swap-cables") &&
 	    json_is_object(json_object_get(json_object_get(f, "evidence"),
@@ -490,7 +600,8 @@ static int action_count(const struct report *r, const char *action, bool nodes)
 		else if (!nodes && e->kind == ENTRY_PORT &&
 			 (!action || !strcmp(e->action, action)) &&
 			 (action || (strcmp(e->action, "swap-cables") &&
-				     strcmp(e->action, "retest"))))
+				     strcmp(e->action, "retest") &&
+				     strcmp(e->action, "locate"))))
 			n += 1 +
 			     (action ? 0 : e->n_also); /* ports of a module */
 	}
@@ -566,6 +677,8 @@ void report_verdict_line(const struct report *r, char *buf, size_t len)
 		     "pair of cables to swap", "pairs of cables to swap");
 	append_count(buf, len, action_count(r, "retest", false),
 		     "cable to retest", "cables to retest");
+	append_count(buf, len, action_count(r, "locate", false),
+		     "fault to locate", "faults to locate");
 	append_count(buf, len, action_count(r, "drain-node", true),
 		     "node to drain", "nodes to drain");
 	append_count(buf, len, action_count(r, "check-pcie", true),

@@ -58,6 +58,8 @@ void report_fini(struct report *r)
 		json_decref(r->findings[i].rec);
 	for (size_t i = 0; i < r->n_entries; i++) {
 		json_decref(r->entries[i].reasons);
+		json_decref(r->entries[i].candidates);
+		json_decref(r->entries[i].retest);
 		json_decref(r->entries[i].evidence);
 	}
 	for (size_t i = 0; i < r->n_run_starts; i++)

@@ -108,7 +108,7 @@ int report_write_csv(const struct report *r, const char *path)
 		"port_xcvr_vendor,port_xcvr_part_number,port_xcvr_serial,peer,"
 		"peer_guid,peer_port,peer_alias,peer_xcvr_vendor,"
 		"peer_xcvr_part_number,peer_xcvr_serial,confidence,group,reasons,"
-		"swap_port,swap_peer\r\n");
+		"swap_port,swap_peer,candidates\r\n");
 	for (size_t i = 0; i < r->n_entries; i++) {
 		const struct report_entry *e = &r->entries[i];
 		struct report_buf why = { 0 }, node = { 0 };
@@ -129,6 +129,14 @@ int report_write_csv(const struct report *r, const char *path)
 		reasons_text(&why, e, "; ");
 		csv_sep(&b, why.s);
 		csv_swap(&b, e);
+		report_buf_puts(&b, ",");
+		if (e->candidates) { /* locate: every candidate, the retest */
+			struct report_buf loc = { 0 };
+
+			report_locate_text(&loc, e);
+			report_csv_field(&b, loc.s ? loc.s : "");
+			report_buf_free(&loc);
+		}
 		report_buf_puts(&b, "\r\n");
 		report_buf_free(&why);
 		report_buf_free(&node);
@@ -234,6 +242,11 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 	} else if (!strcmp(e->action, "retest")) {
 		report_buf_puts(b, "# the cable or the HCA port behind it: "
 				   "retest before disabling either\n");
+	} else if (!strcmp(e->action, "locate")) {
+		report_buf_puts(b,
+				"# one of these parts is bad and the pairs "
+				"cannot tell which: run the retest named, or "
+				"check each; nothing to disable yet\n");
 	} else if (e->kind == ENTRY_NODE || !t) {
 		report_buf_puts(
 			b, "# no switch port to disable: act on the node\n");

@@ -146,6 +146,13 @@ static void entry_row(struct report_buf *b, const struct report_entry *e)
 		put_text(b, "td", t.s);
 		put_text(b, "td", "");
 		report_buf_free(&t);
+	} else if (e->candidates) { /* locate: one cell names them all */
+		struct report_buf t = { 0 };
+
+		report_locate_text(&t, e);
+		put_text(b, "td", t.s ? t.s : "");
+		put_text(b, "td", "");
+		report_buf_free(&t);
 	} else {
 		end_cell(b, &e->port, &e->swap_port);
 		end_cell(b, &e->peer, &e->swap_peer);

@@ -319,9 +319,10 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
  */
 static bool pair_finding(const json_t *rec)
 {
-	static const char *const cats[] = { "low-bandwidth", "intermittent",
-					    "completion-errors", "bad-cable",
-					    "cable-or-port" };
+	static const char *const cats[] = {
+		"low-bandwidth", "intermittent",  "completion-errors",
+		"bad-cable",	 "cable-or-port", "ambiguous-cables"
+	};
 	const char *cat = str_field(rec, "category");
 
 	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)

@@ -93,6 +93,10 @@ json_t *report_entry_json(const struct report_entry *e)
 					     end_json(&e->also_peer[i])));
 		json_object_set_new(o, "same_module", a);
 	}
+	if (e->candidates) { /* locate: all of them, and the retest */
+		json_object_set(o, "candidates", e->candidates);
+		json_object_set(o, "retest", e->retest ?: json_null());
+	}
 	if (e->swap_port.type || e->swap_port.guid)
 		json_object_set_new(o, "swap_with",
 				    json_pack("{s:o,s:o}", "port",

@@ -49,6 +49,15 @@ static double port_value(const struct report *r, size_t i, size_t m)
 	}
 }
 
+static size_t locate_entries(const struct report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_entries; i++)
+		n += !strcmp(r->entries[i].action, "locate");
+	return n;
+}
+
 static void prom_findings(struct report_buf *b, const struct report *r)
 {
 	static const char *const sev[] = { "fail", "warn", "info" };
@@ -72,10 +81,13 @@ static void prom_findings(struct report_buf *b, const struct report *r)
 		"# HELP ibproof_disable_entries Entries of the disable list.\n"
 		"# TYPE ibproof_disable_entries gauge\n"
 		"ibproof_disable_entries %zu\n"
+		"# HELP ibproof_locate_entries Entries whose evidence fits several parts (action locate): a fault whose place is not known yet.\n"
+		"# TYPE ibproof_locate_entries gauge\n"
+		"ibproof_locate_entries %zu\n"
 		"# HELP ibproof_verdict_pass 1 when acceptance passed.\n"
 		"# TYPE ibproof_verdict_pass gauge\n"
 		"ibproof_verdict_pass %d\n",
-		r->n_entries, report_passed(r));
+		r->n_entries, locate_entries(r), report_passed(r));
 }
 
 int report_write_prometheus(const struct report *r, const char *path)

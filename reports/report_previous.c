@@ -80,6 +80,8 @@ static int check_old_entry(struct report *r, const json_t *old,
 
 	if (json_object_get(r->entry_keys, str_of(old, "key")))
 		return 0; /* still to disable */
+	if (!strcmp(str_of(old, "action") ?: "", "locate"))
+		return 0; /* it disabled nothing: nothing to re-enable */
 	if (json_is_object(port))
 		passed = hport_passed(r, port, &why) ||
 			 link_passed(r, port, &why);

@@ -3,10 +3,11 @@
  * Judging by route in the report (docs/judging.md "Judging by route"):
  * the paths pair records carry (`cables`, `cables_ba`, cable ids) and the
  * `cable` records (ends, counters) go through judge_cables(), the same
- * judge burnin's rank 0 runs. A blamed cable gives a `bad-cable`
- * finding (replace-cable, both ends, so both transceivers join as for any
- * cable); an ambiguous one a `cable-or-port` finding (retest, naming the
- * cable and the port).
+ * judge burnin's rank 0 runs, and its findings come from the same maker
+ * (judge/cablefind.h): a blamed cable's `bad-cable` (replace-cable, both
+ * ends, so both transceivers join as for any cable); the candidates the
+ * evidence fits equally, one `cable-or-port` or `ambiguous-cables`
+ * finding (locate) naming them all.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include "common/array.h"
 #include "common/record.h"
 #include "common/strtab.h"
+#include "judge/cablefind.h"
 #include "judge/cablejudge.h"
 #include "reports/report.h"
 #include "reports/report_scan.h"
@@ -285,6 +287,8 @@ static uint32_t *paths_start(const struct report_routes *rt, size_t n_pairs)
  * the load proof's rises; the larger when both. */
 static void cable_in_of(const struct route_cable *c, struct judge_cable_in *in)
 {
+	uint64_t guid = 0;
+	unsigned int port = 0;
 	const json_t *err = json_object_get(json_object_get(c->rec, "evidence"),
 					    "err_delta");
 	uint64_t rec_err = json_is_integer(err) && json_integer_value(err) > 0
@@ -297,6 +301,10 @@ static void cable_in_of(const struct route_cable *c, struct judge_cable_in *in)
 		.has_counters = json_is_integer(err) || c->load_read,
 		.err_delta = rec_err > c->load_err ? rec_err : c->load_err,
 	};
+	if (sscanf(c->id, "0x%" SCNx64 ":%u", &guid, &port) == 2) {
+		in->id_guid = guid;
+		in->id_port = port;
+	}
 }
 
 bool report_route_explained(const struct report *r, size_t pair)
@@ -340,6 +348,7 @@ static json_t *cable_end(struct report *r, const struct route_cable *c,
 	const struct report_end *e = NULL;
 	uint64_t guid = 0;
 	int port = 0, li;
+	char g[19];
 
 	if (json_is_object(ref))
 		return json_deep_copy(ref);
@@ -356,119 +365,35 @@ static json_t *cable_end(struct report *r, const struct route_cable *c,
 		return record_switch_port_ref(e->name, e->guid, e->port);
 	if (!from)
 		return NULL;
-	return record_switch_port_ref(report_node_name(r, guid, c->id), guid,
-				      port);
+	/* no name known: the node GUID (the id adds the port) */
+	return record_switch_port_ref(
+		report_node_name(r, guid, record_guid_str(guid, g)), guid,
+		port);
 }
 
-static json_t *route_evidence(const struct judge_cable *v)
+/* The one finding maker (judge/cablefind.h) names the parts from the
+ * records: the cable records' ends, else the links, else the id. */
+static void namer_id(void *arg, uint32_t c, char *buf, size_t len)
 {
-	return json_pack(
-		"{s:i, s:i, s:i, s:f, s:i, s:i, s:f, s:b, s:b}", "pairs",
-		(json_int_t)v->n_pairs, "measured", (json_int_t)v->n_meas,
-		"bad", (json_int_t)v->n_bad, "hit_ratio", (double)v->hit_ratio,
-		"fine_ends", (json_int_t)v->fine_ends, "bad_ends",
-		(json_int_t)v->bad_ends, "worst_gbps", (double)v->worst_gbps,
-		"by_route", !!(v->by & JUDGE_CABLE_BY_ROUTE), "by_counters",
-		!!(v->by & JUDGE_CABLE_BY_COUNTERS));
+	struct report *r = arg;
+
+	snprintf(buf, len, "%s", r->routes->cables[c].id);
 }
 
-static json_t *hport_json(const struct report *r, uint32_t p)
+static json_t *namer_end(void *arg, uint32_t c, bool from)
 {
+	struct report *r = arg;
+
+	return with_xcvr(
+		r, cable_end(r, &r->routes->cables[c], from ? "from" : "to"));
+}
+
+static json_t *namer_port(void *arg, uint32_t p)
+{
+	struct report *r = arg;
 	const struct report_hport *h = &r->hports[p];
 
 	return record_port_ref(h->host, h->ca, h->port, h->guid);
-}
-
-static json_t *cable_evidence(const struct report *r,
-			      const struct route_cable *c,
-			      const struct judge_cable *v)
-{
-	json_t *ev = json_pack("{s:s, s:o}", "cable", c->id, "route",
-			       route_evidence(v));
-
-	if (ev && (v->by & JUDGE_CABLE_BY_COUNTERS))
-		json_object_set_new(ev, "counters",
-				    json_pack("{s:I}", "err_delta",
-					      (json_int_t)v->err_delta));
-	if (ev && v->verdict == JUDGE_CABLE_AMBIGUOUS &&
-	    v->or_port < r->n_hports) {
-		json_object_set_new(ev, "or_port", hport_json(r, v->or_port));
-		json_object_set_new(ev, "or_port_measured",
-				    json_integer(v->or_port_meas));
-	}
-	return ev;
-}
-
-/* "leaf01 port 3" of a switch port reference. */
-static void end_text(const json_t *ref, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s port %d",
-		 json_string_value(json_object_get(ref, "node")),
-		 (int)json_integer_value(json_object_get(ref, "port")));
-}
-
-static json_t *cable_finding(struct report *r, const struct route_cable *c,
-			     const struct judge_cable *v)
-{
-	bool ambiguous = v->verdict == JUDGE_CABLE_AMBIGUOUS;
-	json_t *from = with_xcvr(r, cable_end(r, c, "from"));
-	json_t *to = with_xcvr(r, cable_end(r, c, "to"));
-	json_t *subj;
-	char name[320], port[160] = "?";
-
-	if (!from) {
-		json_decref(to);
-		return json_null(); /* an id the report cannot read */
-	}
-	end_text(from, name, sizeof(name));
-	if (to) {
-		size_t len = strlen(name);
-
-		snprintf(name + len, sizeof(name) - len, " -> ");
-		len = strlen(name);
-		end_text(to, name + len, sizeof(name) - len);
-	}
-	/* both ends: a cable entry; without links or a cable record, the
-	 * egress switch port */
-	subj = to ? json_pack("{s:o, s:o}", "a", from, "b", to) : from;
-	if (ambiguous && v->or_port < r->n_hports)
-		snprintf(port, sizeof(port), "%s %s port %d",
-			 r->hports[v->or_port].host, r->hports[v->or_port].ca,
-			 r->hports[v->or_port].port);
-	return ambiguous
-		       ? record_finding(
-				 "fail", "cable-or-port", subj,
-				 cable_evidence(r, c, v), "retest",
-				 "cable %s or the HCA port %s behind it: "
-				 "%u of %u pairs through it bad, and no pair "
-				 "of that port off the cable; retest it "
-				 "within its leaf",
-				 name, port, v->n_bad, v->n_meas)
-		       : record_finding("fail", "bad-cable", subj,
-					cable_evidence(r, c, v),
-					"replace-cable",
-					"cable %s: %u of %u pairs through it "
-					"bad (%s)",
-					name, v->n_bad, v->n_meas,
-					v->by & JUDGE_CABLE_BY_COUNTERS
-						? "its error counters rose"
-						: "their hosts fine elsewhere");
-}
-
-static int findings_of(struct report *r, const struct judge_cable_result *cr,
-		       json_t *findings)
-{
-	for (size_t c = 0; c < cr->n_cables; c++) {
-		json_t *f;
-
-		if (cr->cables[c].verdict != JUDGE_CABLE_BLAMED &&
-		    cr->cables[c].verdict != JUDGE_CABLE_AMBIGUOUS)
-			continue;
-		f = cable_finding(r, &r->routes->cables[c], &cr->cables[c]);
-		if (!f || json_array_append_new(findings, f))
-			return -ENOMEM;
-	}
-	return 0;
 }
 
 int report_route_judge(struct report *r, const struct judge_pair *pairs,
@@ -479,24 +404,33 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 	struct judge_cable_result cr;
 	struct judge_cable_in *in;
 	uint32_t *start = NULL;
+	uint64_t *key = NULL;
 	int ret;
 
 	if (!rt || !rt->n_cables)
 		return 0;
 	in = calloc(rt->n_cables, sizeof(*in));
+	key = malloc((r->n_hports + 1) * sizeof(*key));
 	start = paths_start(rt, res->n_pairs);
-	ret = in && start ? 0 : -ENOMEM;
+	ret = in && key && start ? 0 : -ENOMEM;
 	if (ret)
 		goto out;
 	for (size_t c = 0; c < rt->n_cables; c++)
 		cable_in_of(&rt->cables[c], &in[c]);
+	for (size_t p = 0; p < r->n_hports; p++)
+		key[p] = judge_port_key(r->hports[p].guid, r->hports[p].host,
+					r->hports[p].ca, r->hports[p].port);
 	judge_cable_defaults(&cp);
 	ret = judge_cables(&cp, pairs,
 			   &(struct judge_routes){ start, rt->ent_cable, in,
-						   rt->n_cables },
+						   rt->n_cables, key },
 			   res, &cr);
 	if (!ret) {
-		ret = findings_of(r, &cr, findings);
+		ret = judge_cable_findings(
+			&cr,
+			&(struct judge_cable_namer){ r, namer_id, namer_end,
+						     namer_port },
+			findings);
 		free(rt->explained);
 		rt->explained = cr.explained;
 		rt->n_explained = res->n_pairs;
@@ -505,6 +439,7 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 	}
 out:
 	free(in);
+	free(key);
 	free(start);
 	return ret;
 }

@@ -135,8 +135,57 @@ void report_end_text(struct report_buf *b, const struct report_end *e)
 		report_buf_printf(b, " (cage %s)", e->alias);
 }
 
+/* "leaf01 port 5 <-> spine01 port 1" or "node03 mlx5_0 port 1" of a
+ * locate entry's candidate. */
+static void candidate_text(struct report_buf *b, const json_t *c)
+{
+	const json_t *a = json_object_get(c, "a"), *z = json_object_get(c, "b");
+
+	if (!a) {
+		report_buf_printf(
+			b, "%s %s port %d",
+			json_string_value(json_object_get(c, "host")) ?: "?",
+			json_string_value(json_object_get(c, "ca")) ?: "?",
+			(int)json_integer_value(json_object_get(c, "port")));
+		return;
+	}
+	report_buf_printf(b, "%s port %d",
+			  json_string_value(json_object_get(a, "node")) ?: "?",
+			  (int)json_integer_value(json_object_get(a, "port")));
+	if (z)
+		report_buf_printf(
+			b, " <-> %s port %d",
+			json_string_value(json_object_get(z, "node")) ?: "?",
+			(int)json_integer_value(json_object_get(z, "port")));
+}
+
+void report_locate_text(struct report_buf *b, const struct report_entry *e)
+{
+	const json_t *ra = json_object_get(e->retest, "a"),
+		     *rb = json_object_get(e->retest, "b");
+
+	report_buf_printf(b, "one of %zu: ", json_array_size(e->candidates));
+	for (size_t k = 0; k < json_array_size(e->candidates); k++) {
+		report_buf_puts(b, k ? "; " : "");
+		candidate_text(b, json_array_get(e->candidates, k));
+	}
+	if (!ra || !rb) {
+		report_buf_puts(b, " (no known pair tells them apart)");
+		return;
+	}
+	report_buf_puts(b, " (retest ");
+	candidate_text(b, ra);
+	report_buf_puts(b, " with ");
+	candidate_text(b, rb);
+	report_buf_puts(b, ")");
+}
+
 void report_entry_ends_text(struct report_buf *b, const struct report_entry *e)
 {
+	if (e->candidates) {
+		report_locate_text(b, e);
+		return;
+	}
 	if (e->kind == ENTRY_NODE) {
 		report_buf_printf(b, "%s %s", e->host, e->device);
 		return;

@@ -5,8 +5,9 @@
 # low-bandwidth, intermittent, completion-errors in RECORDS) must be
 # exactly the ports `ibproof report RECORDS` blames (its --json ports[]
 # with blamed true), and the cables burnin blamed or found ambiguous (its
-# `fail` findings bad-cable and cable-or-port, with both ends and, for an
-# ambiguous one, evidence.or_port) must be exactly the report's (the same
+# `fail` findings bad-cable, cable-or-port and ambiguous-cables, with both
+# ends of each cable and, for an ambiguous one, every candidate of
+# evidence.candidates and evidence.or_port) must be exactly the report's (the same
 # findings in its --json findings[]: the report judges the cables again
 # and leaves burnin's out). The report gets no judging options (it reads them
 # from burnin's run start records) unless REPORT_OPTIONs are given. Prints
@@ -36,7 +37,7 @@ python3 - "$tmp/report.json" "${files[@]}" <<'PY'
 import json, sys
 
 PAIR_KINDS = {"low-bandwidth", "intermittent", "completion-errors"}
-CABLE_KINDS = {"bad-cable", "cable-or-port"}
+CABLE_KINDS = {"bad-cable", "cable-or-port", "ambiguous-cables"}
 
 def key(ref):
     return "%s %s port %s" % (ref.get("host"), ref.get("ca"), ref.get("port"))
@@ -44,13 +45,24 @@ def key(ref):
 def end(ref):
     return "%s(%s):%s" % (ref.get("node"), ref.get("guid"), ref.get("port"))
 
+def cable_text(c):
+    return "%s->%s" % (end(c.get("a") or {}), end(c.get("b") or {}))
+
 def cable_key(finding):
     sub = finding.get("subject") or {}
-    text = "%s %s->%s" % (finding["category"], end(sub.get("a") or {}),
-                          end(sub.get("b") or {}))
-    or_port = (finding.get("evidence") or {}).get("or_port")
-    if or_port:
-        text += " or %s" % key(or_port)
+    ev = finding.get("evidence") or {}
+    if sub.get("a"):
+        text = "%s %s" % (finding["category"], cable_text(sub))
+    else:
+        text = finding["category"]
+    for c in ev.get("candidates") or []: # a locate finding names them all
+        text += " | " + (cable_text(c) if c.get("kind") == "cable" else key(c))
+    if ev.get("or_port"):
+        text += " or %s" % key(ev["or_port"])
+    if "retest" in ev:
+        text += " retest %s" % (
+            "none" if not ev["retest"] else
+            "%s with %s" % (key(ev["retest"]["a"]), key(ev["retest"]["b"])))
     return text
 
 def cable_finding(rec):

@@ -121,12 +121,13 @@ check_allpairs full-ap
 
 # run LABEL FAULT: burnin on the cover plan with the fault planted; the
 # findings that blame a part, burnin's (LABEL.burnin) and the report's
-# (LABEL.report), as `CATEGORY SUBJECT` lines
+# (LABEL.report), as `CATEGORY SUBJECT` lines. No retest rounds unless
+# $retests says how many.
 fake="routes=$PWD/full.jsonl;sim-console=$PWD/console"
 run() {
 	local rc
 	sim_client "$IBPROOF" burnin --transport fake --no-progress \
-		--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
+		--warmup 0.1 --duration 1 --retests "${retests:-0}" --timeout 60 \
 		--fake "$fake;$2" --routes full.jsonl --prove-load \
 		--schedule "pairs:${plan:-full-cover.plan}" --records "$1.jsonl" \
 		>"$1.out" 2>&1
@@ -240,6 +241,17 @@ for f in confound.jsonl confound.rep; do
 done
 sim_log "ok: $engine: slow down-link $down, no pair of $dst off it: ambiguous," \
 	"naming both; report agrees"
+# with a retest round burnin runs a pair that tells them apart (issue 31)
+retests=1 plan=confound.plan run confound-retest "slow-cable=${down%%->*}@0.3"
+[ "$(cable_blames confound-retest "$down" bad-cable)" = 1 ] ||
+	sim_fail "confound $down/$dst with a retest: not the cable: $(cat confound-retest.burnin)"
+[ "$(wc -l <confound-retest.burnin)" = 1 ] ||
+	sim_fail "confound $down/$dst with a retest: other blames: $(cat confound-retest.burnin)"
+[ "$(jq -c 'select(.kind == "pair" and .retest) | 1' confound-retest.jsonl |
+	wc -l)" -ge 1 ] ||
+	sim_fail "confound $down/$dst: no retest pair was run to locate it"
+sim_log "ok: $engine: the same with a retest round: the separating pair run," \
+	"the cable blamed alone; report agrees"
 
 run erroring "errors-cable=${up%%->*}@3"
 [ "$(cable_blames erroring "$up" bad-cable)" = 1 ] ||

@@ -20,6 +20,7 @@
 
 #include "burnin/bootstrap.h"
 #include "burnin/burnin.h"
+#include "burnin/fake_fabric.h"
 #include "rdma/fake_transport.h"
 #include "common/cli.h"
 #include "common/record.h"
@@ -601,6 +602,95 @@ static void test_signal_sets_stop_flag(void **state)
 	sigaction(SIGPIPE, &dfl, NULL);
 }
 
+struct cable_tally {
+	int retests, cable_or_port, bad_cable, low;
+	char blamed[64];
+};
+
+static void count_cable_findings(json_t *rec, void *arg)
+{
+	struct cable_tally *t = arg;
+	const char *kind = json_string_value(json_object_get(rec, "kind"));
+	const char *cat = json_string_value(json_object_get(rec, "category"));
+	const json_t *a = json_object_get(json_object_get(rec, "subject"), "a");
+
+	if (!strcmp(kind, "pair") &&
+	    json_is_true(json_object_get(rec, "retest")))
+		t->retests++;
+	if (strcmp(kind, "finding") || !cat)
+		return;
+	t->cable_or_port += !strcmp(cat, "cable-or-port");
+	t->low += !strcmp(cat, "low-bandwidth");
+	if (!strcmp(cat, "bad-cable")) {
+		t->bad_cable++;
+		snprintf(t->blamed, sizeof(t->blamed), "%s:%d",
+			 json_string_value(json_object_get(a, "node")),
+			 (int)json_integer_value(json_object_get(a, "port")));
+	}
+}
+
+/*
+ * Retests that separate (issue 31), a whole run on the fake with the
+ * routes of the ibsim ftree fixture (4 leaves of 4 hosts, 4 spines; fakeI
+ * is node(16-I), fake15 node001 on leaf01:1): a slow spine01 -> leaf01
+ * down-link, which carries fake15's traffic only, and a schedule in which
+ * fake15 only receives, from other leaves, so no planned pair tells the
+ * cable from fake15's port (tests/mpi/burnin-routes-mpi.sh "ambiguous").
+ * Without retests: one cable-or-port finding naming both. With one retest
+ * round, burnin runs a pair that separates them and names the cable.
+ */
+static void test_run_retest_separates(void **state)
+{
+	static const char *const pairs =
+		"0 unit:fake11:1 unit:fake15:1\n0 unit:fake7:1 unit:fake14:1\n"
+		"1 unit:fake7:1 unit:fake15:1\n1 unit:fake11:1 unit:fake10:1\n"
+		"2 unit:fake3:1 unit:fake15:1\n2 unit:fake11:1 unit:fake6:1\n"
+		"3 unit:fake3:1 unit:fake14:1\n";
+	const char *routes = FIXTURES_DIR "/fake-routes/ftree-16.jsonl";
+	char *path = temp_path(), *plan = temp_path(), spec[512], sched[600];
+	struct burnin_config cfg;
+	struct cable_tally t = { 0 };
+	FILE *f = fopen(plan, "w");
+
+	(void)state;
+	assert_non_null(f);
+	fputs(pairs, f);
+	assert_int_equal(0, fclose(f));
+	setenv("IBPROOF_HOST", "unit", 1);
+	dpath_fake_set_fabric(&burnin_fake_fabric_ops); /* as burnin's CLI */
+	snprintf(spec, sizeof(spec), "routes=%s;slow-cable=spine01:1@0.5",
+		 routes);
+	snprintf(sched, sizeof(sched), "pairs:%s", plan);
+	for (int retests = 0; retests < 2; retests++) {
+		configure(spec);
+		run_config(&cfg, path);
+		cfg.routes = routes;
+		cfg.schedule = sched;
+		cfg.prove_load = 0;
+		cfg.retest_rounds = retests;
+		assert_int_equal(IBP_EXIT_FAIL, burnin_run_local(&cfg));
+		memset(&t, 0, sizeof(t));
+		each_record(path, count_cable_findings, &t);
+		assert_int_equal(0, t.low); /* never the HCA alone */
+		if (!retests) {
+			assert_int_equal(0, t.retests);
+			assert_int_equal(1, t.cable_or_port);
+			assert_int_equal(0, t.bad_cable);
+			continue;
+		}
+		assert_true(t.retests >= 1);
+		assert_int_equal(0, t.cable_or_port);
+		assert_int_equal(1, t.bad_cable);
+		assert_string_equal(t.blamed, "spine01:1");
+	}
+	unsetenv("IBPROOF_HOST");
+	configure("ports=4"); /* the fabric left for the tests after */
+	unlink(path);
+	unlink(plan);
+	free(path);
+	free(plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -615,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_resume_skips_only_measured_pairs),
 		cmocka_unit_test(test_counter_reset_mid_step),
 		cmocka_unit_test(test_retest_skips_lost_ranks),
+		cmocka_unit_test(test_run_retest_separates),
 		cmocka_unit_test(test_saturated_counter_warns),
 		cmocka_unit_test(test_run_records_leaves),
 	};

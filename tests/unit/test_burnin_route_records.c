@@ -120,7 +120,8 @@ static void cable_record_passes_schema(void **state)
 }
 
 /* Rank 0's hooks with --routes: a pair record's paths from the
- * inventory's GUIDs; a cable record and a finding per blamed cable. */
+ * inventory's GUIDs; a cable record per judged cable, a finding per
+ * group of the judge's (a blamed cable, a cable or the port behind it). */
 static void coord_hooks(void **state)
 {
 	struct dpath_port inv[4] = { 0 };
@@ -129,6 +130,11 @@ static void coord_hooks(void **state)
 	struct judge_cable_result cr = { 0 };
 	json_t *rec = json_object(), *out = json_array();
 	int n_fail = 0, c;
+	uint32_t member;
+	struct judge_cable_group group = { .verdict = JUDGE_CABLE_BLAMED,
+					   .n = 1,
+					   .or_port = JUDGE_NO_PORT,
+					   .retest = JUDGE_NO_PAIR };
 
 	(void)state;
 	co.routes = load();
@@ -151,14 +157,18 @@ static void coord_hooks(void **state)
 					     .n_meas = 2,
 					     .n_bad = 2,
 					     .or_port = JUDGE_NO_PORT };
+	member = (uint32_t)c; /* its finding: the judge's group of one */
+	cr.members = &member;
+	cr.groups = &group;
+	cr.n_groups = 1;
 	assert_int_equal(burnin_cable_records(&co, &cr, out, &n_fail), 0);
 	assert_int_equal(n_fail, 1);
-	assert_int_equal(json_array_size(out), 2); /* finding, record */
+	assert_int_equal(json_array_size(out), 2); /* record, finding */
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(out, 0), "action")),
+				    json_array_get(out, 1), "action")),
 			    "replace-cable");
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(out, 1), "kind")),
+				    json_array_get(out, 0), "kind")),
 			    "cable");
 	/* ambiguous: the finding names the HCA port behind the cable */
 	cr.cables[c] = (struct judge_cable){ .verdict = JUDGE_CABLE_AMBIGUOUS,
@@ -166,20 +176,25 @@ static void coord_hooks(void **state)
 					     .n_meas = 2,
 					     .n_bad = 2,
 					     .or_port = 2 };
+	group.verdict = JUDGE_CABLE_AMBIGUOUS;
+	group.or_port = 2;
 	json_array_clear(out);
 	assert_int_equal(burnin_cable_records(&co, &cr, out, &n_fail), 0);
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(out, 0), "category")),
+				    json_array_get(out, 1), "category")),
 			    "cable-or-port");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(out, 1), "action")),
+			    "locate");
 	assert_string_equal(
 		json_string_value(json_object_get(
-			json_object_get(json_object_get(json_array_get(out, 0),
+			json_object_get(json_object_get(json_array_get(out, 1),
 							"evidence"),
 					"or_port"),
 			"host")),
 		"node003");
 	assert_non_null(strstr(json_string_value(json_object_get(
-				       json_array_get(out, 0), "message")),
+				       json_array_get(out, 1), "message")),
 			       "node003:mlx5_0:1"));
 	free(cr.cables);
 	json_decref(rec);

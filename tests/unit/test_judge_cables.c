@@ -8,7 +8,8 @@
  * that cable and no HCA; a slow HCA blames the HCA and no cable; a slow
  * down-link blames the cable when the host's intra-leaf pairs are fine,
  * and is ambiguous (naming the cable and the host) without them; an
- * erroring cable is blamed from its counters.
+ * erroring cable is blamed from its counters. Two cables with the same
+ * pairs are one ambiguous group, in either order of the pairs.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -429,6 +430,154 @@ static void cable_id_out_of_range_is_einval(void **state)
 	judge_result_free(&res);
 }
 
+/*
+ * Twin cables (issue 31): C0 and C1 carry the same measured pairs, 0->3
+ * and 1->3, both slow; 2->3, not tested, crosses C1 only; every host is
+ * fine on C2 and C3 (pairs that cross no twin). One group, ambiguous,
+ * both cables in id order (C1's id is the lower), no port (3 is fine
+ * off them), the retest 2 <-> 3; the same with the pairs reversed.
+ */
+static void twins(bool reversed, struct judge_result *res,
+		  struct judge_cable_result *out)
+{
+	static const uint32_t path[][2] = { { 0, 1 }, { 0, 1 }, { 1, 9 },
+					    { 2, 9 }, { 2, 9 }, { 3, 9 },
+					    { 3, 9 } };
+	static const uint32_t ends[][2] = { { 0, 3 }, { 1, 3 }, { 2, 3 },
+					    { 0, 1 }, { 1, 2 }, { 3, 0 },
+					    { 2, 0 } };
+	const size_t n = sizeof(ends) / sizeof(ends[0]);
+	struct judge_pair pairs[7];
+	uint32_t start[8], cables[14], k = 0;
+	struct judge_cable_in in[4] = {
+		{ .inter_switch = true, .id_guid = 0x20, .id_port = 1 },
+		{ .inter_switch = true, .id_guid = 0x10, .id_port = 1 },
+		{ .inter_switch = true, .id_guid = 0x30, .id_port = 1 },
+		{ .inter_switch = true, .id_guid = 0x40, .id_port = 1 },
+	};
+	uint64_t keys[4] = { 0x100, 0x200, 0x300, 0x400 };
+	struct judge_routes rt = { start, cables, in, 4, keys };
+	struct judge_params jp;
+	struct judge_cable_params cp;
+
+	for (size_t j = 0; j < n; j++) {
+		size_t i = reversed ? n - 1 - j : j;
+		float g = i < 2 ? 45 : 97;
+
+		pairs[j] = (struct judge_pair){
+			.a = ends[i][0],
+			.b = ends[i][1],
+			.expected = 100,
+			.gbps = g,
+			.gbps_min = g - 1,
+			.status = i == 2 ? JUDGE_PAIR_NOT_TESTED : JUDGE_PAIR_OK
+		};
+		start[j] = k;
+		cables[k++] = path[i][0];
+		if (path[i][1] != 9)
+			cables[k++] = path[i][1];
+	}
+	start[n] = k;
+	judge_defaults(&jp);
+	judge_cable_defaults(&cp);
+	assert_int_equal(judge_pairs(&jp, pairs, n, 4, res), 0);
+	assert_int_equal(judge_cables(&cp, pairs, &rt, res, out), 0);
+}
+
+static void twin_cables_are_one_ambiguous_group(void **state)
+{
+	(void)state;
+	for (int reversed = 0; reversed < 2; reversed++) {
+		struct judge_result res;
+		struct judge_cable_result out;
+		const struct judge_cable_group *g;
+
+		twins(reversed, &res, &out);
+		assert_int_equal(1, (int)out.n_groups);
+		g = &out.groups[0];
+		assert_int_equal(JUDGE_CABLE_AMBIGUOUS, g->verdict);
+		assert_int_equal(2, (int)g->n);
+		assert_int_equal(1, (int)out.members[g->first]); /* id 0x10 */
+		assert_int_equal(0, (int)out.members[g->first + 1]);
+		assert_int_equal(JUDGE_NO_PORT, g->or_port);
+		assert_int_equal(JUDGE_CABLE_AMBIGUOUS, out.cables[0].verdict);
+		assert_int_equal(JUDGE_CABLE_AMBIGUOUS, out.cables[1].verdict);
+		assert_int_equal(0, (int)out.n_blamed);
+		assert_int_equal(2, (int)out.n_ambiguous);
+		assert_int_not_equal(JUDGE_NO_PAIR, g->retest);
+		assert_int_equal(2, (int)g->retest_a); /* key 0x300 < 0x400 */
+		assert_int_equal(3, (int)g->retest_b);
+		for (int p = 0; p < 4; p++) /* explained: nobody blamed */
+			assert_int_equal(0, res.ports[p].blame);
+		judge_cable_result_free(&out);
+		judge_result_free(&res);
+	}
+}
+
+/*
+ * Equal evidence with different fine pairs: C0 and C1 carry the same four
+ * bad pairs (0..3 -> 4), and each one fine pair of its own (5->6 on C0,
+ * 5->7 on C1): 4 of 5 bad on each, no port in common. Neither fits the
+ * evidence better: one ambiguous group of both, in either pair order (the
+ * judge before issue 31 blamed whichever had the lower index).
+ */
+static void equal_evidence_is_one_group(void **state)
+{
+	static const uint32_t ends[][3] = {
+		/* a, b, path: 0 C0+C1, 1 C0, 2 C1, 3 C2 */
+		{ 0, 4, 0 }, { 1, 4, 0 }, { 2, 4, 0 }, { 3, 4, 0 }, { 5, 6, 1 },
+		{ 5, 7, 2 }, { 0, 1, 3 }, { 2, 3, 3 }, { 4, 5, 3 }, { 6, 7, 3 },
+	};
+	const size_t n = sizeof(ends) / sizeof(ends[0]);
+	struct judge_cable_in in[3] = {
+		{ .inter_switch = true, .id_guid = 0x10, .id_port = 1 },
+		{ .inter_switch = true, .id_guid = 0x10, .id_port = 2 },
+		{ .inter_switch = true, .id_guid = 0x30, .id_port = 1 },
+	};
+
+	(void)state;
+	for (int reversed = 0; reversed < 2; reversed++) {
+		struct judge_pair pairs[10];
+		uint32_t start[11], cables[20], k = 0;
+		struct judge_routes rt = { start, cables, in, 3, NULL };
+		struct judge_params jp;
+		struct judge_cable_params cp;
+		struct judge_result res;
+		struct judge_cable_result out;
+
+		for (size_t j = 0; j < n; j++) {
+			size_t i = reversed ? n - 1 - j : j;
+			float g = i < 4 ? 45 : 97;
+
+			pairs[j] = (struct judge_pair){ .a = ends[i][0],
+							.b = ends[i][1],
+							.expected = 100,
+							.gbps = g,
+							.gbps_min = g - 1 };
+			start[j] = k;
+			if (ends[i][2] == 0 || ends[i][2] == 1)
+				cables[k++] = 0;
+			if (ends[i][2] == 0 || ends[i][2] == 2)
+				cables[k++] = 1;
+			if (ends[i][2] == 3)
+				cables[k++] = 2;
+		}
+		start[n] = k;
+		judge_defaults(&jp);
+		judge_cable_defaults(&cp);
+		assert_int_equal(judge_pairs(&jp, pairs, n, 8, &res), 0);
+		assert_int_equal(judge_cables(&cp, pairs, &rt, &res, &out), 0);
+		assert_int_equal(1, (int)out.n_groups);
+		assert_int_equal(JUDGE_CABLE_AMBIGUOUS, out.groups[0].verdict);
+		assert_int_equal(2, (int)out.groups[0].n);
+		assert_int_equal(0, (int)out.members[0]);
+		assert_int_equal(1, (int)out.members[1]);
+		assert_int_equal(JUDGE_NO_PORT, out.groups[0].or_port);
+		judge_cable_result_free(&out);
+		judge_result_free(&res);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +592,8 @@ int main(void)
 		cmocka_unit_test(slow_uplink_and_hca_blame_both),
 		cmocka_unit_test(fine_fabric_blames_nothing),
 		cmocka_unit_test(cable_id_out_of_range_is_einval),
+		cmocka_unit_test(twin_cables_are_one_ambiguous_group),
+		cmocka_unit_test(equal_evidence_is_one_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
  * cause made of the pairs it explains. A slow down-link without
  * intra-leaf pairs: a retest entry naming the cable and the port.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,7 @@ static json_t *xcvr(uint64_t guid, int port, const char *node,
 struct extra {
 	bool loads; /* the load proof's cable-load records (load_record) */
 	bool jansson; /* no fast path: every line through jansson */
+	const char *previous; /* --previous REPORT.json */
 };
 
 /* A cable-load record of round 1 for the cable leaf -> spine of up-port
@@ -197,7 +199,8 @@ static void analyse_x(bool intra_leaf, const char *slow, bool cable_record,
 	judge_defaults(&r->params.judge);
 	r->params.group_min = 4; /* the command's default */
 	r->params.threads = 1;
-	assert_int_equal(0, report_analyse(r, files, 1, NULL));
+	assert_int_equal(0,
+			 report_analyse(r, files, 1, x ? x->previous : NULL));
 	unlink(file);
 }
 
@@ -258,26 +261,92 @@ static void slow_uplink_is_replaced_with_both_ends(void **state)
 	report_fini(&r);
 }
 
-static void slow_downlink_alone_is_retested(void **state)
+/* The file an output wrote holds text. */
+static void output_has(int (*write)(const struct report *, const char *),
+		       const struct report *r, const char *text)
+{
+	char path[] = "/tmp/ibproof-report-out-XXXXXX", buf[65536];
+	int fd = mkstemp(path);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(0, write(r, path));
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	unlink(path);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	if (!strstr(buf, text))
+		fail_msg("no '%s' in:\n%s", text, buf);
+}
+
+static void slow_downlink_alone_is_located(void **state)
 {
 	const struct report_entry *e;
-	const json_t *ev;
+	const json_t *ev, *cand;
 	struct report r;
 	char line[256];
 
 	(void)state;
 	/* spine 2 -> leaf 3: host 3 x 6 + 2, no intra-leaf pairs */
 	analyse(false, "0x0008f10300000202:4", false, &r);
-	e = entry(&r, "retest");
+	e = entry(&r, "locate");
 	assert_int_equal(e->port.port, 4);
 	ev = json_object_get(e->evidence, "cable-or-port");
 	assert_string_equal(json_string_value(json_object_get(
 				    json_object_get(ev, "or_port"), "host")),
 			    "node020");
-	assert_int_equal(1, (int)r.n_entries); /* and not the HCA */
+	/* one entry naming both candidates, the cable and the port */
+	cand = e->candidates;
+	assert_int_equal(2, (int)json_array_size(cand));
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(cand, 0), "id")),
+			    "0x0008f10300000202:4");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(cand, 1), "host")),
+			    "node020");
+	assert_true(json_is_null(e->retest)); /* no known pair separates */
+	assert_int_equal(1, (int)r.n_entries); /* and not the HCA alone */
 	report_verdict_line(&r, line, sizeof(line));
-	assert_string_equal(line, "FAIL: 1 cable to retest");
+	assert_string_equal(line, "FAIL: 1 fault to locate");
+	/* every output names both candidates, and disables nothing (no
+	 * cable nor link records: the cable is its egress port) */
+	output_has(report_write_csv, &r,
+		   "one of 2: 0x0008f10300000202 port 4; node020 mlx5_0 port 1 "
+		   "(no known pair tells them apart)");
+	output_has(report_write_json, &r, "\"candidates\": [");
+	output_has(report_write_json, &r, "\"retest\": null");
+	output_has(report_write_html, &r,
+		   "one of 2: 0x0008f10300000202 port 4");
+	output_has(report_write_prometheus, &r, "ibproof_locate_entries 1");
+	output_has(report_write_script, &r, "nothing to disable yet");
 	report_fini(&r);
+}
+
+/* A locate entry disabled nothing: after the repair, --previous neither
+ * re-enables it nor lists it as still disabled. */
+static void located_fault_has_nothing_to_reenable(void **state)
+{
+	char prev[] = "/tmp/ibproof-report-prev-XXXXXX";
+	int fd = mkstemp(prev);
+	struct report r;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	analyse(false, "0x0008f10300000202:4", false, &r);
+	assert_int_equal(0, report_write_json(&r, prev));
+	report_fini(&r);
+	analyse_x(false, "none", false, &(struct extra){ .previous = prev },
+		  &r); /* repaired: nothing slow */
+	assert_int_equal(0, (int)r.n_entries);
+	assert_int_equal(0, (int)json_array_size(r.reenable));
+	assert_int_equal(0, (int)json_array_size(r.still_disabled));
+	report_fini(&r);
+	unlink(prev);
 }
 
 /* The fast scanner's paths judge as jansson's: same entries, same pairs
@@ -409,7 +478,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(slow_uplink_is_replaced_with_both_ends),
-		cmocka_unit_test(slow_downlink_alone_is_retested),
+		cmocka_unit_test(slow_downlink_alone_is_located),
+		cmocka_unit_test(located_fault_has_nothing_to_reenable),
 		cmocka_unit_test(fast_path_judges_as_jansson),
 		cmocka_unit_test(counters_of_load_proof_blame_cable),
 		cmocka_unit_test(json_ports_in_name_order),
