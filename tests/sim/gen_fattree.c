@@ -532,9 +532,8 @@ int main(int argc, char **argv)
 	if (g.levels != 0 && g.levels != 2 && g.levels != 3)
 		die("--levels wants 2 or 3");
 	down = g.levels == 3 ? check_shape3(&g) : check_shape(&g);
-	nsw = g.levels == 3
-		      ? g.pods * (g.leaves + g.aggs) + g.cores
-		      : g.leaves + g.spines;
+	nsw = g.levels == 3 ? g.pods * (g.leaves + g.aggs) + g.cores
+			    : g.leaves + g.spines;
 	nhosts = g.leaves * g.hosts * (g.levels == 3 ? g.pods : 1);
 	nodes = calloc((size_t)nhosts * g.hcas + (size_t)g.rails * nsw,
 		       sizeof(*nodes));
