@@ -320,8 +320,9 @@ static int shift_rounds(struct sep *v, struct burnin_schedule *s)
 
 /* ---- what is left: packed first-fit ---- */
 
-/* Candidate i near group g's flow s0 -> d0 (4 kinds x 2 signs). */
-static bool near_pair(const struct sep *v, int g, int i, struct cand *t)
+/* The ends of candidate i near group g's flow s0 -> d0 (4 kinds x 2
+ * signs); false where a slot has no host. */
+static bool near_ends(const struct sep *v, int g, int i, int *src, int *dst)
 {
 	int s0 = v->id->src[v->lead[g]], d0 = v->id->dst[v->lead[g]];
 	int o = v->offsets[i / 8] * (i % 2 ? -1 : 1), kind = i / 2 % 4;
@@ -329,13 +330,16 @@ static bool near_pair(const struct sep *v, int g, int i, struct cand *t)
 
 	if (ss < 0 || sd < 0)
 		return false;
-	if (kind == 0)
-		return try_pair(v, g, ca_at(v, sd - o), d0, t);
-	if (kind == 1)
-		return try_pair(v, g, s0, ca_at(v, ss + o), t);
-	if (kind == 2)
-		return try_pair(v, g, ca_at(v, ss - o), d0, t);
-	return try_pair(v, g, s0, ca_at(v, sd + o), t);
+	*src = kind == 0 ? ca_at(v, sd - o) : kind == 2 ? ca_at(v, ss - o) : s0;
+	*dst = kind == 1 ? ca_at(v, ss + o) : kind == 3 ? ca_at(v, sd + o) : d0;
+	return *src >= 0 && *dst >= 0;
+}
+
+static bool near_pair(const struct sep *v, int g, int i, struct cand *t)
+{
+	int src, dst;
+
+	return near_ends(v, g, i, &src, &dst) && try_pair(v, g, src, dst, t);
 }
 
 /* A flow that splits group g into *best: near ones first (one fitting a
@@ -443,9 +447,10 @@ static int fill_rounds(struct sep *v, struct burnin_schedule *s)
 {
 	int rounds = s->n_rounds < EXIST_ROUNDS ? s->n_rounds : EXIST_ROUNDS;
 	uint64_t *occ = occupancy(v, s);
+	uint64_t all = rounds == 64 ? ~0ull : (1ull << rounds) - 1;
 	struct route_pack x;
 	struct cand t;
-	int g, i, r, rc = 0;
+	int g, i, r, a, b, rc = 0;
 
 	if (!occ)
 		return -ENOMEM;
@@ -454,7 +459,10 @@ static int fill_rounds(struct sep *v, struct burnin_schedule *s)
 		for (i = 0;
 		     open_group(v, g) && i < 8 * v->n_off && i < 8 * NEAR_TRIES;
 		     i++) {
-			if (!near_pair(v, g, i, &t) ||
+			/* the ports first: no path where they are busy */
+			if (!near_ends(v, g, i, &a, &b) ||
+			    !(~(occ[a] | occ[v->ncas + b]) & all) ||
+			    !try_pair(v, g, a, b, &t) ||
 			    (r = free_round(v, occ, rounds, &t, true)) < 0)
 				continue;
 			if ((rc = route_pack_home(&x, r, t.src, t.dst)) < 0)
@@ -466,6 +474,73 @@ static int fill_rounds(struct sep *v, struct burnin_schedule *s)
 	route_pack_free(&x);
 	free(occ);
 	return rc < 0 ? rc : 0;
+}
+
+/* ---- the two ways for what is left, the one of fewer rounds kept ---- */
+
+static int copy_schedule(const struct burnin_schedule *from,
+			 struct burnin_schedule *to)
+{
+	int r, i, rc = 0;
+
+	memset(to, 0, sizeof(*to));
+	to->duplex = from->duplex;
+	to->rail_bound = from->rail_bound;
+	for (r = 0; !rc && r < from->n_rounds; r++) {
+		rc = burnin_schedule_new_round(to);
+		for (i = from->start[r]; !rc && i < from->start[r + 1]; i++)
+			rc = burnin_schedule_add(to, from->pairs[i].a,
+						 from->pairs[i].b);
+	}
+	if (rc)
+		burnin_schedule_free(to);
+	return rc;
+}
+
+/*
+ * Rotations then packing (regular trees: whole rounds of one pattern),
+ * and where the host order has holes (hosts missing: the rotations break
+ * there) also packing alone; the fewer rounds kept.
+ */
+static int rest(struct sep *v, struct burnin_schedule *s)
+{
+	size_t nc = (size_t)v->n_groups + 1, ncls = 0;
+	int *sv_ncls = malloc(nc * sizeof(int)), sv_open = v->n_open, g, rc;
+	uint64_t *sv_cls = NULL;
+	struct burnin_schedule b;
+
+	for (g = 0; g < v->c->n_slots; g++)
+		if (v->c->slot_inv[g] < 0 ||
+		    v->c->ca_of_inv[v->c->slot_inv[g]] < 0)
+			break;
+	if (g == v->c->n_slots) { /* no hole */
+		rc = shift_rounds(v, s);
+		return !rc && v->n_open ? pack_rest(v, s) : rc;
+	}
+	for (g = 0; g < v->n_groups; g++)
+		ncls += (size_t)members(v, g);
+	sv_cls = malloc((ncls + 1) * sizeof(*sv_cls));
+	rc = sv_ncls && sv_cls ? copy_schedule(s, &b) : -ENOMEM;
+	if (!rc) {
+		memcpy(sv_ncls, v->ncls, nc * sizeof(int));
+		memcpy(sv_cls, v->cls, (ncls + 1) * sizeof(*sv_cls));
+		rc = shift_rounds(v, s);
+		if (!rc && v->n_open)
+			rc = pack_rest(v, s);
+		memcpy(v->ncls, sv_ncls, nc * sizeof(int));
+		memcpy(v->cls, sv_cls, (ncls + 1) * sizeof(*sv_cls));
+		v->n_open = sv_open;
+		if (!rc)
+			rc = pack_rest(v, &b);
+		if (!rc && b.n_rounds < s->n_rounds) {
+			burnin_schedule_free(s);
+			*s = b;
+		} else
+			burnin_schedule_free(&b);
+	}
+	free(sv_ncls);
+	free(sv_cls);
+	return rc;
 }
 
 /* ---- setup ---- */
@@ -551,9 +626,7 @@ int route_separate(const struct route_ctx *c, struct burnin_schedule *s)
 	    !init_groups(&v)) {
 		rc = fill_rounds(&v, s);
 		if (!rc && v.n_open)
-			rc = shift_rounds(&v, s);
-		if (!rc && v.n_open)
-			rc = pack_rest(&v, s);
+			rc = rest(&v, s);
 	}
 	sep_free(&v);
 	route_cert_free(&cert);
