@@ -78,7 +78,9 @@ int route_all_pairs(const struct route_ctx *c, int max_rounds,
 /*
  * Cover: the fewest rounds, every flow alone on each cable it crosses,
  * loading every reachable directed switch-to-switch cable, each up-link
- * in rounds with flows from 2 different hosts where 2 can reach it.
+ * in rounds with flows from 2 different hosts where 2 can reach it, and
+ * every cable its flows cross told apart from every other where a pair
+ * of present hosts can (route_separate()).
  */
 int route_cover(const struct route_ctx *c, uint64_t seed,
 		struct burnin_schedule *s);
