@@ -8,10 +8,12 @@
  * equal signatures; different sets collide with odds near 2^-128), so the
  * whole plan is hashed in one pass over its paths; cables of equal
  * signature are grouped by sorting. For a group, why: a pair that would
- * tell its cables apart (searched over every source to one of its flows'
- * destination and every destination from its source), among present
- * hosts (the plan lacks it), only with a host the plan does not have
- * (drained, absent), or none (the routing gives them the same traffic).
+ * tell its cables apart (searched first over every source to one of its
+ * flows' destination and every destination from its source, then over
+ * every flow that crosses one of its cables), among present hosts (the
+ * plan lacks it), only with a host the plan does not have (drained,
+ * absent), or none (the routing gives them the same traffic); a search
+ * past its budget claims nothing.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -147,6 +149,12 @@ int route_ident_group(struct route_ident *id)
 	return 0;
 }
 
+/* A search's finding and whether it tried every flow it set out to. */
+struct route_when {
+	struct route_why *w;
+	bool done;
+};
+
 /* How many cables of k's group path[n] crosses. */
 static int crossed(const struct route_ident *id, int lead, const int *path,
 		   int n)
@@ -175,37 +183,88 @@ static bool splits(const struct route_ctx *c, const struct route_ident *id,
 	return m > 0 && m < id->size[lead];
 }
 
-static bool search(const struct route_ctx *c, const struct route_ident *id,
-		   int lead, bool any, long *budget, struct route_why *w)
+static bool found(struct route_why *w, int src, int dst)
+{
+	w->src = src;
+	w->dst = dst;
+	return true;
+}
+
+/* Near the group's flow s0 -> d0: every source to d0, every destination
+ * from s0. */
+static bool search_ends(const struct route_ctx *c, const struct route_ident *id,
+			int lead, bool any, long *budget, struct route_why *w)
 {
 	int ncas = burnin_routes_n_cas(c->r), x;
 	int s0 = id->src[lead], d0 = id->dst[lead];
 
-	for (x = 0; x<ncas && * budget> 0; x++, *budget -= 2) {
-		if (splits(c, id, lead, x, d0, any)) {
-			w->src = x;
-			w->dst = d0;
-			return true;
-		}
-		if (splits(c, id, lead, s0, x, any)) {
-			w->src = s0;
-			w->dst = x;
-			return true;
-		}
+	for (x = 0; x < ncas; x++) {
+		if (*budget <= 0)
+			return false;
+		*budget -= 2;
+		if (splits(c, id, lead, x, d0, any))
+			return found(w, x, d0);
+		if (splits(c, id, lead, s0, x, any))
+			return found(w, s0, x);
 	}
 	return false;
+}
+
+/*
+ * Every flow that crosses a cable of the group: to each destination a
+ * member routes to, from every source (a flow out of a CA's host link is
+ * from s0: searched above). *done: every one was tried.
+ */
+static bool search_all(const struct route_ctx *c, const struct route_ident *id,
+		       int lead, bool any, long *budget, int *dsts,
+		       struct route_when *st)
+{
+	int ncas = burnin_routes_n_cas(c->r), k, i, nd, x;
+
+	for (k = lead; k >= 0; k = id->next[k]) {
+		nd = burnin_routes_cable_dsts(c->r, k, dsts, ncas);
+		for (i = 0; i < nd && i < ncas; i++)
+			for (x = 0; x < ncas; x++) {
+				if (*budget <= 0)
+					return false;
+				*budget -= 1;
+				if (splits(c, id, lead, x, dsts[i], any))
+					return found(st->w, x, dsts[i]);
+			}
+	}
+	st->done = true;
+	return false;
+}
+
+static bool search(const struct route_ctx *c, const struct route_ident *id,
+		   int lead, bool any, long *budget, struct route_when *st)
+{
+	int *dsts;
+	bool hit;
+
+	st->done = false;
+	if (search_ends(c, id, lead, any, budget, st->w))
+		return true;
+	dsts = malloc(((size_t)burnin_routes_n_cas(c->r) + 1) * sizeof(int));
+	if (!dsts)
+		return false; /* not done: said as not searched */
+	hit = search_all(c, id, lead, any, budget, dsts, st);
+	free(dsts);
+	return hit;
 }
 
 void route_ident_why(const struct route_ctx *c, const struct route_ident *id,
 		     int lead, long *budget, struct route_why *w)
 {
+	struct route_when st = { w, false };
+
 	w->src = w->dst = -1;
-	if (search(c, id, lead, false, budget, w))
+	if (search(c, id, lead, false, budget, &st))
 		w->why = ROUTE_WHY_UNPLANNED;
-	else if (*budget > 0 && search(c, id, lead, true, budget, w))
+	else if (st.done && search(c, id, lead, true, budget, &st))
 		w->why = ROUTE_WHY_ABSENT;
 	else
-		w->why = *budget > 0 ? ROUTE_WHY_ROUTING : ROUTE_WHY_UNSEARCHED;
+		w->why = st.done ? ROUTE_WHY_ROUTING : ROUTE_WHY_UNSEARCHED;
 }
 
 /* ---- the certificate's words for it ---- */
@@ -251,8 +310,8 @@ void route_why_text(const struct route_ctx *c, const struct route_why *w,
 	case ROUTE_WHY_ROUTING:
 		snprintf(buf, len,
 			 "the routing gives them the same traffic: every flow "
-			 "to the destination and from the source of their "
-			 "flows that crosses one crosses all of them");
+			 "between hosts of the routes that crosses one of "
+			 "them crosses all of them (each tried)");
 		break;
 	default:
 		snprintf(buf, len,

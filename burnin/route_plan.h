@@ -191,7 +191,7 @@ int route_ident_group(struct route_ident *id);
 enum route_why_code {
 	ROUTE_WHY_UNPLANNED, /* a pair of present hosts would: src -> dst */
 	ROUTE_WHY_ABSENT, /* only a pair with a host not in the plan would */
-	ROUTE_WHY_ROUTING, /* no pair searched would: the same traffic */
+	ROUTE_WHY_ROUTING, /* no pair would (every one tried): same traffic */
 	ROUTE_WHY_UNSEARCHED, /* the search budget was spent */
 };
 
@@ -203,9 +203,11 @@ struct route_why {
 /*
  * Why lead's group is not told apart: a pair crossing some but not all of
  * its cables, searched among every source to the destination of one of
- * its flows and every destination from that flow's source (present hosts
- * first, then every CA of the routes). Each path tried costs 1 of
- * *budget; none left: ROUTE_WHY_UNSEARCHED.
+ * its flows and every destination from that flow's source, then among
+ * every flow crossing one of its cables (present hosts first, then every
+ * CA of the routes). ROUTE_WHY_ROUTING only when every such flow was
+ * tried. Each path tried costs 1 or 2 of *budget; none left:
+ * ROUTE_WHY_UNSEARCHED.
  */
 void route_ident_why(const struct route_ctx *c, const struct route_ident *id,
 		     int lead, long *budget, struct route_why *w);
