@@ -10,8 +10,8 @@
 #      certificate, or the certificate names the cables sharing its
 #      evidence and why. The radix-4 tree with 3 hosts unplugged (3 leaves
 #      left with one host): the same, every cable not identifiable named
-#      with the routing or an absent host as why (never a pair the plan
-#      could have had).
+#      with the routing as why (every flow over it tried; never a pair
+#      the plan could have had), node001's host link among them.
 #   2. On the radix-4 tree, the cover plan run with a fault planted on one
 #      cable of each tier and direction (HCA->leaf, leaf->HCA, leaf->agg,
 #      agg->leaf, agg->core, core->agg; slow x0.4, one of them erroring)
@@ -48,8 +48,9 @@ tree() {
 }
 
 # cover NAME [MISSING]: the cover plan and its certificate, checked; with
-# MISSING (hosts unplugged) cables may be not identifiable where the
-# certificate says the routing or an absent host is why
+# MISSING (hosts unplugged, so not in the routes) cables may be not
+# identifiable where the certificate says the routing is why, having
+# tried every flow over them
 cover() {
 	local n u bad
 	"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$1.jsonl" \
@@ -72,9 +73,16 @@ cover() {
 	if [ -n "${2:-}" ]; then
 		bad=$(jq -r 'select(.kind == "coverage-cable" and
 			(.rounds | length) > 0 and (.identifiable | not) and
-			(.why_not_identifiable.reason | IN("routing",
-			"host-absent") | not)) | .cable' "$1.cov")
+			.why_not_identifiable.reason != "routing") | .cable' \
+			"$1.cov")
 		[ -z "$bad" ] || sim_fail "$1: not identifiable, the plan could: $bad"
+		# the lone host's host link and the down-link into it: routing
+		[ "$(jq -c 'select(.kind == "coverage-cable" and
+			.cable == "leaf01:1->node001 mlx5_0:1" and
+			.why_not_identifiable.reason == "routing" and
+			(.shares_evidence_with | length) == 1)' "$1.cov" |
+			wc -l)" = 1 ] ||
+			sim_fail "$1: node001's host link not named as routing"
 	elif [ "$(head_of "$1" not_identifiable)" != 0 ]; then
 		grep '^  not identifiable' "$1.dry" >&2
 		sim_fail "$1: $(head_of "$1" not_identifiable) cables not identifiable"
