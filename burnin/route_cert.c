@@ -4,7 +4,8 @@
  * every round's flows followed through the tables, and for every directed
  * cable the rounds that load it and with how many flows; contended
  * cables (two flows or more in a round) and the switch-to-switch cables
- * no pair of present hosts can reach.
+ * no pair of present hosts can reach; which cables the flows tell apart
+ * (route_ident.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -99,6 +100,8 @@ static int walk_rounds(const struct route_ctx *c,
 				continue;
 			}
 			count_flow(cert, w, path, n, a);
+			route_ident_flow(&cert->ident, (uint64_t)i, a, b, path,
+					 n);
 		}
 		if (close_round(c, cert, w))
 			return -ENOMEM;
@@ -177,12 +180,14 @@ int route_cert_build(const struct route_ctx *c, const struct burnin_schedule *s,
 	w.multi = calloc(n1, sizeof(bool));
 	if (cert->lstart && cert->rounds_loaded && cert->rounds_contended &&
 	    cert->reachable && cert->one_source && w.cnt && w.touched &&
-	    w.src1 && w.multi) {
+	    w.src1 && w.multi && !route_ident_init(&cert->ident, nc)) {
 		for (k = 0; k < nc; k++)
 			w.src1[k] = -1;
 		rc = walk_rounds(c, s, cert, &w);
 		if (!rc)
 			rc = totals(c, cert, &w);
+		if (!rc)
+			rc = route_ident_group(&cert->ident);
 	}
 	free(w.cnt);
 	free(w.touched);
@@ -201,5 +206,6 @@ void route_cert_free(struct route_cert *cert)
 	free(cert->rounds_contended);
 	free(cert->reachable);
 	free(cert->one_source);
+	route_ident_free(&cert->ident);
 	memset(cert, 0, sizeof(*cert));
 }

@@ -14,7 +14,8 @@
  * free, and takes the one that advances most cables. Then each cable still
  * short of its goal gets a flow of its own from the tables (a destination
  * it routes to, a source whose path crosses it), placed in the first extra
- * round where its ports and cables are free.
+ * round where its ports and cables are free. Last, the cables its flows
+ * do not tell apart get flows that split them (route_separate.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -326,6 +327,8 @@ int route_cover(const struct route_ctx *c, uint64_t seed,
 		rc = shift_phase(&v, seed, s);
 		if (!rc)
 			rc = cable_phase(&v, s);
+		if (!rc)
+			rc = route_separate(c, s);
 	}
 	free(v.loads);
 	free(v.src1);

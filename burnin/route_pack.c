@@ -195,6 +195,24 @@ void route_pack_prefetch(const struct route_pack *p, int src, int dst,
 		__builtin_prefetch(&bits(p, res[i])[p->free_from[res[i]] / 64]);
 }
 
+int route_pack_home(struct route_pack *p, int round, int src, int dst)
+{
+	return record(p, round, src, dst) ? -ENOMEM : 1;
+}
+
+int route_pack_fit(const struct route_pack *p, int src, int dst,
+		   const int *path, int n)
+{
+	int res[PATH_MAX_CABLES + 2];
+	int m = resources(p->ncas, src, dst, path, n, res);
+	int i, from = 0;
+
+	for (i = 0; p->free_from && i < m; i++)
+		if (p->free_from[res[i]] > from)
+			from = p->free_from[res[i]];
+	return from < p->n ? first_fit(p, res, m, from) : p->n;
+}
+
 int route_pack_place(struct route_pack *p, int src, int dst, const int *path,
 		     int n, int home)
 {

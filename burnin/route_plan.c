@@ -25,6 +25,16 @@
 
 /* ---- --coverage ---- */
 
+/* The search budget for why groups are not told apart (paths tried). */
+#define WHY_BUDGET 20000000L
+
+struct cert_why {
+	const struct route_ident *id;
+	struct route_why *why; /* [n_cables], by group leader */
+	bool *have;
+	long budget;
+};
+
 static json_t *end_json(const char *name, uint64_t guid, int port, bool sw)
 {
 	char g[19];
@@ -70,25 +80,92 @@ static int emit(FILE *out, json_t *o)
 	return rc;
 }
 
+/* The cables that share k's evidence (its group but k), by name. */
+static json_t *shared_with(const struct route_ctx *c,
+			   const struct route_ident *id, int k)
+{
+	json_t *a = json_array();
+	char name[512];
+	int j;
+
+	for (j = id->leader[k]; a && j >= 0; j = id->next[j]) {
+		if (j == k)
+			continue;
+		burnin_cable_name(c->r, j, name, sizeof(name));
+		json_array_append_new(a, json_string(name));
+	}
+	return a;
+}
+
+/* Why k's group is not told apart (searched once per group). */
+static json_t *why_json(const struct route_ctx *c, struct cert_why *cw, int k)
+{
+	const struct route_ident *id = cw->id;
+	struct route_why *w = &cw->why[id->leader[k]];
+	char text[1024], a[256], b[256];
+	json_t *o;
+
+	if (!cw->have[id->leader[k]]) {
+		route_ident_why(c, id, id->leader[k], &cw->budget, w);
+		cw->have[id->leader[k]] = true;
+	}
+	route_why_text(c, w, text, sizeof(text));
+	o = json_pack("{s:s, s:s}", "reason", route_why_name(w->why), "text",
+		      text);
+	if (o && w->src >= 0) {
+		snprintf(a, sizeof(a), "%s:%d",
+			 burnin_routes_ca(c->r, w->src)->node_name,
+			 burnin_routes_ca(c->r, w->src)->port);
+		snprintf(b, sizeof(b), "%s:%d",
+			 burnin_routes_ca(c->r, w->dst)->node_name,
+			 burnin_routes_ca(c->r, w->dst)->port);
+		json_object_set_new(o, "pair", json_pack("[s, s]", a, b));
+	}
+	return o;
+}
+
+/* identifiable; where not, the cables sharing its evidence and why. */
+static void ident_fields(const struct route_ctx *c, struct cert_why *cw, int k,
+			 json_t *o)
+{
+	const struct route_ident *id = cw->id;
+	bool alone = id->leader[k] >= 0 && id->size[id->leader[k]] == 1;
+
+	json_object_set_new(o, "identifiable", json_boolean(alone));
+	if (alone)
+		return;
+	if (id->leader[k] < 0) {
+		json_object_set_new(o, "why_not_identifiable",
+				    json_pack("{s:s, s:s}", "reason", "no-flow",
+					      "text",
+					      "no planned flow crosses it"));
+		return;
+	}
+	json_object_set_new(o, "shares_evidence_with", shared_with(c, id, k));
+	json_object_set_new(o, "why_not_identifiable", why_json(c, cw, k));
+}
+
 static int cable_line(const struct route_ctx *c, const struct route_cert *cert,
-		      int k, const int *idx, int from, int to, FILE *out)
+		      int k, const int *idx, int from, int to,
+		      struct cert_why *cw, FILE *out)
 {
 	const struct burnin_cable *b = burnin_routes_cable(c->r, k);
 	char name[512];
+	json_t *o;
 
 	burnin_cable_name(c->r, k, name, sizeof(name));
-	return emit(out,
-		    json_pack("{s:s, s:s, s:o, s:b, s:b, s:f, s:o, s:i, s:b, "
-			      "s:b, s:b}",
-			      "kind", "coverage-cable", "cable", name,
-			      "subject", cable_subject(c, k), "inter_switch",
-			      b->inter_switch, "up", c->cable_up[k],
-			      "capacity_gbps", b->capacity_gbps, "rounds",
-			      cable_rounds(cert, idx, from, to),
-			      "rounds_contended", cert->rounds_contended[k],
-			      "contended", cert->rounds_contended[k] > 0,
-			      "reachable", cert->reachable[k], "one_source",
-			      cert->one_source[k]));
+	o = json_pack("{s:s, s:s, s:o, s:b, s:b, s:f, s:o, s:i, s:b, "
+		      "s:b, s:b}",
+		      "kind", "coverage-cable", "cable", name, "subject",
+		      cable_subject(c, k), "inter_switch", b->inter_switch,
+		      "up", c->cable_up[k], "capacity_gbps", b->capacity_gbps,
+		      "rounds", cable_rounds(cert, idx, from, to),
+		      "rounds_contended", cert->rounds_contended[k],
+		      "contended", cert->rounds_contended[k] > 0, "reachable",
+		      cert->reachable[k], "one_source", cert->one_source[k]);
+	if (o)
+		ident_fields(c, cw, k, o);
+	return emit(out, o);
 }
 
 static json_t *not_tested_finding(const struct route_ctx *c, int k)
@@ -137,14 +214,18 @@ static json_t *summary_json(const struct route_ctx *c,
 {
 	json_t *o = json_pack(
 		"{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
-		"s:i, s:i, s:i}",
+		"s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
 		"kind", "coverage", "schedule", schedule, "rounds",
 		cert->n_rounds, "cables", cert->n_cables, "inter_switch",
 		cert->inter, "loaded", cert->loaded, "contended_cables",
 		cert->contended_cables, "contended_rounds",
 		cert->contended_rounds, "unreachable", cert->unreachable,
 		"up_single", cert->up_single, "flows", cert->flows,
-		"flows_no_route", cert->flows_no_route);
+		"flows_no_route", cert->flows_no_route, "cables_with_flows",
+		cert->ident.loaded, "identifiable", cert->ident.identifiable,
+		"not_identifiable",
+		cert->ident.loaded - cert->ident.identifiable,
+		"ambiguous_groups", cert->ident.groups);
 
 	if (o && cert->has_bound)
 		json_object_set_new(o, "all_pairs", bound_json(c, cert));
@@ -193,16 +274,24 @@ static int *by_cable(const struct route_cert *cert, int *first)
 int route_cert_write(const struct route_ctx *c, const struct route_cert *cert,
 		     const char *schedule, FILE *out)
 {
-	int *first = malloc(((size_t)cert->n_cables + 1) * sizeof(int));
+	size_t n1 = (size_t)cert->n_cables + 1;
+	int *first = malloc(n1 * sizeof(int));
 	int *idx = first ? by_cable(cert, first) : NULL;
-	int k, rc = idx ? emit(out, summary_json(c, cert, schedule)) : -ENOMEM;
+	struct cert_why cw = { &cert->ident, malloc(n1 * sizeof(*cw.why)),
+			       calloc(n1, sizeof(bool)), WHY_BUDGET };
+	int k, rc = idx && cw.why && cw.have
+			    ? emit(out, summary_json(c, cert, schedule))
+			    : -ENOMEM;
 
 	for (k = 0; !rc && k < cert->n_cables; k++)
-		rc = cable_line(c, cert, k, idx, first[k], first[k + 1], out);
+		rc = cable_line(c, cert, k, idx, first[k], first[k + 1], &cw,
+				out);
 	for (k = 0; !rc && k < cert->n_cables; k++)
 		if (burnin_routes_cable(c->r, k)->inter_switch &&
 		    !cert->reachable[k])
 			rc = not_tested(c, k, out);
+	free(cw.why);
+	free(cw.have);
 	free(idx);
 	free(first);
 	return rc;
@@ -328,6 +417,43 @@ static void print_bound(const struct burnin_config *cfg,
 		       b->lower);
 }
 
+#define PRINT_GROUPS 10
+
+/* The cables the plan tells apart; the first groups it does not, why. */
+static void print_ident(const struct route_ctx *c,
+			const struct route_cert *cert)
+{
+	const struct route_ident *id = &cert->ident;
+	struct route_why w;
+	long budget = WHY_BUDGET;
+	char name[512], text[1024];
+	int k, j, shown = 0;
+
+	printf("identifiable: %d of %d cables with flows (host links "
+	       "included); not identifiable %d, in %d groups that share "
+	       "their evidence\n",
+	       id->identifiable, id->loaded, id->loaded - id->identifiable,
+	       id->groups);
+	for (k = 0; k < id->n_cables && shown < PRINT_GROUPS; k++) {
+		if (id->leader[k] != k || id->size[k] < 2)
+			continue;
+		shown++;
+		printf("  not identifiable:");
+		for (j = k; j >= 0; j = id->next[j]) {
+			burnin_cable_name(c->r, j, name, sizeof(name));
+			printf(" %s", name);
+		}
+		route_ident_why(c, id, k, &budget, &w);
+		route_why_text(c, &w, text, sizeof(text));
+		text_term_fprintf(stdout, " (%s: %s)", route_why_name(w.why),
+				  text);
+		putchar('\n');
+	}
+	if (id->groups > shown)
+		printf("  ... %d groups more (--coverage names them)\n",
+		       id->groups - shown);
+}
+
 static void print_unreachable(const struct route_ctx *c,
 			      const struct route_cert *cert)
 {
@@ -391,6 +517,7 @@ static int outputs(const struct burnin_config *cfg, const struct route_ctx *c,
 					  : "derived from the tables",
 		       c->n_slots);
 		print_cert("coverage", cert);
+		print_ident(c, cert);
 		if (cert->has_bound)
 			print_bound(cfg, c, cert);
 		print_blind(cfg, c, inv, c->n_inv, s->n_rounds);

@@ -78,7 +78,9 @@ int route_all_pairs(const struct route_ctx *c, int max_rounds,
 /*
  * Cover: the fewest rounds, every flow alone on each cable it crosses,
  * loading every reachable directed switch-to-switch cable, each up-link
- * in rounds with flows from 2 different hosts where 2 can reach it.
+ * in rounds with flows from 2 different hosts where 2 can reach it, and
+ * every cable its flows cross told apart from every other where a pair
+ * of present hosts can (route_separate()).
  */
 int route_cover(const struct route_ctx *c, uint64_t seed,
 		struct burnin_schedule *s);
@@ -114,6 +116,12 @@ void route_pack_init(struct route_pack *p, const struct route_ctx *c,
  */
 int route_pack_place(struct route_pack *p, int src, int dst, const int *path,
 		     int n, int home);
+/* The flow src -> dst (CAs) into round `round` of s, which the caller
+ * knows has its ports and cables free; 1 or -ENOMEM. */
+int route_pack_home(struct route_pack *p, int round, int src, int dst);
+/* The extra round first-fit would place this flow in (p->n: a new one). */
+int route_pack_fit(const struct route_pack *p, int src, int dst,
+		   const int *path, int n);
 /* Asks the memory for what placing this flow will read (a hint). */
 void route_pack_prefetch(const struct route_pack *p, int src, int dst,
 			 const int *path, int n);
@@ -150,6 +158,75 @@ void route_flows_free(struct route_flows *f);
 int route_pack_flows(const struct route_ctx *c, const struct route_flows *f,
 		     int max_extra, struct burnin_schedule *s, int *shared);
 
+/*
+ * Which directed cables a plan tells apart (route_ident.c, issue 31): two
+ * cables are told apart when some planned flow crosses one and not the
+ * other. Per cable its signature (the set of flows crossing it, hashed),
+ * one flow crossing it, and its group: the cables of the same signature,
+ * led by the smallest index (leader), linked in ascending order by next.
+ * A cable alone in its group is identifiable.
+ */
+struct route_ident {
+	int n_cables;
+	uint64_t *h1, *h2; /* [n_cables] sums of per-flow hashes */
+	int *n_flows; /* [n_cables] flows crossing it */
+	int *src, *dst; /* [n_cables] one flow crossing it (CA), -1 none */
+	int *leader; /* [n_cables] its group's smallest cable, -1 no flow */
+	int *next; /* [n_cables] the next cable of its group, -1 last */
+	int *size; /* [leader] its group's size */
+	int loaded; /* cables some flow crosses */
+	int identifiable; /* of them, alone in their group */
+	int groups; /* groups of two or more */
+};
+
+int route_ident_init(struct route_ident *id, int n_cables);
+void route_ident_free(struct route_ident *id);
+/* Flow number `flow` (unique in the plan) from CA src to dst over path. */
+void route_ident_flow(struct route_ident *id, uint64_t flow, int src, int dst,
+		      const int *path, int n);
+/* The groups, once every flow is in; 0 or -ENOMEM. */
+int route_ident_group(struct route_ident *id);
+
+/* Why a group's cables are not told apart. */
+enum route_why_code {
+	ROUTE_WHY_UNPLANNED, /* a pair of present hosts would: src -> dst */
+	ROUTE_WHY_ABSENT, /* only a pair with a host not in the plan would */
+	ROUTE_WHY_ROUTING, /* no pair would (every one tried): same traffic */
+	ROUTE_WHY_UNSEARCHED, /* the search budget was spent */
+};
+
+struct route_why {
+	enum route_why_code why;
+	int src, dst; /* the pair that would split it (CA), -1 none */
+};
+
+/*
+ * Why lead's group is not told apart: a pair crossing some but not all of
+ * its cables, searched among every source to the destination of one of
+ * its flows and every destination from that flow's source, then among
+ * every flow crossing one of its cables (present hosts first, then every
+ * CA of the routes). ROUTE_WHY_ROUTING only when every such flow was
+ * tried. Each path tried costs 1 or 2 of *budget; none left:
+ * ROUTE_WHY_UNSEARCHED.
+ */
+void route_ident_why(const struct route_ctx *c, const struct route_ident *id,
+		     int lead, long *budget, struct route_why *w);
+
+/* "unplanned", "host-absent", "routing", "unsearched". */
+const char *route_why_name(enum route_why_code w);
+/* The reason in words, naming the pair that would split the group. */
+void route_why_text(const struct route_ctx *c, const struct route_why *w,
+		    char *buf, size_t len);
+
+/*
+ * Cover's last step (route_separate.c): for each group of cables the
+ * plan does not tell apart, flows that split it (near its flows' ends in
+ * the host order, then every source to its destination and every
+ * destination from its source), packed into extra rounds, each flow alone
+ * on its cables. 0 or -ENOMEM.
+ */
+int route_separate(const struct route_ctx *c, struct burnin_schedule *s);
+
 /* The certificate of a schedule over the routes. */
 struct route_cert {
 	int n_rounds, n_cables;
@@ -167,6 +244,7 @@ struct route_cert {
 	int inter, loaded, contended_cables, contended_rounds, unreachable;
 	int up_single; /* up-links loaded from one host only */
 	int flows, flows_no_route;
+	struct route_ident ident; /* which cables its flows tell apart */
 	/* route-aware all-pairs (has_bound): its bound and counts, the
 	 * --max-rounds cap (0 none) and the predicted wall time; set by
 	 * burnin_route_plan() */

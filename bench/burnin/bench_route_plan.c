@@ -6,7 +6,9 @@
  * spines), three levels from 8,192 (pods of 32 leaves and 32 aggregation
  * switches, 32 planes of 32 cores). Per size: the model, the derived host
  * order, cover and route-aware all-pairs (not past 4,096 hosts: N^2
- * paths), rounds, cables loaded / contended / unreachable, peak RSS.
+ * paths), rounds, cables loaded / contended / unreachable, cables the
+ * plan tells apart (identifiable, host links included, issue 31), peak
+ * RSS.
  *
  * --minhop routes as opensm's minhop balances: every switch gives each
  * destination LID, in LID order, the least-used of its min-hop ports,
@@ -293,11 +295,12 @@ static void report(const char *what, int hosts, double secs,
 		exit(1);
 	}
 	printf("%6d %-9s %8.2f s %5d rounds  cables %6d loaded %6d contended "
-	       "%4d (in %d rounds) unreachable %4d up-single %4d  (certificate "
-	       "%.2f s) RSS %ld MiB\n",
+	       "%4d (in %d rounds) unreachable %4d up-single %4d identifiable "
+	       "%d of %d (%d groups)  (certificate %.2f s) RSS %ld MiB\n",
 	       hosts, what, secs, s->n_rounds, cert.inter, cert.loaded,
 	       cert.contended_cables, cert.contended_rounds, cert.unreachable,
-	       cert.up_single, clock_mono_now() - t0, rss_mib());
+	       cert.up_single, cert.ident.identifiable, cert.ident.loaded,
+	       cert.ident.groups, clock_mono_now() - t0, rss_mib());
 	fflush(stdout);
 	route_cert_free(&cert);
 }

@@ -7,8 +7,10 @@
 # leaf01:1). Full-duplex rounds through the MPI bootstrap; every flow of a
 # step meets the others in the job's registry.
 #   burnin-routes-mpi.sh IBPROOF FIXTURES cover      clean fabric, --schedule
-#       cover: 2 rounds, every switch-to-switch cable loaded, 0 contended
-#       (--coverage), 32 pairs all ok, exit 0
+#       cover: 3 rounds (the third tells each host link from the down-link
+#       above it, issue 31), every switch-to-switch cable loaded, 0
+#       contended, every cable identifiable (--coverage), 48 pairs all ok,
+#       exit 0
 #   burnin-routes-mpi.sh IBPROOF FIXTURES all-pairs  --dry-run: route-aware
 #       all-pairs 0 contended cables beside the route-blind count
 #   burnin-routes-mpi.sh IBPROOF FIXTURES slow-up    slow-cable on
@@ -25,8 +27,8 @@
 #       fake15's port, so cable-or-port names both; not the HCA alone
 #   burnin-routes-mpi.sh IBPROOF FIXTURES cover-32   cover over 32 ranks on
 #       the planner's ftree fixture (tests/fixtures/fabric/plan/
-#       tree-ftree.records: 8 leaves of 4 hosts, 4 spines): 2 rounds, 64
-#       cables loaded, 0 contended, 64 pairs ok
+#       tree-ftree.records: 8 leaves of 4 hosts, 4 spines): 3 rounds, 64
+#       cables loaded, 0 contended, 96 pairs ok
 #   burnin-routes-mpi.sh IBPROOF FIXTURES slow-up-32 the same with
 #       slow-cable on leaf01:5: that cable, no HCA
 # Every case with pair records then checks that `ibproof report` on them
@@ -70,11 +72,11 @@ ends() {
 	q --arg c "$1" 'select(.kind == "finding" and .category == $c) |
 		"\(.subject.a.node):\(.subject.a.port) \(.subject.b.node):\(.subject.b.port)"' "$rec"
 }
-cover_pairs() { # 2 rounds of np pairs, every pair measured ok
-	check "$((2 * np)) pairs, all measured ok" \
-		test "$(q 'select(.kind == "pair" and .status == "ok") | 1' "$rec" | wc -l)" = $((2 * np))
-	check "2 rounds of $np pairs" test "$(q 'select(.kind == "pair") | .round' "$rec" |
-		sort | uniq -c | awk -v n="$np" '$1 == n' | wc -l)" = 2
+cover_pairs() { # 3 rounds of np pairs, every pair measured ok
+	check "$((3 * np)) pairs, all measured ok" \
+		test "$(q 'select(.kind == "pair" and .status == "ok") | 1' "$rec" | wc -l)" = $((3 * np))
+	check "3 rounds of $np pairs" test "$(q 'select(.kind == "pair") | .round' "$rec" |
+		sort | uniq -c | awk -v n="$np" '$1 == n' | wc -l)" = 3
 }
 
 case $case in
@@ -82,9 +84,12 @@ cover | cover-32)
 	run '' --schedule cover --coverage "$dir/cert.jsonl"
 	check "rank 0 exit 0 (nothing wrong)" test "$(cat "$dir/rc.0" 2>/dev/null)" = 0
 	cover_pairs
-	check "the certificate: 2 rounds, $((2 * np)) switch-to-switch cables, all loaded, 0 contended" \
+	check "the certificate: 3 rounds, $((2 * np)) switch-to-switch cables, all loaded, 0 contended" \
 		test "$(q 'select(.kind == "coverage") | "\(.rounds) \(.inter_switch) \(.loaded) \(.contended_cables) \(.unreachable)"' \
-		"$dir/cert.jsonl")" = "2 $((2 * np)) $((2 * np)) 0 0"
+		"$dir/cert.jsonl")" = "3 $((2 * np)) $((2 * np)) 0 0"
+	check "the certificate: all $((4 * np)) cables with flows identifiable (host links included)" \
+		test "$(q 'select(.kind == "coverage") | "\(.cables_with_flows) \(.not_identifiable)"' \
+		"$dir/cert.jsonl")" = "$((4 * np)) 0"
 	check "every switch-to-switch cable loaded in a round, alone" \
 		test "$(q 'select(.kind == "coverage-cable" and .inter_switch and .reachable
 			and (.rounds | length) > 0 and .contended == false) | 1' "$dir/cert.jsonl" | wc -l)" = $((2 * np))

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * gen_fattree: write a two-level fat tree as an ibsim net file, the matching
- * cabling spec (CSV) and a node-name-map.
+ * gen_fattree: write a two- or three-level fat tree as an ibsim net file,
+ * the matching cabling spec (CSV) and a node-name-map.
  *
  *   gen_fattree --radix R --leaves L --spines S --hosts-per-leaf H
  *               [--hcas-per-host C] [--rails N] [--uplinks U]
  *               [--speed EDR] [--cage] [--spec-rail K]
  *               [--switch-desc TEXT] [--degrade NODE:PORT:w=N|e=N]...
  *               --net FILE --spec FILE [--map FILE]
+ *   gen_fattree --levels 3 --pods P --leaves L --aggs-per-pod A --cores C
+ *               --hosts-per-leaf H --radix R [the options above but --spines]
  *
  * Each rail is its own tree of L leaves and S spines. A host has C HCAs;
  * HCA c sits on rail c % N. A leaf has D = H*C/N down ports (1..D) and U
@@ -19,6 +21,15 @@
  * cable at NODE:PORT in the net file only (the spec keeps the nominal value).
  * Each rail is its own subnet: --spec-rail K writes only rail K's cables,
  * the spec for a check run from a port on that rail.
+ *
+ * --levels 3: P pods, each of L leaves (--leaves counts per pod) and A
+ * aggregation switches, under C core switches in A planes of C/A. A leaf's
+ * U up-links (a multiple of A) go round-robin over its pod's aggregation
+ * switches; aggregation switch a of every pod has one cable to each core
+ * of plane a (its ports 1.. the leaves', then the cores'); core port p is
+ * pod p's. Names aggNN, coreNN (numbered across pods), leaves numbered
+ * pod by pod. Every switch has R ports; the radix must hold the down and
+ * up ports of each level.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -47,6 +58,7 @@ struct gen_node {
 
 struct gen_params {
 	int radix, leaves, spines, hosts, hcas, rails, uplinks, cage, ext_speed;
+	int levels, pods, aggs, cores; /* --levels 3 */
 	int spec_rail; /* -1: every rail in the spec */
 	const char *speed_name, *switch_desc;
 	const char *net, *spec, *map;
@@ -150,6 +162,49 @@ static void build_rail(const struct gen_params *g, int rail, int down)
 			connect(leaf0 + l, down + 1 + k, spine0 + k % g->spines,
 				l * per_spine + k / g->spines + 1);
 	}
+}
+
+static void add_switches(const struct gen_params *g, int rail, const char *kind,
+			 int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		name_switch(
+			add_node(1, g->radix, SW_GUID_BASE + (uint64_t)nnodes),
+			kind, i + 1, g, rail);
+}
+
+/* Three levels: pods of leaves and aggregation switches, cores above. */
+static void build_rail3(const struct gen_params *g, int rail, int down)
+{
+	int up = g->uplinks ? g->uplinks : g->radix - down;
+	int per_agg = up / g->aggs, plane = g->cores / g->aggs;
+	int nleaf = g->pods * g->leaves, leaf0 = nnodes, agg0, core0;
+	int l, k, h, c, a, j, pod, port;
+
+	add_switches(g, rail, "leaf", nleaf);
+	agg0 = nnodes;
+	add_switches(g, rail, "agg", g->pods * g->aggs);
+	core0 = nnodes;
+	add_switches(g, rail, "core", g->cores);
+	for (l = 0; l < nleaf; l++) {
+		pod = l / g->leaves;
+		port = 1;
+		for (h = 0; h < g->hosts; h++)
+			for (c = rail; c < g->hcas; c += g->rails)
+				connect(leaf0 + l, port++,
+					(l * g->hosts + h) * g->hcas + c, 1);
+		for (k = 0; k < up; k++)
+			connect(leaf0 + l, down + 1 + k,
+				agg0 + pod * g->aggs + k % g->aggs,
+				(l % g->leaves) * per_agg + k / g->aggs + 1);
+	}
+	for (a = 0; a < g->pods * g->aggs; a++)
+		for (j = 0; j < plane; j++)
+			connect(agg0 + a, g->leaves * per_agg + 1 + j,
+				core0 + (a % g->aggs) * plane + j,
+				a / g->aggs + 1);
 }
 
 static int find_node(const char *name)
@@ -313,6 +368,10 @@ static void write_file(const char *path, const struct gen_params *g, int what)
 
 static const struct option gen_options[] = {
 	{ "radix", required_argument, NULL, 'r' },
+	{ "levels", required_argument, NULL, 'L' },
+	{ "pods", required_argument, NULL, 'o' },
+	{ "aggs-per-pod", required_argument, NULL, 'a' },
+	{ "cores", required_argument, NULL, 'e' },
 	{ "leaves", required_argument, NULL, 'l' },
 	{ "spines", required_argument, NULL, 's' },
 	{ "hosts-per-leaf", required_argument, NULL, 'H' },
@@ -356,6 +415,18 @@ static void parse_args(int argc, char **argv, struct gen_params *g)
 			break;
 		case 'l':
 			g->leaves = int_arg("--leaves", optarg);
+			break;
+		case 'L':
+			g->levels = int_arg("--levels", optarg);
+			break;
+		case 'o':
+			g->pods = int_arg("--pods", optarg);
+			break;
+		case 'a':
+			g->aggs = int_arg("--aggs-per-pod", optarg);
+			break;
+		case 'e':
+			g->cores = int_arg("--cores", optarg);
 			break;
 		case 's':
 			g->spines = int_arg("--spines", optarg);
@@ -404,6 +475,31 @@ static void parse_args(int argc, char **argv, struct gen_params *g)
 	}
 }
 
+static int check_shape3(const struct gen_params *g)
+{
+	int down = g->hosts * g->hcas / g->rails;
+	int up = g->uplinks ? g->uplinks : g->radix - down;
+
+	if (g->radix < 2 || g->pods < 1 || g->leaves < 1 || g->aggs < 1 ||
+	    g->cores < 1 || g->hosts < 1 || g->hcas < 1 || g->rails < 1 ||
+	    g->hcas % g->rails || g->spines)
+		die("--levels 3 needs radix, pods, leaves, aggs-per-pod, cores, "
+		    "hosts-per-leaf >= 1, hcas-per-host a multiple of rails "
+		    "and no --spines");
+	if (up < g->aggs || up % g->aggs || down + up > g->radix)
+		die("uplinks per leaf (radix - down ports) must be a "
+		    "multiple of aggs-per-pod");
+	if (g->cores % g->aggs)
+		die("cores must be a multiple of aggs-per-pod (one plane of "
+		    "cores per aggregation switch of a pod)");
+	if (g->leaves * (up / g->aggs) + g->cores / g->aggs > g->radix)
+		die("aggregation switches have too few ports for their "
+		    "leaves' up-links and their plane of cores");
+	if (g->pods > g->radix)
+		die("cores have too few ports for one cable per pod");
+	return down;
+}
+
 static int check_shape(const struct gen_params *g)
 {
 	int down = g->hosts * g->hcas / g->rails;
@@ -428,21 +524,27 @@ int main(int argc, char **argv)
 				.speed_name = "EDR",
 				.ext_speed = 2,
 				.spec_rail = -1 };
-	int down, r, i, nhosts;
+	int down, r, i, nhosts, nsw;
 
 	parse_args(argc, argv, &g);
 	if (!g.net || !g.spec)
 		die("--net FILE and --spec FILE are required");
-	down = check_shape(&g);
-	nhosts = g.leaves * g.hosts;
-	nodes = calloc((size_t)nhosts * g.hcas +
-			       (size_t)g.rails * (g.leaves + g.spines),
+	if (g.levels != 0 && g.levels != 2 && g.levels != 3)
+		die("--levels wants 2 or 3");
+	down = g.levels == 3 ? check_shape3(&g) : check_shape(&g);
+	nsw = g.levels == 3 ? g.pods * (g.leaves + g.aggs) + g.cores
+			    : g.leaves + g.spines;
+	nhosts = g.leaves * g.hosts * (g.levels == 3 ? g.pods : 1);
+	nodes = calloc((size_t)nhosts * g.hcas + (size_t)g.rails * nsw,
 		       sizeof(*nodes));
 	if (!nodes)
 		die("out of memory");
 	build_hcas(&g, nhosts);
 	for (r = 0; r < g.rails; r++)
-		build_rail(&g, r, down);
+		if (g.levels == 3)
+			build_rail3(&g, r, down);
+		else
+			build_rail(&g, r, down);
 	for (i = 0; i < g.ndegrade; i++)
 		apply_degrade(g.degrade[i]);
 	write_file(g.net, &g, 0);

@@ -51,7 +51,9 @@ for order in "--ftree-ca-order $p/tree-ftree.ca-order" ""; do
 	expect 0 "^coverage: 31 rounds; switch-to-switch cables 64: loaded 64, $clean" \
 		"$full" -- --routes "$p/tree-ftree.records" $order
 	# shellcheck disable=SC2086
-	expect 0 "^coverage: 2 rounds; switch-to-switch cables 64: loaded 64, $clean, unreachable 0, up-links loaded from one host only 0" \
+	expect 0 "^coverage: 3 rounds; switch-to-switch cables 64: loaded 64, $clean, unreachable 0, up-links loaded from one host only 0" \
+		"$full" -- --routes "$p/tree-ftree.records" $order --schedule cover
+	expect 0 "^identifiable: 128 of 128 cables with flows \(host links included\); not identifiable 0, in 0 groups" \
 		"$full" -- --routes "$p/tree-ftree.records" $order --schedule cover
 done
 expect 0 '^route-blind all-pairs: 31 rounds; .*contended [1-9][0-9]* \(in [1-9]' \
@@ -69,7 +71,7 @@ expect 0 "^coverage: 6[0-9][0-9] rounds; switch-to-switch cables 576: loaded 576
 	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records"
 expect 0 '^route-blind all-pairs: 323 rounds; .*contended [1-9][0-9]* \(in [1-9]' \
 	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records"
-expect 0 "^coverage: 2 rounds; switch-to-switch cables 576: loaded 576, $clean, unreachable 0, up-links loaded from one host only 0" \
+expect 0 "^coverage: 3 rounds; switch-to-switch cables 576: loaded 576, $clean, unreachable 0, up-links loaded from one host only 0" \
 	"$p/demo-inventory.jsonl" -- --routes "$p/demo-ftree.records" \
 	--schedule cover
 # the demo's tree routed -R minhop: a down-link carries 918 ordered pairs;
@@ -108,8 +110,17 @@ check "--coverage: all-pairs' bound, busiest cable, rounds and cap" \
 expect 0 "^coverage: 31 rounds; .*loaded 61, $clean, unreachable 3" \
 	"$part" -- --routes "$p/tree-missing.records" \
 	--ftree-ca-order "$p/tree-missing.ca-order"
-expect 0 "^coverage: [2-4] rounds; .*loaded 61, $clean, unreachable 3" \
+expect 0 "^coverage: [3-6] rounds; .*loaded 61, $clean, unreachable 3" \
 	"$part" -- --routes "$p/tree-missing.records" --schedule cover
+expect 0 "^identifiable: 119 of 119 cables with flows" \
+	"$part" -- --routes "$p/tree-missing.records" --schedule cover
+# a plan of one pair tells none of its 4 cables apart, and says which pair
+# would
+printf '0 node001:mlx5_0:1 node032:mlx5_0:1\n' >"$dir/one.plan"
+expect 0 "^identifiable: 0 of 4 cables with flows .*not identifiable 4, in 1 groups" \
+	"$full" -- --routes "$p/tree-ftree.records" --schedule "pairs:$dir/one.plan"
+expect 0 "^  not identifiable: .* \(unplanned: .*; node0[0-9][0-9] mlx5_0:1 -> node0[0-9][0-9] mlx5_0:1 would\)" \
+	"$full" -- --routes "$p/tree-ftree.records" --schedule "pairs:$dir/one.plan"
 expect 0 '^  not-tested spine04:2->leaf02:8: no host traffic can reach it$' \
 	"$part" -- --routes "$p/tree-missing.records" --schedule cover
 # inventory ports the routes do not have: named, still planned
@@ -127,10 +138,13 @@ expect 0 "^coverage: 3 rounds; switch-to-switch cables 24: loaded 8, $clean, unr
 	--schedule cover --coverage "$dir/cov.jsonl" --plan "$dir/plan.txt" \
 	>"$dir/out.txt" 2>&1
 check "--coverage: the summary first" \
-	grep -q '^{"kind":"coverage","schedule":"cover","rounds":[2-4],' \
+	grep -q '^{"kind":"coverage","schedule":"cover","rounds":[3-6],' \
 	<(head -1 "$dir/cov.jsonl")
 check "--coverage: one line per directed cable" \
 	test "$(grep -c '"kind":"coverage-cable"' "$dir/cov.jsonl")" = 122
+check "--coverage: the 119 cables with flows identifiable, the summary's count" \
+	test "$(grep -c '"identifiable":true' "$dir/cov.jsonl")" = 119 -a \
+	"$(head -1 "$dir/cov.jsonl" | grep -c '"identifiable":119,"not_identifiable":0')" = 1
 check "--coverage: 3 not-tested findings" \
 	test "$(grep -c '"category":"not-tested"' "$dir/cov.jsonl")" = 3
 pairs=$(sed -n 's/^burnin plan: .* rounds, \([0-9]*\) pairs.*/\1/p' "$dir/out.txt")

@@ -361,6 +361,11 @@ static void cover_check(const char *records, const char *inv, const char *order,
 	assert_int_equal(p.cert.unreachable, unreachable);
 	assert_int_equal(p.cert.up_single, 0);
 	assert_down_links_fed_twice(&p);
+	/* issue 31: every cable a flow crosses told apart from every other,
+	 * host links included */
+	assert_true(p.cert.ident.loaded >= p.cert.loaded);
+	assert_int_equal(p.cert.ident.identifiable, p.cert.ident.loaded);
+	assert_int_equal(p.cert.ident.groups, 0);
 	plan_close(&p);
 }
 
@@ -369,21 +374,85 @@ static void test_cover(void **state)
 	struct plan p;
 
 	(void)state;
+	/* 3 rounds: a host receives once a round; its down-link needs flows
+	 * from two other leaves and its host link one from its own leaf */
 	cover_check(FX "tree-ftree.records", FX "tree-inventory.jsonl",
-		    FX "tree-ftree.ca-order", 2, 0);
-	cover_check(FX "tree-ftree.records", FX "tree-inventory.jsonl", NULL, 2,
+		    FX "tree-ftree.ca-order", 3, 0);
+	cover_check(FX "tree-ftree.records", FX "tree-inventory.jsonl", NULL, 3,
 		    0);
 	cover_check(FX "tree-minhop.records", FX "tree-inventory.jsonl", NULL,
 		    3, 0);
 	/* the down-links to the 3 absent hosts carry nothing */
 	cover_check(FX "tree-missing.records",
-		    FX "tree-missing-inventory.jsonl", NULL, 4, 3);
+		    FX "tree-missing-inventory.jsonl", NULL, 6, 3);
 	/* the demo's tree: 2 up-links of a leaf to each spine */
 	plan_open(&p, FX "demo-ftree.records", FX "demo-inventory.jsonl",
 		  FX "demo-ftree.ca-order");
 	assert_int_equal(route_cover(&p.c, 0, &p.s), 0);
-	assert_int_equal(p.s.n_rounds, 2);
+	assert_int_equal(p.s.n_rounds, 3);
 	assert_down_links_fed_twice(&p);
+	certify_clean(&p);
+	assert_int_equal(p.cert.ident.identifiable, p.cert.ident.loaded);
+	plan_close(&p);
+}
+
+/* Issue 31: one flow tells none of its cables apart; the pair that would
+ * is named. */
+static void test_ident_one_flow(void **state)
+{
+	struct route_why w;
+	struct plan p;
+	long budget = 1000000;
+	int k, lead = -1;
+
+	(void)state;
+	plan_open(&p, FX "tree-ftree.records", FX "tree-inventory.jsonl", NULL);
+	assert_int_equal(burnin_schedule_new_round(&p.s), 0);
+	assert_int_equal(burnin_schedule_add(&p.s, 0, p.n - 1), 0);
+	assert_int_equal(route_cert_build(&p.c, &p.s, &p.cert), 0);
+	/* host link, up-link, down-link, host link: one group of 4 */
+	assert_int_equal(p.cert.ident.loaded, 4);
+	assert_int_equal(p.cert.ident.identifiable, 0);
+	assert_int_equal(p.cert.ident.groups, 1);
+	for (k = 0; k < p.cert.n_cables; k++)
+		if (p.cert.ident.leader[k] >= 0)
+			lead = p.cert.ident.leader[k];
+	assert_int_equal(p.cert.ident.size[lead], 4);
+	route_ident_why(&p.c, &p.cert.ident, lead, &budget, &w);
+	assert_int_equal(w.why, ROUTE_WHY_UNPLANNED);
+	assert_true(w.src >= 0 && w.dst >= 0);
+	/* the budget spent: not searched, never a guess */
+	budget = 0;
+	route_ident_why(&p.c, &p.cert.ident, lead, &budget, &w);
+	assert_int_equal(w.why, ROUTE_WHY_UNSEARCHED);
+	plan_close(&p);
+}
+
+/* Issue 31: hosts drained (in the routes, not in the plan): the cables
+ * only they could tell apart are named with one of them. */
+static void test_ident_drained(void **state)
+{
+	struct route_why w;
+	struct plan p;
+	long budget = 10000000;
+	int k, absent = 0;
+
+	(void)state;
+	/* the demo's 324-host tree, 32 hosts of two leaves planned */
+	plan_open(&p, FX "demo-ftree.records", FX "tree-inventory.jsonl", NULL);
+	assert_int_equal(route_cover(&p.c, 0, &p.s), 0);
+	certify_clean(&p);
+	assert_true(p.cert.ident.groups > 0);
+	for (k = 0; k < p.cert.n_cables; k++) {
+		if (p.cert.ident.leader[k] != k || p.cert.ident.size[k] < 2)
+			continue;
+		route_ident_why(&p.c, &p.cert.ident, k, &budget, &w);
+		assert_int_equal(w.why, ROUTE_WHY_ABSENT);
+		assert_true(p.c.inv_of_ca[w.src] < 0 ||
+			    p.c.inv_of_ca[w.dst] < 0);
+		absent++;
+	}
+	assert_int_equal(absent, p.cert.ident.groups);
 	plan_close(&p);
 }
 
@@ -481,7 +550,7 @@ static void test_plan_keep(void **state)
 	burnin_schedule_free(&s);
 	cfg.routes = FX "tree-ftree.records";
 	assert_int_equal(burnin_plan_keep(&cfg, inv, n, &s, &keep), 0);
-	assert_int_equal(s.n_rounds, 2);
+	assert_int_equal(s.n_rounds, 3);
 	assert_non_null(keep);
 	assert_int_equal(burnin_routes_n_cas(keep), 32);
 	burnin_routes_free(keep);
@@ -501,6 +570,8 @@ int main(void)
 		cmocka_unit_test(test_balanced_no_extra),
 		cmocka_unit_test(test_route_blind_contends),
 		cmocka_unit_test(test_cover),
+		cmocka_unit_test(test_ident_one_flow),
+		cmocka_unit_test(test_ident_drained),
 		cmocka_unit_test(test_unmapped),
 		cmocka_unit_test(test_bad_order),
 		cmocka_unit_test(test_cert_write),
