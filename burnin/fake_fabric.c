@@ -252,14 +252,51 @@ static int fabric_n_ports(void)
 	return fab.r ? burnin_routes_n_cas(fab.r) : 0;
 }
 
+/*
+ * The CA port's names as the fabric gives them (issue 32): HOST and CA are
+ * the two words of its NodeDescription ("node016 mlx5_0"), as fabric's
+ * records split them; a description of one word is the host, and its CA
+ * is then named by the node GUID (an empty one: both). Cut at the field's
+ * size like every name (a name's bytes are text already, route_model).
+ */
+static void fabric_port_names(const struct burnin_route_ca *ca,
+			      struct dpath_port *p)
+{
+	const char *name = ca->node_name ? ca->node_name : "";
+	size_t host_len, ca_len;
+	const char *word;
+
+	name += strspn(name, " \t");
+	host_len = strcspn(name, " \t");
+	word = name + host_len + strspn(name + host_len, " \t");
+	ca_len = strcspn(word, " \t");
+	if (host_len)
+		snprintf(p->host, sizeof(p->host), "%.*s", (int)host_len, name);
+	else
+		snprintf(p->host, sizeof(p->host), "0x%016llx",
+			 (unsigned long long)ca->node_guid);
+	if (ca_len)
+		snprintf(p->ca, sizeof(p->ca), "%.*s", (int)ca_len, word);
+	else
+		snprintf(p->ca, sizeof(p->ca), "0x%016llx",
+			 (unsigned long long)ca->node_guid);
+	p->port = ca->port;
+}
+
 static void fabric_port(int i, struct dpath_port *p)
 {
 	const struct burnin_route_ca *ca = burnin_routes_ca(fab.r, i);
 
+	fabric_port_names(ca, p);
 	p->guid = ca->port_guid;
 	p->lid = ca->lid;
 	if (ca->rate_gbps > 0)
 		p->rate_gbps = ca->rate_gbps;
+}
+
+static int fabric_port_index(uint64_t port_guid)
+{
+	return fab.r ? burnin_routes_ca_by_guid(fab.r, port_guid) : -1;
 }
 
 static double wall_now(void)
@@ -473,6 +510,7 @@ const struct dpath_fake_fabric_ops burnin_fake_fabric_ops = {
 	.ready = fabric_ready,
 	.n_ports = fabric_n_ports,
 	.port = fabric_port,
+	.port_index = fabric_port_index,
 	.flow_start = fabric_flow_start,
 	.flow_rates = fabric_flow_rates,
 	.flow_end = fabric_flow_end,

@@ -174,8 +174,10 @@ up=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and .up) |
 	.cable' full-cover.cov | head -1)
 down=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and
 	(.up | not)) | .cable' full-cover.cov | tail -1)
-hca_port=fake5:1 # the fake's sixth CA port of the routes
-{ [ -n "$up" ] && [ -n "$down" ]; } || sim_fail "no up-link or down-link to plant faults on"
+# the sixth HCA port of the plan, named as the routes name it (HOST:CA:PORT)
+hca_port=$(awk '!/^#/ { print $2 }' full-cover.plan | sort -u | sed -n 6p)
+{ [ -n "$up" ] && [ -n "$down" ] && [ -n "$hca_port" ]; } ||
+	sim_fail "no up-link, down-link or HCA port to plant faults on"
 
 run slow-up "slow-cable=${up%%->*}@0.3"
 [ "$(cable_blames slow-up "$up" bad-cable)" = 1 ] ||
@@ -187,7 +189,9 @@ run slow-up "slow-cable=${up%%->*}@0.3"
 sim_log "ok: $engine: slow up-link $up blamed, both ends, no HCA; report agrees"
 
 run slow-hca "slow=$hca_port@0.3"
-[ "$(blamed slow-hca ".[2].ca == \"${hca_port%:*}\" and .[2].port == 1")" = 1 ] ||
+hca_guid=$(jq -r --arg h "${hca_port%%:*}" 'select(.kind == "port" and
+	.host == $h) | .guid' slow-hca.jsonl)
+[ -n "$hca_guid" ] && [ "$(blamed slow-hca ".[2].guid == \"$hca_guid\"")" = 1 ] ||
 	sim_fail "slow HCA $hca_port: not blamed: $(cat slow-hca.burnin)"
 [ "$(blamed slow-hca '.[2].a')" = 0 ] ||
 	sim_fail "slow HCA $hca_port: a cable is blamed: $(cat slow-hca.burnin)"
@@ -205,12 +209,14 @@ sim_log "ok: $engine: slow HCA $hca_port blamed, no cable; report agrees"
 id=$(jq -r $(ends "$down") 'select(.kind == "cable" and .from.node == $a and
 	.from.port == $ap) | .id' slow-up.jsonl)
 dst=$(jq -r --arg id "$id" 'select(.kind == "pair" and
-	((.cables // []) | index($id))) | .b.ca' slow-up.jsonl | sort -u)
+	((.cables // []) | index($id))) | "\(.b.host):\(.b.ca):\(.b.port)"' \
+	slow-up.jsonl | sort -u)
 { [ -n "$dst" ] && [ "$(wc -l <<<"$dst")" = 1 ]; } ||
 	sim_fail "down-link $down: its pairs go to '$dst', not one port"
 # the senders whose pairs to D cross the down-link
 on=$(jq -r --arg id "$id" 'select(.kind == "pair" and
-	((.cables // []) | index($id))) | .a.ca' slow-up.jsonl | sort -u)
+	((.cables // []) | index($id))) | "\(.a.host):\(.a.ca):\(.a.port)"' \
+	slow-up.jsonl | sort -u)
 [ "$(wc -l <<<"$on")" -ge 2 ] ||
 	sim_fail "down-link $down: cover sends to $dst over it from '$on' only"
 run slow-down "slow-cable=${down%%->*}@0.3"
@@ -222,9 +228,9 @@ sim_log "ok: $engine: slow down-link $down, $dst fine off it: blamed," \
 	"nothing else; report agrees"
 
 # the cover plan without D's pairs off the cable
-awk -v d="simhost:$dst:1" -v s="$on" '
+awk -v d="$dst" -v s="$on" '
 	BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++)
-		via["simhost:" a[i] ":1"] = 1 }
+		via[a[i]] = 1 }
 	!/^#/ && !($2 == d || ($3 == d && !via[$2]))' full-cover.plan \
 	>confound.plan
 plan=confound.plan run confound "slow-cable=${down%%->*}@0.3"
@@ -234,8 +240,8 @@ plan=confound.plan run confound "slow-cable=${down%%->*}@0.3"
 	sim_fail "confound $down/$dst: other blames: $(cat confound.burnin)"
 for f in confound.jsonl confound.rep; do
 	[ "$(jq -r 'select(.kind == "finding") // .findings[]? |
-		select(.category == "cable-or-port") | .evidence.or_port.ca' \
-		"$f")" = "$dst" ] ||
+		select(.category == "cable-or-port") | .evidence.or_port |
+		"\(.host):\(.ca):\(.port)"' "$f")" = "$dst" ] ||
 		sim_fail "confound $down/$dst: $f's finding does not name $dst"
 done
 sim_log "ok: $engine: slow down-link $down, no pair of $dst off it: ambiguous," \

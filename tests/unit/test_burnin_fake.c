@@ -58,6 +58,21 @@ static void test_bad_specs(void **state)
 			 dpath_fake_configure("ports", err, sizeof(err)));
 	assert_int_equal(-EINVAL,
 			 dpath_fake_configure("rate=fast", err, sizeof(err)));
+	/* a fault naming no port of the fake plants nothing: refused
+	 * (issue 32), each kind */
+	static const char *const none[] = {
+		"ports=4;slow=fake4:1@0.5", "ports=4;flaky=fake9:1@0.5",
+		"ports=4;errors=fake1:2@3", "ports=4;die=gpu0022:mlx5_0:1@1",
+		"slow=mlx5_0:1@0.5",
+	};
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		assert_int_equal(-EINVAL, dpath_fake_configure(none[i], err,
+							       sizeof(err)));
+		assert_non_null(strstr(err, "no port"));
+	}
+	/* another host's port of the same name is a port (multi-node) */
+	assert_int_equal(0, dpath_fake_configure("ports=4;slow=h9:fake3:1@0.5",
+						 err, sizeof(err)));
 }
 
 /* A connected pair of endpoints on fake ports i and j. */
