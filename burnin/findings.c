@@ -12,11 +12,13 @@
 #include "burnin/coord.h"
 #include "burnin/route_judge.h"
 #include "burnin/route_plan.h"
+#include "burnin/scope.h"
 
 struct finding_ctx {
 	struct burnin_coord *co;
 	FILE *summary;
 	int n_fail, n_emitted;
+	int n_unproven; /* not-tested cables without a load proof: one line */
 	struct burnin_rate_ref *rates; /* per port: link_rate.c */
 };
 
@@ -39,10 +41,26 @@ static int put(struct finding_ctx *fc, json_t *f)
 	return ret;
 }
 
-/* A not-tested cable from the route planner (route_plan.h). */
+/*
+ * A not-tested cable from the route planner (route_plan.h). Those not
+ * proven loaded (no load proof) are as many as the cables the plan
+ * loads: one summary line says them all, their records name each.
+ */
 static int put_route(void *arg, json_t *finding)
 {
-	return put(arg, finding);
+	struct finding_ctx *fc = arg;
+	const char *why = json_string_value(json_object_get(
+		json_object_get(finding, "evidence"), "reason"));
+	int ret = 0;
+
+	if (!why || strcmp(why, "no-load-proof"))
+		return put(fc, finding);
+	fc->n_unproven++;
+	fc->n_emitted++;
+	if (fc->co->w)
+		ret = record_writer_emit(fc->co->w, finding);
+	json_decref(finding);
+	return ret;
 }
 
 static json_t *subject(const struct dpath_port *p)
@@ -243,7 +261,8 @@ static bool in_schedule(const struct burnin_coord *co, int p)
 }
 
 static int port_findings(struct finding_ctx *fc, int p,
-			 const struct burnin_port_verdict *v)
+			 const struct burnin_port_verdict *v,
+			 struct burnin_scope_count *ports)
 {
 	struct burnin_coord *co = fc->co;
 	char name[2 * DPATH_NAME_MAX + 16];
@@ -252,12 +271,21 @@ static int port_findings(struct finding_ctx *fc, int p,
 	int ret = 0;
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
+	if (in_schedule(co, p) || !co->alive[co->inv_rank[p]]) {
+		ports->in_scope++;
+		if (v->tested && co->alive[co->inv_rank[p]])
+			ports->tested++;
+		else
+			ports->not_tested++;
+	}
 	if (!v->tested && in_schedule(co, p))
 		ret |= put(
 			fc,
 			record_finding(
 				"fail", "not-tested", subject(&co->inv[p]),
-				json_pack("{s:i}", "rank", co->inv_rank[p]),
+				json_pack("{s:s,s:s,s:i}", "part", "ports",
+					  "reason", "never-measured", "rank",
+					  co->inv_rank[p]),
 				"none",
 				"%s was never measured (its rank or its partners failed): see the pair records' errors and run burnin again",
 				name));
@@ -266,8 +294,9 @@ static int port_findings(struct finding_ctx *fc, int p,
 			fc,
 			record_finding(
 				"fail", "not-tested", subject(&co->inv[p]),
-				json_pack("{s:i,s:i}", "rank", co->inv_rank[p],
-					  "pairs_ok", v->n_ok),
+				json_pack("{s:s,s:s,s:i,s:i}", "part", "ports",
+					  "reason", "rank-lost", "rank",
+					  co->inv_rank[p], "pairs_ok", v->n_ok),
 				"none",
 				"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
 				name, co->inv_rank[p], co->inv[p].host));
@@ -310,9 +339,43 @@ static int cable_findings(struct finding_ctx *fc,
 	return ret;
 }
 
+/* The pairs of the run: measured (ok or error) or not tested. */
+static void pair_scope(const struct burnin_coord *co,
+		       struct burnin_scope_count *pairs)
+{
+	pairs->in_scope = co->n_m;
+	for (int i = 0; i < co->n_m; i++)
+		pairs->not_tested += co->m[i].status == BURNIN_PAIR_NOT_TESTED;
+	pairs->tested = pairs->in_scope - pairs->not_tested;
+}
+
+/*
+ * Why the cables a route-aware plan loads are not proven loaded: on the
+ * real transport the load proof is what shows the traffic took the routes
+ * (issue 32); NULL when it ran, or on the fake (a model, not a fabric).
+ */
+static const char *unproven_why(const struct burnin_coord *co)
+{
+	const struct burnin_config *cfg = co->ctx->cfg;
+
+	if (co->proof || !strcmp(cfg->ops->name, "fake"))
+		return NULL;
+	return cfg->prove_load
+		       ? "the load proof could not start: see its warning"
+		       : "--no-prove-load";
+}
+
+/* Cables are in scope of the plans that set out to load them all. */
+static bool plans_cables(const struct burnin_config *cfg)
+{
+	return cfg->routes && (!strcmp(cfg->schedule, "cover") ||
+			       !strcmp(cfg->schedule, "all-pairs"));
+}
+
 int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v,
-			 const struct judge_cable_result *cables, int *n_fail)
+			 const struct judge_cable_result *cables, int *n_fail,
+			 struct burnin_scope *scope)
 {
 	struct finding_ctx fc = {
 		co, co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-")
@@ -329,11 +392,21 @@ int burnin_emit_findings(struct burnin_coord *co,
 		return -ENOMEM;
 	}
 	fprintf(fc.summary, "findings:\n");
+	*scope = (struct burnin_scope){ .has = { true, true, false } };
+	scope->has[BURNIN_PART_CABLES] = plans_cables(co->ctx->cfg);
 	if (co->ctx->cfg->routes) /* the cables no host traffic reaches */
-		ret |= burnin_route_not_tested(co->ctx->cfg, co->inv, co->n_inv,
-					       &co->sched, put_route, &fc);
+		ret |= burnin_route_not_tested(
+			co->ctx->cfg, co->inv, co->n_inv, &co->sched,
+			plans_cables(co->ctx->cfg) ? unproven_why(co) : NULL,
+			&scope->part[BURNIN_PART_CABLES], put_route, &fc);
+	if (fc.n_unproven)
+		fprintf(fc.summary,
+			"  warn not-tested: %d cables loaded as planned, not proven (%s): their not-tested records name each\n",
+			fc.n_unproven, unproven_why(co));
 	for (int p = 0; p < co->n_inv; p++)
-		ret |= port_findings(&fc, p, &v[p]);
+		ret |= port_findings(&fc, p, &v[p],
+				     &scope->part[BURNIN_PART_PORTS]);
+	pair_scope(co, &scope->part[BURNIN_PART_PAIRS]);
 	if (cables)
 		ret |= cable_findings(&fc, cables);
 	free(fc.rates);
