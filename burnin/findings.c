@@ -365,13 +365,6 @@ static const char *unproven_why(const struct burnin_coord *co)
 		       : "--no-prove-load";
 }
 
-/* Cables are in scope of the plans that set out to load them all. */
-static bool plans_cables(const struct burnin_config *cfg)
-{
-	return cfg->routes && (!strcmp(cfg->schedule, "cover") ||
-			       !strcmp(cfg->schedule, "all-pairs"));
-}
-
 int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v,
 			 const struct judge_cable_result *cables, int *n_fail,
@@ -393,12 +386,12 @@ int burnin_emit_findings(struct burnin_coord *co,
 	}
 	fprintf(fc.summary, "findings:\n");
 	*scope = (struct burnin_scope){ .has = { true, true, false } };
-	scope->has[BURNIN_PART_CABLES] = plans_cables(co->ctx->cfg);
+	scope->has[BURNIN_PART_CABLES] = co->ctx->cfg->routes != NULL;
 	if (co->ctx->cfg->routes) /* the cables no host traffic reaches */
-		ret |= burnin_route_not_tested(
-			co->ctx->cfg, co->inv, co->n_inv, &co->sched,
-			plans_cables(co->ctx->cfg) ? unproven_why(co) : NULL,
-			&scope->part[BURNIN_PART_CABLES], put_route, &fc);
+		ret |= burnin_route_not_tested(co->ctx->cfg, co->inv, co->n_inv,
+					       &co->sched, unproven_why(co),
+					       &scope->part[BURNIN_PART_CABLES],
+					       put_route, &fc);
 	if (fc.n_unproven)
 		fprintf(fc.summary,
 			"  warn not-tested: %d cables loaded as planned, not proven (%s): their not-tested records name each\n",

@@ -210,8 +210,9 @@ int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
  * switch-to-switch cable no pair of present hosts is routed over
  * ("unreachable"), and, when unproven says why no load proof showed the
  * loaded ones loaded, per loaded one ("no-load-proof"); each handed to
- * put (which takes the reference). *count: the switch-to-switch cables,
- * tested and not (issue 32). 0 or the first error.
+ * put (which takes the reference). *count: the switch-to-switch cables in
+ * scope (cover, all-pairs: all; another schedule: those it loads and the
+ * unreachable), tested and not (issue 32). 0 or the first error.
  */
 struct burnin_scope_count;
 int burnin_route_not_tested(const struct burnin_config *cfg,

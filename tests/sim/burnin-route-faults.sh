@@ -277,15 +277,20 @@ check_cover missing-cover
 [ "$(head_of missing-cover unreachable)" -gt 0 ] ||
 	sim_fail "hosts missing: cover names no unreachable cable"
 # the cover plan run: every reachable switch cable proven loaded, the
-# unreachable ones not-tested findings in the records, exit 0
+# unreachable ones not-tested findings in the records; the drained hosts'
+# cables are a known gap, accepted by name (issue 32: else INCOMPLETE,
+# exit 1), exit 0
 sim_client "$IBPROOF" burnin --transport fake --no-progress --warmup 0.1 \
 	--duration 1 --retests 0 --timeout 60 --routes missing.jsonl \
 	--fake "routes=$PWD/missing.jsonl;sim-console=$PWD/console" \
 	--prove-load --schedule pairs:missing-cover.plan \
+	--accept-untested cables \
 	--records missing-run.jsonl >missing-run.out 2>&1 || {
 	tail missing-run.out >&2
 	sim_fail "missing: the cover run failed"
 }
+grep -q '^(accepted: [0-9]* of [0-9]* cables not tested)$' missing-run.out ||
+	sim_fail "missing: the accepted gap is not listed: $(tail -3 missing-run.out)"
 jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
 	.cable' missing-cover.cov | sort >missing.reach
 jq -r 'select(.kind == "cable-load" and .inter_switch and
