@@ -49,6 +49,48 @@ static double port_value(const struct report *r, size_t i, size_t m)
 	}
 }
 
+/* The coverage block (issue 32): per tool and part, and INCOMPLETE. */
+static void prom_coverage(struct report_buf *b, const struct report *r)
+{
+	static const char *const state[] = { "in_scope", "tested",
+					     "not_tested" };
+
+	report_buf_puts(
+		b,
+		"# HELP ibproof_coverage_parts Parts in a tool's scope, tested and not tested, over its runs.\n"
+		"# TYPE ibproof_coverage_parts gauge\n");
+	for (size_t i = 0; i < r->n_coverage; i++) {
+		const struct report_coverage *c = &r->coverage[i];
+		long long v[] = { c->in_scope, c->tested, c->not_tested };
+
+		for (size_t k = 0; c->part && k < 3; k++) {
+			report_buf_puts(b, "ibproof_coverage_parts{tool=\"");
+			report_prom_label(b, c->tool);
+			report_buf_puts(b, "\",part=\"");
+			report_prom_label(b, c->part);
+			report_buf_printf(b, "\",state=\"%s\"} %lld\n",
+					  state[k], v[k]);
+		}
+	}
+	report_buf_puts(
+		b,
+		"# HELP ibproof_coverage_unknown_runs Runs whose end record carries no scope.\n"
+		"# TYPE ibproof_coverage_unknown_runs gauge\n");
+	for (size_t i = 0; i < r->n_coverage; i++) {
+		if (r->coverage[i].part)
+			continue;
+		report_buf_puts(b, "ibproof_coverage_unknown_runs{tool=\"");
+		report_prom_label(b, r->coverage[i].tool);
+		report_buf_printf(b, "\"} %u\n", r->coverage[i].runs);
+	}
+	report_buf_printf(
+		b,
+		"# HELP ibproof_verdict_incomplete 1 when something in scope was not tested and not accepted.\n"
+		"# TYPE ibproof_verdict_incomplete gauge\n"
+		"ibproof_verdict_incomplete %d\n",
+		report_incomplete(r));
+}
+
 static void prom_findings(struct report_buf *b, const struct report *r)
 {
 	static const char *const sev[] = { "fail", "warn", "info" };
@@ -76,6 +118,7 @@ static void prom_findings(struct report_buf *b, const struct report *r)
 		"# TYPE ibproof_verdict_pass gauge\n"
 		"ibproof_verdict_pass %d\n",
 		r->n_entries, report_passed(r));
+	prom_coverage(b, r);
 }
 
 int report_write_prometheus(const struct report *r, const char *path)
