@@ -78,6 +78,22 @@ check "... and in the end record" test "$(jq -c 'select(.kind == "run" and
 	.event == "end") | .accepted_untested' "$dir/accepted.jsonl")" = '["cables"]'
 check "scope: the cables' gap accepted" \
 	test "$(scope accepted cables)" = "32 24 8 true"
+# the report reads the same scope: its coverage block counts exactly
+"$bin" report "$dir/around.jsonl" --json "$dir/around.rep" >"$dir/rep.out" 2>&1
+check "report over the INCOMPLETE run: exit 1" test $? = 1
+check "... verdict incomplete, its line says what" test "$(jq -r '.verdict,
+	.summary' "$dir/around.rep")" = "incomplete
+INCOMPLETE: burnin: 8 of 32 cables not tested"
+check "... coverage row: burnin cables 32 / 24 / 8" test "$(jq -r '.coverage.scope[] |
+	select(.part == "cables") | "\(.in_scope) \(.tested) \(.not_tested)"' \
+	"$dir/around.rep")" = "32 24 8"
+check "... 8 not tested by reason table-not-read" test "$(jq -r \
+	'.coverage.not_tested_by_reason.cables["table-not-read"]' "$dir/around.rep")" = 8
+"$bin" report "$dir/accepted.jsonl" >"$dir/rep2.out" 2>&1
+check "report over the accepted run: exit 0, PASS" test "$?:$(head -1 "$dir/rep2.out")" = 0:PASS
+check "... the accepted gap in its coverage block" \
+	grep -q '^  burnin cables: 32 / 24 / 8 (accepted)$' "$dir/rep2.out"
+
 run badaccept "$routes" '' --schedule cover --accept-untested cables,links
 check "--accept-untested links: exit 2, naming it" \
 	grep -q "'links' is no part of burnin's scope" "$dir/badaccept.out"
