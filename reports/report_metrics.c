@@ -222,6 +222,25 @@ static void junit_case(struct report_buf *b, const struct report *r,
 	report_buf_free(&out);
 }
 
+/* The coverage testcase (issue 32): fails when the verdict is INCOMPLETE. */
+static void junit_coverage(struct report_buf *b, const struct report *r,
+			   size_t *failures)
+{
+	char text[1024];
+
+	report_buf_puts(b, "  <testcase classname=\"ibproof.coverage\" "
+			   "name=\"coverage\">\n");
+	if (report_incomplete(r)) {
+		(*failures)++;
+		report_incomplete_text(r, text, sizeof(text));
+		report_buf_puts(b, "   <failure message=\"not everything in "
+				   "scope was tested\">");
+		report_xml_escape(b, text); /* tool and part names: records' */
+		report_buf_puts(b, "</failure>\n");
+	}
+	report_buf_puts(b, "  </testcase>\n");
+}
+
 int report_write_junit(const struct report *r, const char *path)
 {
 	struct report_buf b = { 0 }, cases = { 0 };
@@ -230,6 +249,8 @@ int report_write_junit(const struct report *r, const char *path)
 
 	for (size_t c = 0; c < n; c++)
 		junit_case(&cases, r, checks[c], &failures);
+	junit_coverage(&cases, r, &failures);
+	n++;
 	report_buf_printf(
 		&b,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

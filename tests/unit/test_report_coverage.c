@@ -293,6 +293,25 @@ static void stray_not_tested_finding(void **state)
 		"INCOMPLETE: 1 not-tested findings of cables that no run's scope counts");
 }
 
+/* The JUnit file has a coverage testcase, and text in it. */
+static void junit_has(const struct report *r, const char *text)
+{
+	char path[] = "/tmp/ibproof-cov-XXXXXX.xml", buf[8192];
+	size_t n;
+	FILE *in;
+
+	close(mkstemps(path, 4));
+	assert_int_equal(0, report_write_junit(r, path));
+	in = fopen(path, "r");
+	assert_non_null(in);
+	n = fread(buf, 1, sizeof(buf) - 1, in);
+	buf[n] = '\0';
+	fclose(in);
+	unlink(path);
+	assert_non_null(strstr(buf, "classname=\"ibproof.coverage\""));
+	assert_non_null(strstr(buf, text));
+}
+
 /* A fail finding and a gap: FAIL first, INCOMPLETE after it. */
 static void fail_and_incomplete(void **state)
 {
@@ -313,6 +332,9 @@ static void fail_and_incomplete(void **state)
 	assert_string_equal("fail",
 			    json_string_value(json_object_get(doc, "verdict")));
 	json_decref(doc);
+	junit_has(&f->r, "<failure message=\"not everything in scope was "
+			 "tested\">INCOMPLETE: pcie: 1 of 4 nodes not tested"
+			 "</failure>");
 }
 
 static void prometheus_carries_it(void **state)
