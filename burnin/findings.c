@@ -53,7 +53,7 @@ static int put_route(void *arg, json_t *finding)
 		json_object_get(finding, "evidence"), "reason"));
 	int ret = 0;
 
-	if (!why || strcmp(why, "no-load-proof"))
+	if (!why || (strcmp(why, "no-load-proof") && strcmp(why, "not-proven")))
 		return put(fc, finding);
 	fc->n_unproven++;
 	fc->n_emitted++;
@@ -387,15 +387,17 @@ int burnin_emit_findings(struct burnin_coord *co,
 	fprintf(fc.summary, "findings:\n");
 	*scope = (struct burnin_scope){ .has = { true, true, false } };
 	scope->has[BURNIN_PART_CABLES] = co->ctx->cfg->routes != NULL;
-	if (co->ctx->cfg->routes) /* the cables no host traffic reaches */
-		ret |= burnin_route_not_tested(co->ctx->cfg, co->inv, co->n_inv,
-					       &co->sched, unproven_why(co),
-					       &scope->part[BURNIN_PART_CABLES],
-					       put_route, &fc);
+	if (co->ctx->cfg->routes) /* the cables not tested, and why */
+		ret |= burnin_route_not_tested(
+			co->ctx->cfg, co->inv, co->n_inv, &co->sched,
+			unproven_why(co), co->proof,
+			&scope->part[BURNIN_PART_CABLES], put_route, &fc);
 	if (fc.n_unproven)
 		fprintf(fc.summary,
-			"  warn not-tested: %d cables loaded as planned, not proven (%s): their not-tested records name each\n",
-			fc.n_unproven, unproven_why(co));
+			"  warn not-tested: %d cables loaded as planned, not proven by a load proof (%s): their not-tested records name each\n",
+			fc.n_unproven,
+			unproven_why(co) ? unproven_why(co)
+					 : "their counters proved nothing");
 	for (int p = 0; p < co->n_inv; p++)
 		ret |= port_findings(&fc, p, &v[p],
 				     &scope->part[BURNIN_PART_PORTS]);

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "burnin/load_proof_run.h"
 #include "burnin/route_plan.h"
 #include "burnin/scope.h"
 #include "burnin/route_tables.h"
@@ -132,15 +133,14 @@ static int not_tested(const struct route_ctx *c, int k, FILE *out)
 
 /* A cable the plan loads that no load proof showed loaded (issue 32). */
 static json_t *unproven_finding(const struct route_ctx *c, int k,
-				const char *why)
+				const char *reason, const char *why)
 {
 	char name[512];
 
 	burnin_cable_name(c->r, k, name, sizeof(name));
 	return record_finding("warn", "not-tested", cable_subject(c, k),
 			      json_pack("{s:s,s:s,s:s}", "part", "cables",
-					"reason", "no-load-proof", "detail",
-					why),
+					"reason", reason, "detail", why),
 			      "retest",
 			      "cable %s: loaded as planned, not proven (%s): "
 			      "not tested; run again with the load proof",
@@ -488,6 +488,7 @@ int burnin_route_not_tested(const struct burnin_config *cfg,
 			    const struct dpath_port *inv, int n,
 			    const struct burnin_schedule *s,
 			    const char *unproven,
+			    const struct burnin_load_proof *proof,
 			    struct burnin_scope_count *count,
 			    int (*put)(void *arg, json_t *finding), void *arg)
 {
@@ -495,6 +496,7 @@ int burnin_route_not_tested(const struct burnin_config *cfg,
 	struct route_cert cert;
 	struct route_ctx c;
 	int k, rc = load(cfg, &r, &c, inv, n) ? -EINVAL : 0;
+	const char *why;
 	bool every;
 
 	*count = (struct burnin_scope_count){ 0 };
@@ -512,14 +514,24 @@ int burnin_route_not_tested(const struct burnin_config *cfg,
 		    (!every && cert.reachable[k] && !cert.rounds_loaded[k]))
 			continue;
 		count->in_scope++;
-		if (cert.reachable[k] && !unproven) {
+		why = !cert.reachable[k] ? NULL
+		      : unproven	 ? unproven
+		      : proof && cert.rounds_loaded[k] &&
+				      !burnin_load_proof_decided(proof, k)
+			      ? "the load proof read no counter that proves "
+				"it loaded or not: its cable-load records "
+				"say unread, unproven or idle"
+			      : "";
+		if (why && !why[0]) {
 			count->tested++;
 			continue;
 		}
 		count->not_tested++;
-		rc = put(arg, cert.reachable[k]
-				      ? unproven_finding(&c, k, unproven)
-				      : not_tested_finding(&c, k));
+		rc = put(arg,
+			 !why ? not_tested_finding(&c, k)
+			 : unproven
+				 ? unproven_finding(&c, k, "no-load-proof", why)
+				 : unproven_finding(&c, k, "not-proven", why));
 	}
 	if (cert.n_cables)
 		route_cert_free(&cert);
