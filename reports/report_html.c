@@ -23,6 +23,7 @@ static const char html_head[] =
 	"td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-size:13px;vertical-align:top}\n"
 	".verdict{font-size:1.6em;font-weight:bold;padding:.3em .6em;display:inline-block}\n"
 	".pass{background:#c8e6c9}.fail{background:#ffcdd2}\n"
+	".incomplete{background:#ffe0b2}.coverage.unknown{background:#ffe0b2}\n"
 	".sev-fail{color:#b71c1c;font-weight:bold}.sev-warn{color:#e65100}\n"
 	".hm-leaf{stroke:#000;stroke-width:.6}.hm-label,.hm-host{font-size:10px}\n"
 	".hm-host{font-size:8px}.hm-axis{font-size:12px;font-weight:bold}\n"

@@ -149,6 +149,38 @@ static void verdict_is(const struct report *r, const char *want)
 	assert_string_equal(want, v);
 }
 
+/* The output write() writes has text in it. */
+static void file_has(const struct report *r,
+		     int (*write)(const struct report *, const char *),
+		     const char *suffix, const char *text)
+{
+	char path[64], *buf = malloc(1 << 20);
+	size_t n;
+	FILE *in;
+
+	assert_non_null(buf);
+	snprintf(path, sizeof(path), "/tmp/ibproof-cov-XXXXXX%s", suffix);
+	close(mkstemps(path, (int)strlen(suffix)));
+	assert_int_equal(0, write(r, path));
+	in = fopen(path, "r");
+	assert_non_null(in);
+	n = fread(buf, 1, (1 << 20) - 1, in);
+	buf[n] = '\0';
+	fclose(in);
+	unlink(path);
+	if (!strstr(buf, text))
+		fail_msg("%s: no '%s'", suffix, text);
+	free(buf);
+}
+
+/* The JUnit file has a coverage testcase, and text in it. */
+static void junit_has(const struct report *r, const char *text)
+{
+	file_has(r, report_write_junit, ".xml",
+		 "classname=\"ibproof.coverage\"");
+	file_has(r, report_write_junit, ".xml", text);
+}
+
 /* Two runs of fabric counters, one with 3 ports unread; burnin whole. */
 static void counts_are_summed_exactly(void **state)
 {
@@ -187,6 +219,11 @@ static void counts_are_summed_exactly(void **state)
 	assert_false(report_passed(&f->r));
 	verdict_is(&f->r,
 		   "INCOMPLETE: fabric counters: 3 of 96 ports not tested");
+	file_has(&f->r, report_write_html, ".html",
+		 "<div id=\"verdict\" class=\"verdict incomplete\">");
+	file_has(&f->r, report_write_html, ".html",
+		 "<tr class=\"coverage incomplete\"><td>fabric counters</td>"
+		 "<td>ports</td><td>96</td><td>93</td><td>3</td><td>no</td>");
 }
 
 static void accepted_by_the_report_passes_listed(void **state)
@@ -291,25 +328,6 @@ static void stray_not_tested_finding(void **state)
 	verdict_is(
 		&f->r,
 		"INCOMPLETE: 1 not-tested findings of cables that no run's scope counts");
-}
-
-/* The JUnit file has a coverage testcase, and text in it. */
-static void junit_has(const struct report *r, const char *text)
-{
-	char path[] = "/tmp/ibproof-cov-XXXXXX.xml", buf[8192];
-	size_t n;
-	FILE *in;
-
-	close(mkstemps(path, 4));
-	assert_int_equal(0, report_write_junit(r, path));
-	in = fopen(path, "r");
-	assert_non_null(in);
-	n = fread(buf, 1, sizeof(buf) - 1, in);
-	buf[n] = '\0';
-	fclose(in);
-	unlink(path);
-	assert_non_null(strstr(buf, "classname=\"ibproof.coverage\""));
-	assert_non_null(strstr(buf, text));
 }
 
 /* A fail finding and a gap: FAIL first, INCOMPLETE after it. */
