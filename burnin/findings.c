@@ -19,6 +19,7 @@ struct finding_ctx {
 	FILE *summary;
 	int n_fail, n_emitted;
 	int n_unproven; /* not-tested cables without a load proof: one line */
+	bool *scheduled; /* per port: the schedule gave it a pair */
 	struct burnin_rate_ref *rates; /* per port: link_rate.c */
 };
 
@@ -251,13 +252,20 @@ static int counter_finding(struct finding_ctx *fc, int p, json_t *counters,
 			name, json_string_value(json_array_get(sat, 0))));
 }
 
-/* Was port p given any pair? node:HOST leaves most references out. */
-static bool in_schedule(const struct burnin_coord *co, int p)
+/*
+ * Which ports the schedule gave any pair (node:HOST leaves most references
+ * out): one pass over the pairs, not one per port (4,096 ports all-pairs
+ * have 8.4 M pairs). NULL when out of memory.
+ */
+static bool *scheduled_ports(const struct burnin_coord *co)
 {
-	for (int i = 0; i < co->sched.n_pairs; i++)
-		if (co->sched.pairs[i].a == p || co->sched.pairs[i].b == p)
-			return true;
-	return false;
+	bool *in = calloc((size_t)co->n_inv + 1, sizeof(*in));
+
+	for (int i = 0; in && i < co->sched.n_pairs; i++) {
+		in[co->sched.pairs[i].a] = true;
+		in[co->sched.pairs[i].b] = true;
+	}
+	return in;
 }
 
 static int port_findings(struct finding_ctx *fc, int p,
@@ -271,14 +279,14 @@ static int port_findings(struct finding_ctx *fc, int p,
 	int ret = 0;
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
-	if (in_schedule(co, p) || !co->alive[co->inv_rank[p]]) {
+	if (fc->scheduled[p] || !co->alive[co->inv_rank[p]]) {
 		ports->in_scope++;
 		if (v->tested && co->alive[co->inv_rank[p]])
 			ports->tested++;
 		else
 			ports->not_tested++;
 	}
-	if (!v->tested && in_schedule(co, p))
+	if (!v->tested && fc->scheduled[p])
 		ret |= put(
 			fc,
 			record_finding(
@@ -378,10 +386,12 @@ int burnin_emit_findings(struct burnin_coord *co,
 	int ret = 0;
 
 	fc.rates = calloc((size_t)co->n_inv + 1, sizeof(*fc.rates));
-	if (!fc.rates ||
+	fc.scheduled = scheduled_ports(co);
+	if (!fc.rates || !fc.scheduled ||
 	    burnin_link_rate_references(&co->ctx->cfg->judge, co->inv,
 					co->n_inv, fc.rates)) {
 		free(fc.rates);
+		free(fc.scheduled);
 		return -ENOMEM;
 	}
 	fprintf(fc.summary, "findings:\n");
@@ -405,6 +415,7 @@ int burnin_emit_findings(struct burnin_coord *co,
 	if (cables)
 		ret |= cable_findings(&fc, cables);
 	free(fc.rates);
+	free(fc.scheduled);
 	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");
 	*n_fail = fc.n_fail;
