@@ -176,6 +176,7 @@ struct report {
 	size_t n_coverage, cap_coverage;
 	json_t *untested; /* not-tested findings: part -> reason -> count */
 	json_t *run_lines; /* "FILE\tTOOL" -> [last start, last end line] */
+	json_t *run_ends; /* "FILE\tTOOL" -> its last run end record */
 	struct report_run_start *run_starts; /* burnin's */
 	size_t n_run_starts, cap_run_starts;
 	json_t *judging; /* each judging option: value, from (or NULL) */

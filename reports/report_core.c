@@ -39,14 +39,15 @@ int report_init(struct report *r)
 	r->runs = json_array();
 	r->untested = json_object();
 	r->run_lines = json_object();
+	r->run_ends = json_object();
 	r->entry_keys = json_object();
 	r->reenable = json_array();
 	r->still_disabled = json_array();
 	r->groups = json_array();
 	r->events = json_array();
 	if (!r->finding_keys || !r->twin_switches || !r->pcie || !r->runs ||
-	    !r->untested || !r->entry_keys || !r->reenable ||
-	    !r->still_disabled || !r->groups || !r->events) {
+	    !r->untested || !r->run_lines || !r->run_ends || !r->entry_keys ||
+	    !r->reenable || !r->still_disabled || !r->groups || !r->events) {
 		report_fini(r);
 		return -ENOMEM;
 	}
@@ -85,6 +86,7 @@ void report_fini(struct report *r)
 	json_decref(r->runs);
 	json_decref(r->untested);
 	json_decref(r->run_lines);
+	json_decref(r->run_ends);
 	free(r->coverage);
 	json_decref(r->entry_keys);
 	json_decref(r->reenable);

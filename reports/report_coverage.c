@@ -155,9 +155,13 @@ int report_coverage_note_run(struct report *r, const json_t *rec, uint16_t file,
 		if (json_object_set_new(r->run_lines, key, at))
 			return -ENOMEM;
 	}
-	if ((json_int_t)line > json_integer_value(json_array_get(at, k)))
-		json_array_set_new(at, k, json_integer((json_int_t)line));
-	return 0;
+	if ((json_int_t)line <= json_integer_value(json_array_get(at, k)))
+		return 0;
+	json_array_set_new(at, k, json_integer((json_int_t)line));
+	/* a file's last end record of a tool is its run's: burnin --resume
+	 * appends a run that judges the interrupted one's pairs too */
+	return k && json_object_set(r->run_ends, key, (json_t *)rec) ? -ENOMEM
+								     : 0;
 }
 
 /* Runs whose last start has no end after it: killed, or still running. */
@@ -185,11 +189,16 @@ static int take_unended(struct report *r)
 
 int report_coverage_build(struct report *r)
 {
+	const char *key;
 	size_t i;
 	json_t *v;
 	int ret = take_unended(r);
 
-	json_array_foreach(r->runs, i, v) if (!ret) ret = take_run(r, v);
+	json_object_foreach(r->run_ends, key, v)
+	{
+		if (!ret)
+			ret = take_run(r, v);
+	}
 	for (i = 0; !ret && i < r->n_findings; i++) {
 		const json_t *f = r->findings[i].rec;
 

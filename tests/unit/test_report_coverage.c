@@ -25,7 +25,7 @@
 #include "reports/report.h"
 
 struct fixture {
-	char path[64];
+	char path[64], path2[64]; /* a second record file, when used */
 	struct record_writer *w;
 	struct report r;
 	bool analysed;
@@ -56,6 +56,8 @@ static int teardown(void **state)
 	if (f->analysed)
 		report_fini(&f->r);
 	unlink(f->path);
+	if (f->path2[0])
+		unlink(f->path2);
 	free(f);
 	return 0;
 }
@@ -114,9 +116,23 @@ static void untested_port(struct fixture *f, int i, const char *reason)
 		       "counters not read: no answer"));
 }
 
+/* Further records go to a second file (another node's, another run's). */
+static void second_file(struct fixture *f)
+{
+	int fd;
+
+	assert_int_equal(0, record_writer_close(f->w));
+	snprintf(f->path2, sizeof(f->path2), "/tmp/ibproof-cov-XXXXXX.jsonl");
+	fd = mkstemps(f->path2, 6);
+	assert_true(fd >= 0);
+	close(fd);
+	f->w = record_writer_open(f->path2, false);
+	assert_non_null(f->w);
+}
+
 static void analyse(struct fixture *f, const char *accept)
 {
-	char *files[] = { f->path };
+	char *files[] = { f->path, f->path2 };
 
 	assert_int_equal(0, record_writer_close(f->w));
 	f->w = NULL;
@@ -126,7 +142,8 @@ static void analyse(struct fixture *f, const char *accept)
 	f->r.params.group_min = 4;
 	f->r.params.threads = 1;
 	f->r.params.accept_untested = accept;
-	assert_int_equal(0, report_analyse(&f->r, files, 1, NULL));
+	assert_int_equal(
+		0, report_analyse(&f->r, files, f->path2[0] ? 2 : 1, NULL));
 }
 
 static const struct report_coverage *row_of(const struct report *r,
@@ -191,6 +208,7 @@ static void counts_are_summed_exactly(void **state)
 	    json_pack("{s:o,s:o}", "ports", part(48, 45, 3), "switches",
 		      part(6, 6, 0)),
 	    NULL, true);
+	second_file(f); /* the same tool's run on another subnet */
 	run(f, "fabric counters", json_pack("{s:o}", "ports", part(48, 48, 0)),
 	    NULL, true);
 	run(f, "burnin",
@@ -290,6 +308,23 @@ static void unknown_accepted_passes(void **state)
 
 	run(f, "fabric check", NULL, NULL, true);
 	analyse(f, "unknown");
+	assert_true(report_passed(&f->r));
+}
+
+/*
+ * burnin --resume appends to its file: the interrupted run's end record
+ * (no scope) is superseded by the resumed run's, which judged both.
+ */
+static void resumed_run_counts_once(void **state)
+{
+	struct fixture *f = *state;
+
+	run(f, "burnin", NULL, NULL, true); /* interrupted: no scope */
+	run(f, "burnin", json_pack("{s:o}", "pairs", part(28, 28, 0)), NULL,
+	    true);
+	analyse(f, NULL);
+	assert_int_equal(1, f->r.n_coverage);
+	assert_int_equal(28, row_of(&f->r, "burnin", "pairs")->in_scope);
 	assert_true(report_passed(&f->r));
 }
 
@@ -400,6 +435,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(unknown_accepted_passes, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(started_never_ended, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(resumed_run_counts_once, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(stray_not_tested_finding, setup,
 						teardown),
