@@ -111,5 +111,16 @@ check "slow=gpu0022:mlx5_0:1 (no port of the routes): exit 2" \
 	test "$(rc nosuch)" = 2
 check "... naming it" grep -q "no port gpu0022:mlx5_0:1" "$dir/nosuch.out"
 
+# HCAs left at their default NodeDescription share HOST:CA:PORT: the
+# fake names those by the node GUID, every port a name of its own
+sed 's/"\(node\|name\)":"node00[1-4] mlx5_0"/"\1":"MT4123 ConnectX6"/g' \
+	"$routes" >"$dir/dup.jsonl"
+"$bin" burnin --dry-run --transport fake --fake "routes=$dir/dup.jsonl" \
+	>"$dir/dup.out" 2>&1
+check "shared descriptions: 4 ports named by their node GUID" test "$(grep -c \
+	'^  port [0-9]*: 0x[0-9a-f]\{16\}:ConnectX6:1 ' "$dir/dup.out")" = 4
+check "... and all 16 names differ" test "$(sed -n 's/^  port [0-9]*: \([^ ]*\) .*/\1/p' \
+	"$dir/dup.out" | sort -u | wc -l)" = 16
+
 [ "$fails" = 0 ] || { tail -n 5 "$dir"/*.out; exit 1; }
 echo PASS
