@@ -228,6 +228,11 @@ struct burnin_config {
 	const char *coverage, *plan_out; /* --coverage FILE, --plan FILE */
 	int max_rounds; /* --max-rounds N: route-aware all-pairs; 0 none */
 	bool allow_adaptive; /* --allow-adaptive: plan over AR paths anyway */
+	/* --plan-around-unread: plan cover/all-pairs with switches whose
+	 * table was not read (their cables not tested); else refused */
+	bool plan_around_unread;
+	/* --accept-untested: bit i accepts gaps of part i (burnin/scope.h) */
+	unsigned int accept_untested;
 	bool progress;
 	bool pin_numa;
 	const char *argv_line; /* for the run start record */

@@ -11,6 +11,7 @@
 
 #include "burnin/bootstrap.h"
 #include "burnin/burnin.h"
+#include "burnin/scope.h"
 #include "burnin/fake_fabric.h"
 #include "rdma/fake_transport.h"
 #include "common/cli.h"
@@ -54,6 +55,8 @@ enum {
 	OPT_COVERAGE,
 	OPT_PLAN,
 	OPT_MAX_ROUNDS,
+	OPT_PLAN_AROUND_UNREAD,
+	OPT_ACCEPT_UNTESTED,
 };
 
 static const struct cli_opt burnin_opts[] = {
@@ -77,6 +80,10 @@ static const struct cli_opt burnin_opts[] = {
 	  "with --routes: the rounds in the pairs:FILE format" },
 	{ "max-rounds", OPT_MAX_ROUNDS, "N",
 	  "with --routes and all-pairs: at most N rounds; past them flows share cables, the fewest (default: as many rounds as keep every flow alone on each cable it crosses)" },
+	{ "plan-around-unread", OPT_PLAN_AROUND_UNREAD, NULL,
+	  "with --routes, cover or all-pairs: plan although some switches' tables were not read (their cables are not tested); refused without it (exit 2)" },
+	{ "accept-untested", OPT_ACCEPT_UNTESTED, "LIST",
+	  "accept known gaps of these parts (ports, pairs, cables): listed, never an INCOMPLETE verdict (default: a gap is INCOMPLETE, exit 1)" },
 	{ "seed", OPT_SEED, "N",
 	  "seed of the schedule (default 0: inventory order)" },
 	{ "test", OPT_TEST, "LIST",
@@ -326,6 +333,17 @@ static int on_opt(void *p, int key, const char *arg)
 	case OPT_MAX_ROUNDS:
 		return parse_int("--max-rounds", arg, 1, 0x7fffffffL,
 				 &c->max_rounds);
+	case OPT_PLAN_AROUND_UNREAD:
+		c->plan_around_unread = true;
+		return 0;
+	case OPT_ACCEPT_UNTESTED: {
+		char err[160];
+
+		if (burnin_accept_parse(arg, &c->accept_untested, err,
+					sizeof(err)))
+			return cli_usage_error(&burnin_cmd, "%s", err);
+		return 0;
+	}
 	case OPT_TOPOLOGY:
 		c->topology = arg;
 		return 0;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "burnin/coord.h"
+#include "burnin/scope.h"
 #include "burnin/route_judge.h"
 #include "burnin/route_model.h"
 #include "common/array.h"
@@ -530,9 +531,32 @@ static int run_retests(struct burnin_coord *co, struct burnin_port_verdict *v)
 	return 0;
 }
 
+/*
+ * The verdict's scope line (INCOMPLETE: ... not tested, gaps accepted) on
+ * the summary, and the exit code: a gap not accepted is exit 1 (issue 32).
+ */
+static int scope_verdict(struct burnin_coord *co,
+			 const struct burnin_scope *scope, int code)
+{
+	const struct burnin_config *cfg = co->ctx->cfg;
+	FILE *out =
+		cfg->records && !strcmp(cfg->records, "-") ? stderr : stdout;
+	char line[512];
+
+	burnin_scope_line(scope, cfg->accept_untested, line, sizeof(line));
+	if (line[0])
+		fprintf(out, "%s\n", line);
+	if (code == IBP_EXIT_PASS &&
+	    burnin_scope_incomplete(scope, cfg->accept_untested))
+		return IBP_EXIT_FAIL;
+	return code;
+}
+
 static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 {
 	int n_fail = 0, code;
+	struct burnin_scope scope = { 0 };
+	bool judged = false;
 	json_t *end;
 
 	burnin_stop_workers(co); /* judging a big run takes a while */
@@ -544,14 +568,26 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 		struct judge_cable_result cables = { 0 };
 
 		burnin_coord_judge(co, v, &cables);
-		if (burnin_emit_findings(co, v, &cables, &n_fail) < 0)
+		if (burnin_emit_findings(co, v, &cables, &n_fail, &scope) < 0)
 			n_fail++;
 		burnin_coord_proof_close(co, &n_fail);
 		judge_cable_result_free(&cables);
 		code = n_fail ? IBP_EXIT_FAIL : IBP_EXIT_PASS;
+		judged = true;
 	}
 	burnin_progress_done(co);
+	if (judged)
+		code = scope_verdict(co, &scope, code);
 	end = burnin_run_record(co, "end");
+	if (end && judged) {
+		json_object_set_new(
+			end, "scope",
+			burnin_scope_json(&scope,
+					  co->ctx->cfg->accept_untested));
+		json_object_set_new(
+			end, "accepted_untested",
+			burnin_accept_json(co->ctx->cfg->accept_untested));
+	}
 	if (end) {
 		json_object_set_new(end, "outcome",
 				    json_string(code == IBP_EXIT_PASS ? "pass"

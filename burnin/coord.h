@@ -131,10 +131,13 @@ const char *burnin_test_name(int test);
 const char *burnin_cm_name(int cm);
 
 /* findings.c */
-/* cables: the cable judge's verdicts with --routes, or NULL */
+/* cables: the cable judge's verdicts with --routes, or NULL; *scope: the
+ * parts in scope, tested and not (issue 32, burnin/scope.h) */
+struct burnin_scope;
 int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v,
-			 const struct judge_cable_result *cables, int *n_fail);
+			 const struct judge_cable_result *cables, int *n_fail,
+			 struct burnin_scope *scope);
 
 /* overhead.c: the run's own figures, for the run end record */
 void burnin_overhead_note(struct burnin_coord *co, double step_s,

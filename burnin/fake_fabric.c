@@ -50,6 +50,7 @@ static struct {
 	struct burnin_routes *r;
 	double *capacity;
 	struct burnin_flow_fault *faults;
+	bool *shared_name; /* per CA port: its HOST:CA:PORT is another's too */
 	int console_fd;
 	bool console_warned;
 } fab = { .console_fd = -1 };
@@ -59,6 +60,7 @@ static void fabric_reset(void)
 	burnin_routes_free(fab.r);
 	free(fab.capacity);
 	free(fab.faults);
+	free(fab.shared_name);
 	if (fab.console_fd >= 0)
 		close(fab.console_fd);
 	memset(&fab, 0, sizeof(fab));
@@ -190,6 +192,89 @@ static int plant_cable_faults(char *err, size_t err_len)
 	return 0;
 }
 
+/*
+ * The CA port's names as the fabric gives them (issue 32): HOST and CA are
+ * the two words of its NodeDescription ("node016 mlx5_0"), as fabric's
+ * records split them; a description of one word is the host, and its CA
+ * is then named by the node GUID (an empty one: both). Cut at the field's
+ * size like every name (a name's bytes are text already, route_model).
+ */
+static void fabric_port_words(const struct burnin_route_ca *ca,
+			      struct dpath_port *p)
+{
+	const char *name = ca->node_name ? ca->node_name : "";
+	size_t host_len, ca_len;
+	const char *word;
+
+	name += strspn(name, " \t");
+	host_len = strcspn(name, " \t");
+	word = name + host_len + strspn(name + host_len, " \t");
+	ca_len = strcspn(word, " \t");
+	if (host_len)
+		snprintf(p->host, sizeof(p->host), "%.*s", (int)host_len, name);
+	else
+		snprintf(p->host, sizeof(p->host), "0x%016llx",
+			 (unsigned long long)ca->node_guid);
+	if (ca_len)
+		snprintf(p->ca, sizeof(p->ca), "%.*s", (int)ca_len, word);
+	else
+		snprintf(p->ca, sizeof(p->ca), "0x%016llx",
+			 (unsigned long long)ca->node_guid);
+	p->port = ca->port;
+}
+
+struct named_ca {
+	struct dpath_port p; /* host, ca, port */
+	int ca;
+};
+
+static int named_cmp(const void *x, const void *y)
+{
+	const struct named_ca *a = x, *b = y;
+	int c = strcmp(a->p.host, b->p.host);
+
+	if (!c)
+		c = strcmp(a->p.ca, b->p.ca);
+	return c ? c : a->p.port - b->p.port;
+}
+
+/*
+ * CA ports whose description gives them the same HOST:CA:PORT (HCAs
+ * left at their default NodeDescription, "MT4123 ConnectX6 ..."): their
+ * host is then the node GUID, so every fake port has a name of its own.
+ */
+static int mark_shared_names(void)
+{
+	int n = burnin_routes_n_cas(fab.r);
+	struct named_ca *v = calloc((size_t)n + 1, sizeof(*v));
+
+	fab.shared_name = calloc((size_t)n + 1, sizeof(*fab.shared_name));
+	if (!v || !fab.shared_name) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		fabric_port_words(burnin_routes_ca(fab.r, i), &v[i].p);
+		v[i].ca = i;
+	}
+	qsort(v, (size_t)n, sizeof(*v), named_cmp);
+	for (int i = 1; i < n; i++)
+		if (!named_cmp(&v[i - 1], &v[i]))
+			fab.shared_name[v[i - 1].ca] =
+				fab.shared_name[v[i].ca] = true;
+	free(v);
+	return 0;
+}
+
+static void fabric_port_names(int i, const struct burnin_route_ca *ca,
+			      struct dpath_port *p)
+{
+	fabric_port_words(ca, p);
+	if (fab.shared_name && fab.shared_name[i])
+		snprintf(p->host, sizeof(p->host), "0x%016llx",
+			 (unsigned long long)ca->node_guid);
+}
+
 static int load_routes(char *err, size_t err_len)
 {
 	char why[256] = "";
@@ -210,6 +295,8 @@ static int load_routes(char *err, size_t err_len)
 		fab.capacity[c] = burnin_routes_cable(fab.r, c)->capacity_gbps;
 		fab.faults[c] = (struct burnin_flow_fault){ 1, 1, 0 };
 	}
+	if (mark_shared_names())
+		return -ENOMEM;
 	return plant_cable_faults(err, err_len);
 }
 
@@ -256,10 +343,16 @@ static void fabric_port(int i, struct dpath_port *p)
 {
 	const struct burnin_route_ca *ca = burnin_routes_ca(fab.r, i);
 
+	fabric_port_names(i, ca, p);
 	p->guid = ca->port_guid;
 	p->lid = ca->lid;
 	if (ca->rate_gbps > 0)
 		p->rate_gbps = ca->rate_gbps;
+}
+
+static int fabric_port_index(uint64_t port_guid)
+{
+	return fab.r ? burnin_routes_ca_by_guid(fab.r, port_guid) : -1;
 }
 
 static double wall_now(void)
@@ -473,6 +566,7 @@ const struct dpath_fake_fabric_ops burnin_fake_fabric_ops = {
 	.ready = fabric_ready,
 	.n_ports = fabric_n_ports,
 	.port = fabric_port,
+	.port_index = fabric_port_index,
 	.flow_start = fabric_flow_start,
 	.flow_rates = fabric_flow_rates,
 	.flow_end = fabric_flow_end,

@@ -12,11 +12,14 @@
 #include "burnin/coord.h"
 #include "burnin/route_judge.h"
 #include "burnin/route_plan.h"
+#include "burnin/scope.h"
 
 struct finding_ctx {
 	struct burnin_coord *co;
 	FILE *summary;
 	int n_fail, n_emitted;
+	int n_unproven; /* not-tested cables without a load proof: one line */
+	bool *scheduled; /* per port: the schedule gave it a pair */
 	struct burnin_rate_ref *rates; /* per port: link_rate.c */
 };
 
@@ -39,10 +42,26 @@ static int put(struct finding_ctx *fc, json_t *f)
 	return ret;
 }
 
-/* A not-tested cable from the route planner (route_plan.h). */
+/*
+ * A not-tested cable from the route planner (route_plan.h). Those not
+ * proven loaded (no load proof) are as many as the cables the plan
+ * loads: one summary line says them all, their records name each.
+ */
 static int put_route(void *arg, json_t *finding)
 {
-	return put(arg, finding);
+	struct finding_ctx *fc = arg;
+	const char *why = json_string_value(json_object_get(
+		json_object_get(finding, "evidence"), "reason"));
+	int ret = 0;
+
+	if (!why || (strcmp(why, "no-load-proof") && strcmp(why, "not-proven")))
+		return put(fc, finding);
+	fc->n_unproven++;
+	fc->n_emitted++;
+	if (fc->co->w)
+		ret = record_writer_emit(fc->co->w, finding);
+	json_decref(finding);
+	return ret;
 }
 
 static json_t *subject(const struct dpath_port *p)
@@ -233,17 +252,25 @@ static int counter_finding(struct finding_ctx *fc, int p, json_t *counters,
 			name, json_string_value(json_array_get(sat, 0))));
 }
 
-/* Was port p given any pair? node:HOST leaves most references out. */
-static bool in_schedule(const struct burnin_coord *co, int p)
+/*
+ * Which ports the schedule gave any pair (node:HOST leaves most references
+ * out): one pass over the pairs, not one per port (4,096 ports all-pairs
+ * have 8.4 M pairs). NULL when out of memory.
+ */
+static bool *scheduled_ports(const struct burnin_coord *co)
 {
-	for (int i = 0; i < co->sched.n_pairs; i++)
-		if (co->sched.pairs[i].a == p || co->sched.pairs[i].b == p)
-			return true;
-	return false;
+	bool *in = calloc((size_t)co->n_inv + 1, sizeof(*in));
+
+	for (int i = 0; in && i < co->sched.n_pairs; i++) {
+		in[co->sched.pairs[i].a] = true;
+		in[co->sched.pairs[i].b] = true;
+	}
+	return in;
 }
 
 static int port_findings(struct finding_ctx *fc, int p,
-			 const struct burnin_port_verdict *v)
+			 const struct burnin_port_verdict *v,
+			 struct burnin_scope_count *ports)
 {
 	struct burnin_coord *co = fc->co;
 	char name[2 * DPATH_NAME_MAX + 16];
@@ -252,12 +279,21 @@ static int port_findings(struct finding_ctx *fc, int p,
 	int ret = 0;
 
 	burnin_port_name(&co->inv[p], name, sizeof(name));
-	if (!v->tested && in_schedule(co, p))
+	if (fc->scheduled[p] || !co->alive[co->inv_rank[p]]) {
+		ports->in_scope++;
+		if (v->tested && co->alive[co->inv_rank[p]])
+			ports->tested++;
+		else
+			ports->not_tested++;
+	}
+	if (!v->tested && fc->scheduled[p])
 		ret |= put(
 			fc,
 			record_finding(
 				"fail", "not-tested", subject(&co->inv[p]),
-				json_pack("{s:i}", "rank", co->inv_rank[p]),
+				json_pack("{s:s,s:s,s:i}", "part", "ports",
+					  "reason", "never-measured", "rank",
+					  co->inv_rank[p]),
 				"none",
 				"%s was never measured (its rank or its partners failed): see the pair records' errors and run burnin again",
 				name));
@@ -266,8 +302,9 @@ static int port_findings(struct finding_ctx *fc, int p,
 			fc,
 			record_finding(
 				"fail", "not-tested", subject(&co->inv[p]),
-				json_pack("{s:i,s:i}", "rank", co->inv_rank[p],
-					  "pairs_ok", v->n_ok),
+				json_pack("{s:s,s:s,s:i,s:i}", "part", "ports",
+					  "reason", "rank-lost", "rank",
+					  co->inv_rank[p], "pairs_ok", v->n_ok),
 				"none",
 				"%s: its rank %d stopped responding during the run, so its remaining pairs were not tested: check the node, then burnin node:%s",
 				name, co->inv_rank[p], co->inv[p].host));
@@ -310,9 +347,36 @@ static int cable_findings(struct finding_ctx *fc,
 	return ret;
 }
 
+/* The pairs of the run: measured (ok or error) or not tested. */
+static void pair_scope(const struct burnin_coord *co,
+		       struct burnin_scope_count *pairs)
+{
+	pairs->in_scope = co->n_m;
+	for (int i = 0; i < co->n_m; i++)
+		pairs->not_tested += co->m[i].status == BURNIN_PAIR_NOT_TESTED;
+	pairs->tested = pairs->in_scope - pairs->not_tested;
+}
+
+/*
+ * Why the cables a route-aware plan loads are not proven loaded: on the
+ * real transport the load proof is what shows the traffic took the routes
+ * (issue 32); NULL when it ran, or on the fake (a model, not a fabric).
+ */
+static const char *unproven_why(const struct burnin_coord *co)
+{
+	const struct burnin_config *cfg = co->ctx->cfg;
+
+	if (co->proof || !strcmp(cfg->ops->name, "fake"))
+		return NULL;
+	return cfg->prove_load
+		       ? "the load proof could not start: see its warning"
+		       : "--no-prove-load";
+}
+
 int burnin_emit_findings(struct burnin_coord *co,
 			 const struct burnin_port_verdict *v,
-			 const struct judge_cable_result *cables, int *n_fail)
+			 const struct judge_cable_result *cables, int *n_fail,
+			 struct burnin_scope *scope)
 {
 	struct finding_ctx fc = {
 		co, co->ctx->cfg->records && !strcmp(co->ctx->cfg->records, "-")
@@ -322,21 +386,36 @@ int burnin_emit_findings(struct burnin_coord *co,
 	int ret = 0;
 
 	fc.rates = calloc((size_t)co->n_inv + 1, sizeof(*fc.rates));
-	if (!fc.rates ||
+	fc.scheduled = scheduled_ports(co);
+	if (!fc.rates || !fc.scheduled ||
 	    burnin_link_rate_references(&co->ctx->cfg->judge, co->inv,
 					co->n_inv, fc.rates)) {
 		free(fc.rates);
+		free(fc.scheduled);
 		return -ENOMEM;
 	}
 	fprintf(fc.summary, "findings:\n");
-	if (co->ctx->cfg->routes) /* the cables no host traffic reaches */
-		ret |= burnin_route_not_tested(co->ctx->cfg, co->inv, co->n_inv,
-					       &co->sched, put_route, &fc);
+	*scope = (struct burnin_scope){ .has = { true, true, false } };
+	scope->has[BURNIN_PART_CABLES] = co->ctx->cfg->routes != NULL;
+	if (co->ctx->cfg->routes) /* the cables not tested, and why */
+		ret |= burnin_route_not_tested(
+			co->ctx->cfg, co->inv, co->n_inv, &co->sched,
+			unproven_why(co), co->proof,
+			&scope->part[BURNIN_PART_CABLES], put_route, &fc);
+	if (fc.n_unproven)
+		fprintf(fc.summary,
+			"  warn not-tested: %d cables loaded as planned, not proven by a load proof (%s): their not-tested records name each\n",
+			fc.n_unproven,
+			unproven_why(co) ? unproven_why(co)
+					 : "their counters proved nothing");
 	for (int p = 0; p < co->n_inv; p++)
-		ret |= port_findings(&fc, p, &v[p]);
+		ret |= port_findings(&fc, p, &v[p],
+				     &scope->part[BURNIN_PART_PORTS]);
+	pair_scope(co, &scope->part[BURNIN_PART_PAIRS]);
 	if (cables)
 		ret |= cable_findings(&fc, cables);
 	free(fc.rates);
+	free(fc.scheduled);
 	if (!fc.n_emitted)
 		fprintf(fc.summary, "  none\n");
 	*n_fail = fc.n_fail;

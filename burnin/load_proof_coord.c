@@ -69,9 +69,16 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 		log_error("--prove-load: %s", why);
 		return IBP_EXIT_RUNTIME;
 	}
-	log_warn("no load proof (cables loaded as planned, not proven): %s; "
-		 "--no-prove-load silences this",
-		 why);
+	if (strcmp(cfg->ops->name, "fake")) /* issue 32: not a pass */
+		log_warn("no load proof: %s: the cables the plan loads will be "
+			 "not-tested and the run INCOMPLETE (--prove-load "
+			 "makes this an error, --accept-untested cables "
+			 "accepts it)",
+			 why);
+	else
+		log_warn("no load proof (cables loaded as planned, not "
+			 "proven): %s; --no-prove-load silences this",
+			 why);
 	return IBP_EXIT_PASS;
 }
 

@@ -49,6 +49,9 @@ struct burnin_load_proof {
 	/* run totals: per route cable, the error deltas at its two ends */
 	uint64_t (*errors)[FABRIC_PC_ERRORS_END];
 	bool *errors_read; /* per route cable: counters read in a step */
+	/* per route cable: a step proved it loaded, or not loaded (issue 32:
+	 * one only ever unread, unproven or idle is not tested) */
+	bool *decided;
 	struct record_writer *cert; /* the certificate's file, or NULL */
 	int n_not_loaded;
 };
@@ -61,9 +64,10 @@ static int alloc_tables(struct burnin_load_proof *lp, int n_inv)
 	lp->target_of_end = malloc(nc * sizeof(*lp->target_of_end));
 	lp->errors = calloc(nc, sizeof(*lp->errors));
 	lp->errors_read = calloc(nc, sizeof(*lp->errors_read));
+	lp->decided = calloc(nc, sizeof(*lp->decided));
 	lp->inv_ca = malloc((size_t)(n_inv ? n_inv : 1) * sizeof(int));
 	if (!lp->capacity || !lp->target_of_end || !lp->errors ||
-	    !lp->errors_read || !lp->inv_ca)
+	    !lp->errors_read || !lp->decided || !lp->inv_ca)
 		return -ENOMEM;
 	for (int c = 0; c < lp->n_cables; c++) {
 		lp->capacity[c] = burnin_routes_cable(lp->r, c)->capacity_gbps;
@@ -196,6 +200,7 @@ void burnin_load_proof_close(struct burnin_load_proof *lp)
 	free(lp->target_of_end);
 	free(lp->errors);
 	free(lp->errors_read);
+	free(lp->decided);
 	free(lp->inv_ca);
 	free(lp->flow_refs);
 	free(lp->t);
@@ -400,6 +405,9 @@ static int prove_cable(struct burnin_load_proof *lp,
 	rc = emit_load(
 		lp, w,
 		burnin_cable_load_record(s->round, s->test, &ref, l, &p));
+	if (p.status == BURNIN_CABLE_LOADED ||
+	    p.status == BURNIN_CABLE_NOT_LOADED)
+		lp->decided[l->cable] = true;
 	if (p.status != BURNIN_CABLE_NOT_LOADED)
 		return rc;
 	lp->n_not_loaded++;
@@ -432,6 +440,11 @@ int burnin_load_proof_end(struct burnin_load_proof *lp,
 	for (int k = 0; k < lp->loads.n_cables && !rc; k++)
 		rc = prove_cable(lp, s, &lp->loads.cables[k], w);
 	return rc;
+}
+
+bool burnin_load_proof_decided(const struct burnin_load_proof *lp, int cable)
+{
+	return lp && cable >= 0 && cable < lp->n_cables && lp->decided[cable];
 }
 
 int burnin_load_proof_not_loaded(const struct burnin_load_proof *lp)

@@ -71,6 +71,9 @@ int burnin_load_proof_end(struct burnin_load_proof *lp,
  */
 void burnin_load_proof_set_certificate(struct burnin_load_proof *lp,
 				       struct record_writer *cert);
+/* A step proved route cable `cable` loaded, or not loaded (not only ever
+ * unread, unproven or idle). */
+bool burnin_load_proof_decided(const struct burnin_load_proof *lp, int cable);
 /* cable-not-loaded findings so far. */
 int burnin_load_proof_not_loaded(const struct burnin_load_proof *lp);
 /*

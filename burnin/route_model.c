@@ -351,3 +351,29 @@ void burnin_cable_name(const struct burnin_routes *r, int c, char *buf,
 	snprintf(num, sizeof(num), ":%d", k->to_port);
 	name_put(&b, num, strlen(num));
 }
+
+int burnin_routes_unread_switches(const struct burnin_routes *r, int *nodes,
+				  int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < r->m->nnodes; i++)
+		if (r->m->nodes[i]->type == FABRIC_NODE_SWITCH &&
+		    !r->fr.lft[i].valid && n++ < max)
+			nodes[n - 1] = (int)i;
+	return n;
+}
+
+bool burnin_routes_table_unread(const struct burnin_routes *r, uint64_t guid)
+{
+	const struct fabric_node *n = fabric_find_guid(r->m, guid);
+
+	return n && n->type == FABRIC_NODE_SWITCH && !r->fr.lft[n->idx].valid;
+}
+
+void burnin_routes_switch(const struct burnin_routes *r, int node,
+			  uint64_t *guid, const char **name)
+{
+	*guid = r->m->nodes[node]->guid;
+	*name = r->m->nodes[node]->name;
+}

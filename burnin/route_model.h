@@ -103,6 +103,19 @@ struct fabric_ar;
 const struct fabric_ar *burnin_routes_cable_ar(const struct burnin_routes *r,
 					       int c);
 
+/*
+ * The switches whose forwarding table the routes lack (no lft record, not
+ * in the dump: not read), as node indexes into nodes[max]. Returns their
+ * number (more than max: only max written). burnin_routes_switch(): a
+ * node's GUID and name (issue 32).
+ */
+int burnin_routes_unread_switches(const struct burnin_routes *r, int *nodes,
+				  int max);
+void burnin_routes_switch(const struct burnin_routes *r, int node,
+			  uint64_t *guid, const char **name);
+/* The switch of node GUID guid has no table in the routes. */
+bool burnin_routes_table_unread(const struct burnin_routes *r, uint64_t guid);
+
 /* "leaf01:17->spine03:5" (names made safe for a terminal) into buf. */
 void burnin_cable_name(const struct burnin_routes *r, int c, char *buf,
 		       size_t len);

@@ -16,7 +16,10 @@
 #include <jansson.h>
 
 #include "burnin/route_ar.h"
+#include "burnin/load_proof_run.h"
 #include "burnin/route_plan.h"
+#include "burnin/scope.h"
+#include "burnin/route_tables.h"
 #include "common/cli.h"
 #include "common/log.h"
 #include "common/progress.h"
@@ -170,11 +173,27 @@ static int cable_line(const struct route_ctx *c, const struct route_cert *cert,
 
 static json_t *not_tested_finding(const struct route_ctx *c, int k)
 {
+	const struct burnin_cable *b = burnin_routes_cable(c->r, k);
 	char name[512];
 
 	burnin_cable_name(c->r, k, name, sizeof(name));
+	if (burnin_routes_table_unread(c->r, b->from_guid) ||
+	    burnin_routes_table_unread(c->r, b->to_guid)) /* issue 32 */
+		return record_finding(
+			"warn", "not-tested", cable_subject(c, k),
+			json_pack("{s:s,s:s,s:s}", "part", "cables", "reason",
+				  "table-not-read", "detail",
+				  "a switch at one end has no table in the "
+				  "routes"),
+			"retest",
+			"cable %s: the forwarding table of a switch at its "
+			"end was not read, so no plan routes over it "
+			"(--plan-around-unread): not tested; read the tables "
+			"again (ibproof fabric routes) and rerun",
+			name);
 	return record_finding("warn", "not-tested", cable_subject(c, k),
-			      json_pack("{s:s}", "reason",
+			      json_pack("{s:s,s:s,s:s}", "part", "cables",
+					"reason", "unreachable", "detail",
 					"no pair of present hosts is "
 					"routed over it"),
 			      "none",
@@ -188,6 +207,22 @@ static json_t *not_tested_finding(const struct route_ctx *c, int k)
 static int not_tested(const struct route_ctx *c, int k, FILE *out)
 {
 	return emit(out, not_tested_finding(c, k));
+}
+
+/* A cable the plan loads that no load proof showed loaded (issue 32). */
+static json_t *unproven_finding(const struct route_ctx *c, int k,
+				const char *reason, const char *why)
+{
+	char name[512];
+
+	burnin_cable_name(c->r, k, name, sizeof(name));
+	return record_finding("warn", "not-tested", cable_subject(c, k),
+			      json_pack("{s:s,s:s,s:s}", "part", "cables",
+					"reason", reason, "detail", why),
+			      "retest",
+			      "cable %s: loaded as planned, not proven (%s): "
+			      "not tested; run again with the load proof",
+			      name, why);
 }
 
 /* Route-aware all-pairs: the bound L, the busiest cable, the plan. */
@@ -563,6 +598,8 @@ int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 	struct route_ar ar;
 	int code = load(cfg, &r, &c, inv, n);
 
+	if (!code && (code = burnin_route_tables_check(cfg, r)))
+		route_ctx_free(&c); /* a table not read (issue 32) */
 	if (code) {
 		burnin_routes_free(r);
 		return code;
@@ -594,22 +631,52 @@ int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 int burnin_route_not_tested(const struct burnin_config *cfg,
 			    const struct dpath_port *inv, int n,
 			    const struct burnin_schedule *s,
+			    const char *unproven,
+			    const struct burnin_load_proof *proof,
+			    struct burnin_scope_count *count,
 			    int (*put)(void *arg, json_t *finding), void *arg)
 {
 	struct burnin_routes *r = NULL;
 	struct route_cert cert;
 	struct route_ctx c;
 	int k, rc = load(cfg, &r, &c, inv, n) ? -EINVAL : 0;
+	const char *why;
+	bool every;
 
+	*count = (struct burnin_scope_count){ 0 };
 	if (rc) {
 		burnin_routes_free(r);
 		return rc;
 	}
 	rc = route_cert_build(&c, s, &cert);
-	for (k = 0; !rc && k < cert.n_cables; k++)
-		if (burnin_routes_cable(r, k)->inter_switch &&
-		    !cert.reachable[k])
-			rc = put(arg, not_tested_finding(&c, k));
+	every = !strcmp(cfg->schedule, "cover") ||
+		!strcmp(cfg->schedule, "all-pairs");
+	for (k = 0; !rc && k < cert.n_cables; k++) {
+		/* in scope: every cable cover and all-pairs set out to load,
+		 * what another schedule loads, and the unreachable */
+		if (!burnin_routes_cable(r, k)->inter_switch ||
+		    (!every && cert.reachable[k] && !cert.rounds_loaded[k]))
+			continue;
+		count->in_scope++;
+		why = !cert.reachable[k] ? NULL
+		      : unproven	 ? unproven
+		      : proof && cert.rounds_loaded[k] &&
+				      !burnin_load_proof_decided(proof, k)
+			      ? "the load proof read no counter that proves "
+				"it loaded or not: its cable-load records "
+				"say unread, unproven or idle"
+			      : "";
+		if (why && !why[0]) {
+			count->tested++;
+			continue;
+		}
+		count->not_tested++;
+		rc = put(arg,
+			 !why ? not_tested_finding(&c, k)
+			 : unproven
+				 ? unproven_finding(&c, k, "no-load-proof", why)
+				 : unproven_finding(&c, k, "not-proven", why));
+	}
 	if (cert.n_cables)
 		route_cert_free(&cert);
 	route_ctx_free(&c);

@@ -286,13 +286,23 @@ int burnin_route_plan(const struct burnin_config *cfg, struct dpath_port *inv,
 
 /*
  * After a run with --routes: one not-tested finding (warn, subject the
- * cable's two ends) per switch-to-switch cable no pair of present hosts
- * is routed over, handed to put (which takes the reference). 0 or the
- * first error.
+ * cable's two ends, evidence part "cables" and reason) per
+ * switch-to-switch cable no pair of present hosts is routed over
+ * ("unreachable"), and, when unproven says why no load proof showed the
+ * loaded ones loaded, per loaded one ("no-load-proof"), as for each one a
+ * load proof that ran (proof, or NULL) never decided; each handed to
+ * put (which takes the reference). *count: the switch-to-switch cables in
+ * scope (cover, all-pairs: all; another schedule: those it loads and the
+ * unreachable), tested and not (issue 32). 0 or the first error.
  */
+struct burnin_scope_count;
+struct burnin_load_proof;
 int burnin_route_not_tested(const struct burnin_config *cfg,
 			    const struct dpath_port *inv, int n,
 			    const struct burnin_schedule *s,
+			    const char *unproven,
+			    const struct burnin_load_proof *proof,
+			    struct burnin_scope_count *count,
 			    int (*put)(void *arg, json_t *finding), void *arg);
 
 #endif

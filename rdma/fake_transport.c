@@ -4,7 +4,8 @@
  * model). Time is real: run() sleeps the whole warm-up and measurement
  * window, 100 ms at a time, so rounds, deadlines and stall handling behave
  * as on hardware. Figures come from the configuration (fake_transport.h),
- * never from a device, and its ports are named fakeN.
+ * never from a device, and its ports are named fakeN (with routes=FILE,
+ * the routes' host, CA and port: fake_fabric.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "rdma/fake_transport.h"
@@ -48,6 +50,7 @@ struct fault {
 	enum fault_kind kind;
 	char port[2 * DPATH_NAME_MAX + 16];
 	double value;
+	int index; /* with routes: the port it names (resolve_faults()) */
 };
 
 static struct {
@@ -104,6 +107,20 @@ static bool fabric_active(void)
 	return fabric && fabric->n_ports() > 0;
 }
 
+/* Port p's index among the fake's ports (its counters, its faults). */
+static int port_index(const struct dpath_port *p)
+{
+	char *end;
+	long i;
+
+	if (fabric_active()) {
+		i = fabric->port_index(p->guid);
+		return i >= 0 && i < FAKE_MAX_PORTS ? (int)i : 0;
+	}
+	i = strtol(p->ca + 4, &end, 10);
+	return end != p->ca + 4 && i >= 0 && i < FAKE_MAX_PORTS ? (int)i : 0;
+}
+
 void dpath_fake_reset(void)
 {
 	if (fabric)
@@ -157,6 +174,7 @@ static int parse_fault(enum fault_kind kind, const char *val, char *err,
 	if (ret)
 		return -EINVAL;
 	f->kind = kind;
+	f->index = -1;
 	cfg.n_faults++;
 	return 0;
 }
@@ -220,6 +238,91 @@ static int parse_item(const char *key, const char *val, char *err,
 	return 0;
 }
 
+/* The fake's ports: the routes' first cfg.ports CA ports, or its own. */
+static void settle_ports(void)
+{
+	int n = fabric_active() ? fabric->n_ports() : 0;
+
+	if (n && (!cfg.ports_set || cfg.ports > n))
+		cfg.ports = n < FAKE_MAX_PORTS ? n : FAKE_MAX_PORTS;
+}
+
+static void fake_port(struct dpath_port *p, int i);
+
+/*
+ * Does fault text name port p (index i)? "HOST:CA:PORT", "CA:PORT", or
+ * with routes the port GUID "0x...". Without routes a HOST other than
+ * this one is another node's port of the same index: the fake's ports are
+ * the same on every node, so it names a port still (*other_host).
+ */
+static bool fault_names_port(const char *text, const struct dpath_port *p,
+			     bool *other_host)
+{
+	char full[2 * DPATH_NAME_MAX + 16], local[DPATH_NAME_MAX + 16];
+	const char *colon;
+
+	snprintf(full, sizeof(full), "%s:%s:%d", p->host, p->ca, p->port);
+	snprintf(local, sizeof(local), "%s:%d", p->ca, p->port);
+	*other_host = false;
+	if (!strcmp(text, full) || !strcmp(text, local))
+		return true;
+	if (fabric_active()) {
+		char guid[24];
+
+		snprintf(guid, sizeof(guid), "0x%016llx",
+			 (unsigned long long)p->guid);
+		return !strcasecmp(text, guid);
+	}
+	colon = strchr(text, ':');
+	*other_host = colon && !strcmp(colon + 1, local);
+	return *other_host;
+}
+
+/*
+ * Every planted port fault names exactly one of the fake's ports (issue
+ * 32): one naming none would plant nothing and the run would pass, a
+ * test that can never fail. 0; -EINVAL with err naming it.
+ */
+static int resolve_faults(char *err, size_t err_len)
+{
+	settle_ports();
+	for (int f = 0; f < cfg.n_faults; f++) {
+		struct fault *ft = &cfg.faults[f];
+		int hits = 0;
+
+		for (int i = 0; i < cfg.ports; i++) {
+			struct dpath_port p;
+			bool elsewhere;
+
+			fake_port(&p, i);
+			if (!fault_names_port(ft->port, &p, &elsewhere))
+				continue;
+			if (!hits++)
+				ft->index = i;
+		}
+		if (hits == 1)
+			continue;
+		if (hits)
+			snprintf(
+				err, err_len,
+				"fake: '%s=%s@%g': '%s' names %d ports of %s; name one as HOST:CA:PORT",
+				fault_names[ft->kind], ft->port, ft->value,
+				ft->port, hits,
+				fabric_active() ? "the routes" : "the fake");
+		else
+			snprintf(
+				err, err_len,
+				"fake: '%s=%s@%g': no port %s among the fake's %d (%s)",
+				fault_names[ft->kind], ft->port, ft->value,
+				ft->port, cfg.ports,
+				fabric_active()
+					? "the routes' CA ports, HOST:CA:PORT"
+					: "fakeI:1 or HOST:fakeI:1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int dpath_fake_configure(const char *spec, char *err, size_t err_len)
 {
 	char *copy, *save = NULL, *item;
@@ -250,6 +353,8 @@ int dpath_fake_configure(const char *spec, char *err, size_t err_len)
 	free(copy);
 	if (!ret && fabric)
 		ret = fabric->ready(err, err_len);
+	if (!ret)
+		ret = resolve_faults(err, err_len);
 	return ret;
 }
 
@@ -261,20 +366,17 @@ static double fault_value(const struct dpath_port *p, enum fault_kind kind,
 
 	snprintf(full, sizeof(full), "%s:%s:%d", p->host, p->ca, p->port);
 	snprintf(local, sizeof(local), "%s:%d", p->ca, p->port);
-	for (int i = 0; i < cfg.n_faults; i++)
-		if (cfg.faults[i].kind == kind &&
-		    (!strcmp(cfg.faults[i].port, full) ||
-		     !strcmp(cfg.faults[i].port, local)))
-			return cfg.faults[i].value;
+	for (int i = 0; i < cfg.n_faults; i++) {
+		const struct fault *f = &cfg.faults[i];
+
+		if (f->kind != kind)
+			continue;
+		if (fabric_active()
+			    ? f->index == port_index(p)
+			    : !strcmp(f->port, full) || !strcmp(f->port, local))
+			return f->value;
+	}
 	return none;
-}
-
-static int port_index(const struct dpath_port *p)
-{
-	char *end;
-	long i = strtol(p->ca + 4, &end, 10);
-
-	return end != p->ca + 4 && i >= 0 && i < FAKE_MAX_PORTS ? (int)i : 0;
 }
 
 static void fake_port(struct dpath_port *p, int i)
@@ -288,8 +390,8 @@ static void fake_port(struct dpath_port *p, int i)
 		p->guid += (uint64_t)(unsigned char)*h << 20;
 	p->lid = (uint16_t)(i + 1);
 	p->rate_gbps = cfg.rate;
-	if (fabric_active())
-		fabric->port(i, p); /* the CA port's GUID, LID and rate */
+	if (fabric_active()) /* the CA port's names, GUID, LID and rate */
+		fabric->port(i, p);
 	p->gid_index = -1;
 	snprintf(p->state, sizeof(p->state), "%s",
 		 ib_port_state_name(IB_PORT_STATE_ACTIVE));
@@ -317,7 +419,7 @@ static int fake_list_ports(const char *filter, struct dpath_port **ports,
 			   int *n_ports)
 {
 	struct dpath_port *p;
-	char err[160], name[DPATH_NAME_MAX + 16];
+	char err[160], name[DPATH_NAME_MAX + 16], full[2 * DPATH_NAME_MAX + 16];
 	int k = 0;
 
 	if (strlen(record_hostname()) >= sizeof(p->host)) {
@@ -331,11 +433,7 @@ static int fake_list_ports(const char *filter, struct dpath_port **ports,
 		log_error("IBP_FAKE: %s", err);
 		return -EINVAL;
 	}
-	if (fabric_active() &&
-	    (!cfg.ports_set || cfg.ports > fabric->n_ports()))
-		cfg.ports = fabric->n_ports() < FAKE_MAX_PORTS
-				    ? fabric->n_ports()
-				    : FAKE_MAX_PORTS;
+	settle_ports();
 	if (fabric_active() && fabric->n_ports() > cfg.ports && !cfg.ports_set)
 		log_warn(
 			"fake: the routes have %d CA ports; the fake serves the first %d",
@@ -346,7 +444,9 @@ static int fake_list_ports(const char *filter, struct dpath_port **ports,
 	for (int i = 0; i < cfg.ports; i++) {
 		fake_port(&p[k], i);
 		snprintf(name, sizeof(name), "%s:%d", p[k].ca, p[k].port);
-		if (!filter || filter_has(filter, name))
+		snprintf(full, sizeof(full), "%s:%s", p[k].host, name);
+		if (!filter || filter_has(filter, name) ||
+		    filter_has(filter, full))
 			k++;
 	}
 	*ports = p;

@@ -37,7 +37,9 @@ extern const struct dpath_transport_ops dpath_fake_ops;
  *   hang-s=S         default 30
  *   judge-s=S        rank 0's judging before a retest round takes S
  *                    seconds longer (a cluster too big to judge quickly)
- * PORT is "fakeI:1" (any host) or "HOST:fakeI:1".
+ * PORT is "fakeI:1" (any host) or "HOST:fakeI:1"; with routes=FILE the
+ * fabric's names, "HOST:CA:PORT" ("CA:PORT" when one port has it, or the
+ * port GUID "0x..."). A fault naming no port, or several, is refused.
  *
  * Items the fake does not know go to its fabric, when one is set
  * (dpath_fake_set_fabric(): burnin/fake_fabric.c, routes=FILE and the
@@ -58,7 +60,8 @@ int dpath_fake_split_fault(const char *val, char *where, size_t len,
 /*
  * The fabric behind the fake (issue 16): a data plane modelled from the
  * fabric's routes. With it, the fake's ports are the fabric's CA ports
- * (named fakeI still, with the CA's port GUID, LID and rate) and a
+ * (named as the routes name them: host, CA and port, with the CA's port
+ * GUID, LID and rate) and a
  * measuring end gets its rate in each window from the fabric, which sees
  * every flow of the step (across processes). The fake keeps the HCA
  * faults, the efficiency and the timing.
@@ -78,7 +81,11 @@ struct dpath_fake_fabric_ops {
 	int (*ready)(char *err, size_t err_len);
 	/* Its CA ports (0: no fabric configured; the fake's own ports). */
 	int (*n_ports)(void);
-	void (*port)(int i, struct dpath_port *p); /* guid, lid, rate */
+	/* Port i: host, CA and port as the fabric names them, guid, lid,
+	 * rate. */
+	void (*port)(int i, struct dpath_port *p);
+	/* The index of a port GUID among its CA ports, -1 none. */
+	int (*port_index)(uint64_t port_guid);
 	/* A measuring end starts its flow: the others of the step see it. */
 	int (*flow_start)(const struct dpath_fake_flow *f);
 	/*

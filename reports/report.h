@@ -91,6 +91,9 @@ struct report_params {
 	bool no_fast_path; /* every line through jansson (for tests) */
 	long split_min; /* files this big are read in parts (0: 32 MiB) */
 	double timeout_s; /* --timeout: give up reading after this, 0 = none */
+	/* --accept-untested LIST: parts whose gaps are accepted ("unknown":
+	 * runs that wrote no scope), or NULL */
+	const char *accept_untested;
 };
 
 /* A burnin run start record: the params it judged its pairs with. */
@@ -112,6 +115,15 @@ struct report_finding {
 	json_t *rec; /* the finding record (kind finding) */
 	unsigned int count; /* times seen (deduplicated) */
 	bool own; /* made by the report, not taken in */
+};
+
+/* One row of the coverage block: a tool's part, summed over its runs. */
+struct report_coverage {
+	const char *tool, *part; /* interned; part NULL: wrote no scope */
+	long long in_scope, tested, not_tested;
+	unsigned int runs;
+	unsigned int unended; /* part NULL: runs started with no end record */
+	bool accepted; /* its gaps accepted (the run's or the report's) */
 };
 
 enum report_entry_kind { ENTRY_PORT, ENTRY_NODE };
@@ -171,6 +183,11 @@ struct report {
 	json_t *twin_switches; /* node guid string -> true */
 	json_t *pcie; /* pcie records kept: array */
 	json_t *runs; /* run end records: array */
+	struct report_coverage *coverage; /* report_coverage.c */
+	size_t n_coverage, cap_coverage;
+	json_t *untested; /* not-tested findings: part -> reason -> count */
+	json_t *run_lines; /* "FILE\tTOOL" -> [last start, last end line] */
+	json_t *run_ends; /* "FILE\tTOOL" -> its last run end record */
 	struct report_run_start *run_starts; /* burnin's */
 	size_t n_run_starts, cap_run_starts;
 	json_t *judging; /* each judging option: value, from (or NULL) */
@@ -282,6 +299,25 @@ int report_group_events(struct report *r);
 /* "this node only" / "part of a common cause" for a kernel log finding. */
 const char *report_scope_text(const json_t *finding);
 int report_apply_previous(struct report *r, const char *path);
+
+/*
+ * Coverage (report_coverage.c, issue 32): built from the run end records'
+ * `scope` and the not-tested findings taken in, after reading. INCOMPLETE
+ * when a gap is not accepted, a run wrote no scope, or a not-tested
+ * finding's part is counted by no run's scope.
+ */
+int report_coverage_build(struct report *r);
+/* While reading: a run record at line of file (a run that started and
+ * has no later end record is coverage unknown). 0 or -ENOMEM. */
+int report_coverage_note_run(struct report *r, const json_t *rec, uint16_t file,
+			     unsigned long line);
+bool report_incomplete(const struct report *r);
+/* "INCOMPLETE: burnin: 8 of 32 cables not tested; ..." */
+void report_incomplete_text(const struct report *r, char *buf, size_t len);
+json_t *report_coverage_json(const struct report *r);
+/* The text block: one line per row, then the not-tested by reason. */
+struct report_buf;
+void report_coverage_lines(const struct report *r, struct report_buf *b);
 
 /* Verdict and counts. */
 bool report_passed(const struct report *r);

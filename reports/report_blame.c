@@ -622,9 +622,15 @@ static size_t fail_findings(const struct report *r)
 	return n;
 }
 
+/* Something fails acceptance (apart from coverage). */
+static bool report_failed(const struct report *r)
+{
+	return r->n_entries || fail_findings(r);
+}
+
 bool report_passed(const struct report *r)
 {
-	return !r->n_entries && !fail_findings(r);
+	return !report_failed(r) && !report_incomplete(r);
 }
 
 static void append_part(char *buf, size_t len, int n, const char *one,
@@ -662,10 +668,28 @@ static void append_parts(char *buf, size_t len, int cables, int optics)
 	snprintf(buf + used, len - used, " to replace)");
 }
 
+/* "; INCOMPLETE: ..." after a FAIL line, or the whole line. */
+static void append_incomplete(const struct report *r, char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+
+	if (!report_incomplete(r) || used + 2 >= len)
+		return;
+	if (used)
+		snprintf(buf + used, len - used, "; ");
+	used = strlen(buf);
+	report_incomplete_text(r, buf + used, len - used);
+}
+
 void report_verdict_line(const struct report *r, char *buf, size_t len)
 {
 	if (report_passed(r)) {
 		snprintf(buf, len, "PASS");
+		return;
+	}
+	buf[0] = '\0';
+	if (!report_failed(r)) {
+		append_incomplete(r, buf, len);
 		return;
 	}
 	snprintf(buf, len, "FAIL: ");
@@ -688,4 +712,5 @@ void report_verdict_line(const struct report *r, char *buf, size_t len)
 	if (strlen(buf) == 6)
 		snprintf(buf + 6, len - 6, "%zu failed checks",
 			 fail_findings(r));
+	append_incomplete(r, buf, len);
 }

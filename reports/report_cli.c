@@ -21,6 +21,7 @@ enum report_key {
 	KEY_GROUP_MIN,
 	KEY_THREADS,
 	KEY_JANSSON_ONLY,
+	KEY_ACCEPT_UNTESTED,
 };
 
 static const struct cli_opt report_opts[] = {
@@ -34,6 +35,8 @@ static const struct cli_opt report_opts[] = {
 	  "write JUnit XML, one testcase per check" },
 	{ "disable-script", KEY_SCRIPT, "FILE",
 	  "write ibportstate commands for the disable list (never run by ibproof)" },
+	{ "accept-untested", KEY_ACCEPT_UNTESTED, "LIST",
+	  "accept known gaps of these parts (ports, cables, ...; unknown: runs whose records carry no scope): listed in the coverage block, never an INCOMPLETE verdict" },
 	{ "group-min", KEY_GROUP_MIN, "N",
 	  "this many ports of one switch, or nodes at once, make a common cause (default 4)" },
 	{ "threads", KEY_THREADS, "N",
@@ -54,7 +57,8 @@ static const struct cli_cmd report_cmd = {
 		"with at least two partners that were fine with others. Cabling and\n"
 		"counter findings blame a cable, PCIe findings a node's device; many\n"
 		"on one switch, or at once on many nodes, are reported as a common cause.\n"
-		"Exit 0 when acceptance passes, 1 when it does not, 2 on bad input\n"
+		"Exit 0 when acceptance passes, 1 when it does not or something in scope\n"
+		"was not tested (INCOMPLETE), 2 on bad input\n"
 		"(with FILE:LINE).\n",
 	.opts = report_opts,
 	.shared_opts = judge_cli_opts,
@@ -94,6 +98,9 @@ static int report_opt(void *ctx, int key, const char *arg)
 		return 0;
 	case KEY_SCRIPT:
 		o->script = arg;
+		return 0;
+	case KEY_ACCEPT_UNTESTED:
+		o->params.accept_untested = arg;
 		return 0;
 	case KEY_GROUP_MIN:
 		if (cli_parse_long(&report_cmd, "--group-min", arg, 2, 100000,

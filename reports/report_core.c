@@ -37,14 +37,17 @@ int report_init(struct report *r)
 	r->twin_switches = json_object();
 	r->pcie = json_array();
 	r->runs = json_array();
+	r->untested = json_object();
+	r->run_lines = json_object();
+	r->run_ends = json_object();
 	r->entry_keys = json_object();
 	r->reenable = json_array();
 	r->still_disabled = json_array();
 	r->groups = json_array();
 	r->events = json_array();
 	if (!r->finding_keys || !r->twin_switches || !r->pcie || !r->runs ||
-	    !r->entry_keys || !r->reenable || !r->still_disabled ||
-	    !r->groups || !r->events) {
+	    !r->untested || !r->run_lines || !r->run_ends || !r->entry_keys ||
+	    !r->reenable || !r->still_disabled || !r->groups || !r->events) {
 		report_fini(r);
 		return -ENOMEM;
 	}
@@ -83,6 +86,10 @@ void report_fini(struct report *r)
 	json_decref(r->twin_switches);
 	json_decref(r->pcie);
 	json_decref(r->runs);
+	json_decref(r->untested);
+	json_decref(r->run_lines);
+	json_decref(r->run_ends);
+	free(r->coverage);
 	json_decref(r->entry_keys);
 	json_decref(r->reenable);
 	json_decref(r->still_disabled);
@@ -142,7 +149,8 @@ int report_analyse(struct report *r, char **files, int n, const char *previous)
 		return ret;
 	if (!r->n_pairs && !r->n_records)
 		return -ENODATA;
-	ret = report_judging_from_runs(r, files, n) ?: report_judge(r) ?:
+	ret = report_coverage_build(r) ?:
+	      report_judging_from_runs(r, files, n) ?: report_judge(r) ?:
 	      report_build_disable_list(r) ?:
 	      report_group_common_causes(r) ?: report_group_events(r);
 	if (!ret && previous)

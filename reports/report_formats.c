@@ -267,7 +267,7 @@ static void script_entry(struct report_buf *b, const struct report_entry *e,
 int report_write_script(const struct report *r, const char *path)
 {
 	struct report_buf b = { 0 };
-	char verdict[256], now[32];
+	char verdict[1024], now[32];
 	int ret;
 
 	report_verdict_line(r, verdict, sizeof(verdict));

@@ -23,6 +23,7 @@ static const char html_head[] =
 	"td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-size:13px;vertical-align:top}\n"
 	".verdict{font-size:1.6em;font-weight:bold;padding:.3em .6em;display:inline-block}\n"
 	".pass{background:#c8e6c9}.fail{background:#ffcdd2}\n"
+	".incomplete{background:#ffe0b2}.coverage.unknown{background:#ffe0b2}\n"
 	".sev-fail{color:#b71c1c;font-weight:bold}.sev-warn{color:#e65100}\n"
 	".hm-leaf{stroke:#000;stroke-width:.6}.hm-label,.hm-host{font-size:10px}\n"
 	".hm-host{font-size:8px}.hm-axis{font-size:12px;font-weight:bold}\n"
@@ -49,13 +50,16 @@ static void put_text(struct report_buf *b, const char *tag, const char *s)
 
 static void html_summary(struct report_buf *b, const struct report *r)
 {
-	char verdict[256];
+	char verdict[1024];
 	bool pass = report_passed(r);
 
 	report_verdict_line(r, verdict, sizeof(verdict));
 	report_buf_puts(b, "<h1>ibproof report</h1>\n");
 	report_buf_printf(b, "<div id=\"verdict\" class=\"verdict %s\">",
-			  pass ? "pass" : "fail");
+			  pass ? "pass"
+			  : report_incomplete(r) && !strncmp(verdict, "INC", 3)
+				  ? "incomplete"
+				  : "fail");
 	report_html_escape(b, verdict);
 	report_buf_printf(
 		b,
@@ -76,6 +80,42 @@ static void put_category(struct report_buf *b, const json_t *f)
 			  scope ? ")" : "");
 	put_text(b, "td", t.s ? t.s : "");
 	report_buf_free(&t);
+}
+
+/* The coverage block: per tool and part, in scope / tested / not tested. */
+static void html_coverage(struct report_buf *b, const struct report *r)
+{
+	char n[96];
+
+	if (!r->n_coverage)
+		return;
+	report_buf_puts(
+		b,
+		"<h2>Coverage</h2>\n<table id=\"coverage\"><tr><th>tool</th><th>part</th><th>in scope</th><th>tested</th><th>not tested</th><th>accepted</th></tr>\n");
+	for (size_t i = 0; i < r->n_coverage; i++) {
+		const struct report_coverage *c = &r->coverage[i];
+
+		report_buf_printf(b, "<tr class=\"coverage%s\">",
+				  !c->part ? " unknown"
+				  : c->not_tested && !c->accepted
+					  ? " incomplete"
+					  : "");
+		put_text(b, "td", c->tool);
+		put_text(b, "td", c->part ? c->part : "coverage unknown");
+		if (c->part)
+			snprintf(n, sizeof(n),
+				 "<td>%lld</td><td>%lld</td><td>%lld</td>",
+				 c->in_scope, c->tested, c->not_tested);
+		else
+			snprintf(
+				n, sizeof(n),
+				"<td colspan=\"3\">%u run(s) wrote no scope</td>",
+				c->runs);
+		report_buf_puts(b, n);
+		put_text(b, "td", c->accepted ? "yes" : "no");
+		report_buf_puts(b, "</tr>\n");
+	}
+	report_buf_puts(b, "</table>\n");
 }
 
 static void html_findings(struct report_buf *b, const struct report *r)
@@ -259,6 +299,7 @@ int report_write_html(const struct report *r, const char *path)
 
 	report_buf_puts(&b, html_head);
 	html_summary(&b, r);
+	html_coverage(&b, r);
 	html_findings(&b, r);
 	html_disable(&b, r);
 	report_buf_puts(&b, "<h2>Fabric map</h2>\n");

@@ -416,7 +416,10 @@ static int ingest_run(struct report *r, json_t *rec, uint16_t run,
 		      unsigned long line)
 {
 	const char *event = str_field(rec, "event");
+	int ret = report_coverage_note_run(r, rec, run, line);
 
+	if (ret)
+		return ret;
 	if (!strcmp(event, "start"))
 		return report_run_start_take(r, rec, run, line);
 	return strcmp(event, "end") ? 0 : json_array_append(r->runs, rec);

@@ -187,7 +187,7 @@ static json_t *ports_json(const struct report *r)
 
 json_t *report_to_json(const struct report *r)
 {
-	char verdict[256], now[32];
+	char verdict[1024], now[32];
 	json_t *doc, *disable = json_array(), *ports = ports_json(r);
 
 	report_verdict_line(r, verdict, sizeof(verdict));
@@ -199,13 +199,18 @@ json_t *report_to_json(const struct report *r)
 		"s:o,s:O,s:O,s:o,s:O,s:o}",
 		"schema", RECORD_SCHEMA, "kind", "report", "version",
 		IBPROOF_VERSION, "time", record_time_now(now), "verdict",
-		report_passed(r) ? "pass" : "fail", "summary", verdict,
-		"counts", "pair_records", (json_int_t)r->n_pairs,
-		"other_records", (json_int_t)r->n_records, "hca_ports",
-		(json_int_t)r->n_hports, "links", (json_int_t)r->n_links,
-		"disable", disable, "reenable", r->reenable,
-		"still_disabled_untested", r->still_disabled, "findings",
-		findings_json(r), "groups", r->groups, "ports", ports);
+		report_passed(r)		      ? "pass"
+		: !strncmp(verdict, "INCOMPLETE", 10) ? "incomplete"
+						      : "fail",
+		"summary", verdict, "counts", "pair_records",
+		(json_int_t)r->n_pairs, "other_records",
+		(json_int_t)r->n_records, "hca_ports", (json_int_t)r->n_hports,
+		"links", (json_int_t)r->n_links, "disable", disable, "reenable",
+		r->reenable, "still_disabled_untested", r->still_disabled,
+		"findings", findings_json(r), "groups", r->groups, "ports",
+		ports);
+	if (doc) /* per tool and part: in scope, tested, not (issue 32) */
+		json_object_set_new(doc, "coverage", report_coverage_json(r));
 	if (doc && r->judging) /* the options pairs were judged with */
 		json_object_set(doc, "judging", r->judging);
 	return doc;

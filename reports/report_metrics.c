@@ -58,6 +58,48 @@ static size_t locate_entries(const struct report *r)
 	return n;
 }
 
+/* The coverage block (issue 32): per tool and part, and INCOMPLETE. */
+static void prom_coverage(struct report_buf *b, const struct report *r)
+{
+	static const char *const state[] = { "in_scope", "tested",
+					     "not_tested" };
+
+	report_buf_puts(
+		b,
+		"# HELP ibproof_coverage_parts Parts in a tool's scope, tested and not tested, over its runs.\n"
+		"# TYPE ibproof_coverage_parts gauge\n");
+	for (size_t i = 0; i < r->n_coverage; i++) {
+		const struct report_coverage *c = &r->coverage[i];
+		long long v[] = { c->in_scope, c->tested, c->not_tested };
+
+		for (size_t k = 0; c->part && k < 3; k++) {
+			report_buf_puts(b, "ibproof_coverage_parts{tool=\"");
+			report_prom_label(b, c->tool);
+			report_buf_puts(b, "\",part=\"");
+			report_prom_label(b, c->part);
+			report_buf_printf(b, "\",state=\"%s\"} %lld\n",
+					  state[k], v[k]);
+		}
+	}
+	report_buf_puts(
+		b,
+		"# HELP ibproof_coverage_unknown_runs Runs whose end record carries no scope.\n"
+		"# TYPE ibproof_coverage_unknown_runs gauge\n");
+	for (size_t i = 0; i < r->n_coverage; i++) {
+		if (r->coverage[i].part)
+			continue;
+		report_buf_puts(b, "ibproof_coverage_unknown_runs{tool=\"");
+		report_prom_label(b, r->coverage[i].tool);
+		report_buf_printf(b, "\"} %u\n", r->coverage[i].runs);
+	}
+	report_buf_printf(
+		b,
+		"# HELP ibproof_verdict_incomplete 1 when something in scope was not tested and not accepted.\n"
+		"# TYPE ibproof_verdict_incomplete gauge\n"
+		"ibproof_verdict_incomplete %d\n",
+		report_incomplete(r));
+}
+
 static void prom_findings(struct report_buf *b, const struct report *r)
 {
 	static const char *const sev[] = { "fail", "warn", "info" };
@@ -88,6 +130,7 @@ static void prom_findings(struct report_buf *b, const struct report *r)
 		"# TYPE ibproof_verdict_pass gauge\n"
 		"ibproof_verdict_pass %d\n",
 		r->n_entries, locate_entries(r), report_passed(r));
+	prom_coverage(b, r);
 }
 
 int report_write_prometheus(const struct report *r, const char *path)
@@ -191,6 +234,25 @@ static void junit_case(struct report_buf *b, const struct report *r,
 	report_buf_free(&out);
 }
 
+/* The coverage testcase (issue 32): fails when the verdict is INCOMPLETE. */
+static void junit_coverage(struct report_buf *b, const struct report *r,
+			   size_t *failures)
+{
+	char text[1024];
+
+	report_buf_puts(b, "  <testcase classname=\"ibproof.coverage\" "
+			   "name=\"coverage\">\n");
+	if (report_incomplete(r)) {
+		(*failures)++;
+		report_incomplete_text(r, text, sizeof(text));
+		report_buf_puts(b, "   <failure message=\"not everything in "
+				   "scope was tested\">");
+		report_xml_escape(b, text); /* tool and part names: records' */
+		report_buf_puts(b, "</failure>\n");
+	}
+	report_buf_puts(b, "  </testcase>\n");
+}
+
 int report_write_junit(const struct report *r, const char *path)
 {
 	struct report_buf b = { 0 }, cases = { 0 };
@@ -199,6 +261,8 @@ int report_write_junit(const struct report *r, const char *path)
 
 	for (size_t c = 0; c < n; c++)
 		junit_case(&cases, r, checks[c], &failures);
+	junit_coverage(&cases, r, &failures);
+	n++;
 	report_buf_printf(
 		&b,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

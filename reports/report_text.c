@@ -313,15 +313,30 @@ static void print_entries(const struct report *r, FILE *out)
 	}
 }
 
+/* The coverage block (issue 32); its names are made safe in it. */
+static void print_coverage(const struct report *r, FILE *out)
+{
+	struct report_buf b = { 0 };
+
+	report_coverage_lines(r, &b);
+	if (b.s)
+		fputs(b.s, out);
+	report_buf_free(&b);
+}
+
 int report_print_text(const struct report *r, FILE *out)
 {
-	char verdict[256];
+	char verdict[1024];
+	struct report_buf line = { 0 };
 
 	report_verdict_line(r, verdict, sizeof(verdict));
-	fprintf(out, "%s\n", verdict);
+	report_buf_puts(&line, verdict); /* INCOMPLETE names tools: text */
+	put_line(out, &line);
+	report_buf_free(&line);
 	fprintf(out,
 		"read %zu pair and %zu other records: %zu HCA ports, %zu links\n",
 		r->n_pairs, r->n_records, r->n_hports, r->n_links);
+	print_coverage(r, out);
 	for (size_t s = 0; s < 3; s++)
 		print_findings(r, out, severities[s]);
 	print_entries(r, out);

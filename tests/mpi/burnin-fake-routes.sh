@@ -4,7 +4,8 @@
 # localhost, the fake with the routes of an ibsim ftree fabric of 16 HCAs
 # (tests/fixtures/fake-routes/ftree-16.jsonl), one rank per port of
 # node001, node002, node006, node010 and node011 (the fake's ports are the
-# routes' CAs in file order: fakeI is node(16-I)). opensm's ftree tables
+# routes' CA ports, named as the routes name them: node001:mlx5_0:1).
+# opensm's ftree tables
 # send node001->node006 and node002->node010 up the same leaf01 cable
 # (port 6) and node002->node011 up another (port 5). Each flow runs in its
 # own rank, so they meet only in the job's registry:
@@ -23,10 +24,10 @@ job=mpitest-routes
 	{ echo "FAIL: the fixture's leaf01 table is not what this test expects"; exit 1; }
 
 cat >"$dir/pairs" <<'PAIRS'
-0 mpitest:fake15:1 mpitest:fake10:1
-0 mpitest:fake14:1 mpitest:fake6:1
-1 mpitest:fake15:1 mpitest:fake10:1
-1 mpitest:fake14:1 mpitest:fake5:1
+0 node001:mlx5_0:1 node006:mlx5_0:1
+0 node002:mlx5_0:1 node010:mlx5_0:1
+1 node001:mlx5_0:1 node006:mlx5_0:1
+1 node002:mlx5_0:1 node011:mlx5_0:1
 PAIRS
 
 run() { # run LABEL EXTRA_FAKE
@@ -35,7 +36,7 @@ run() { # run LABEL EXTRA_FAKE
 		sh -c '"$0" "$@"; echo $? > '"$dir"'/rc.$OMPI_COMM_WORLD_RANK' \
 		"$bin" burnin --transport fake --warmup 0.1 --duration 0.5 \
 		--no-progress --retests 0 --timeout 20 \
-		--ports fake15:1,fake14:1,fake10:1,fake6:1,fake5:1 \
+		--ports node001:mlx5_0:1,node002:mlx5_0:1,node006:mlx5_0:1,node010:mlx5_0:1,node011:mlx5_0:1 \
 		--fake "routes=$routes${2:+;$2}" --schedule "pairs:$dir/pairs" \
 		--records "$dir/$1.jsonl" 2>&1 | grep -v 'PMIX ERROR' >"$dir/$1.out"
 	check "$1: mpirun finished, rank 0 exit $(cat "$dir/rc.0" 2>/dev/null)" \
@@ -46,7 +47,7 @@ run() { # run LABEL EXTRA_FAKE
 # (the records number rounds from 1: file round 0 is round 1)
 gbps() {
 	jq -r --arg a "$2" --arg b "$3" --argjson r "$1" 'select(.kind == "pair"
-		and .a.ca == $a and .b.ca == $b and .round == $r + 1) | .gbps' \
+		and .a.host == $a and .b.host == $b and .round == $r + 1) | .gbps' \
 		"$dir/$4.jsonl"
 }
 want() { # want LABEL ROUND SRC DST GBPS
@@ -57,15 +58,15 @@ want() { # want LABEL ROUND SRC DST GBPS
 }
 
 run shared
-want shared 0 fake15 fake10 47.5
-want shared 0 fake14 fake6 47.5
-want shared 1 fake15 fake10 95
-want shared 1 fake14 fake5 95
+want shared 0 node001 node006 47.5
+want shared 0 node002 node010 47.5
+want shared 1 node001 node006 95
+want shared 1 node002 node011 95
 run slow 'slow-cable=leaf01:6@0.5'
-want slow 0 fake15 fake10 23.75
-want slow 0 fake14 fake6 23.75
-want slow 1 fake15 fake10 47.5
-want slow 1 fake14 fake5 95
+want slow 0 node001 node006 23.75
+want slow 0 node002 node010 23.75
+want slow 1 node001 node006 47.5
+want slow 1 node002 node011 95
 check "the job's registry is gone from /dev/shm (its last rank removed it)" \
 	test -z "$(find /dev/shm -maxdepth 1 -name "ibproof-fake-$(id -u)-$IBP_FAKE_JOB.*" 2>/dev/null)"
 [ "$fails" = 0 ] || { cat "$dir"/*.out; exit 1; }

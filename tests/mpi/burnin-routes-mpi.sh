@@ -3,7 +3,7 @@
 # mpi tier, issue 16's acceptance: burnin --routes over 16 mpirun ranks on
 # localhost, the fake with the routes of an ibsim ftree fabric of 16 HCAs
 # (tests/fixtures/fake-routes/ftree-16.jsonl: 4 leaves of 4 hosts, 4
-# spines; the fake's port fakeI is node(16-I), so fake15 is node001 on
+# spines; the fake's ports carry the routes' names: node001:mlx5_0:1 on
 # leaf01:1). Full-duplex rounds through the MPI bootstrap; every flow of a
 # step meets the others in the job's registry.
 #   burnin-routes-mpi.sh IBPROOF FIXTURES cover      clean fabric, --schedule
@@ -15,16 +15,16 @@
 #       all-pairs 0 contended cables beside the route-blind count
 #   burnin-routes-mpi.sh IBPROOF FIXTURES slow-up    slow-cable on
 #       leaf01:5 (leaf01 -> spine01): that cable blamed with both ends, no HCA
-#   burnin-routes-mpi.sh IBPROOF FIXTURES slow-hca   slow=fake15 (node001):
+#   burnin-routes-mpi.sh IBPROOF FIXTURES slow-hca   slow=node001:mlx5_0:1:
 #       that HCA, no cable
 #   burnin-routes-mpi.sh IBPROOF FIXTURES slow-down  slow-cable on
 #       spine01:1 (spine01 -> leaf01): the cable, or the ambiguous finding
 #       naming the cable and the port behind it, never the HCA alone
 #   burnin-routes-mpi.sh IBPROOF FIXTURES ambiguous  slow-cable on
-#       spine01:1 again, but node001 (fake15) only ever receives, from the
+#       spine01:1 again, but node001 only ever receives, from the
 #       other leaves, all of it down that cable (ftree: one host's traffic
 #       per down-link), and no retest: no pair separates the cable from
-#       fake15's port, so cable-or-port names both; not the HCA alone
+#       node001's port, so cable-or-port names both; not the HCA alone
 #   burnin-routes-mpi.sh IBPROOF FIXTURES cover-32   cover over 32 ranks on
 #       the planner's ftree fixture (tests/fixtures/fabric/plan/
 #       tree-ftree.records: 8 leaves of 4 hosts, 4 spines): 3 rounds, 64
@@ -117,10 +117,10 @@ slow-up | slow-up-32)
 	check "the summary does not say none" test "$(grep -c '^  none$' "$dir/out")" = 0
 	;;
 slow-hca)
-	run 'slow=fake15:1@0.5' --schedule cover
+	run 'slow=node001:mlx5_0:1@0.5' --schedule cover
 	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0" 2>/dev/null)" = 1
-	check "one low-bandwidth finding, fake15" test "$(q 'select(.kind == "finding" and
-		.severity == "fail" and .category == "low-bandwidth") | .subject.ca' "$rec")" = fake15
+	check "one low-bandwidth finding, node001" test "$(q 'select(.kind == "finding" and
+		.severity == "fail" and .category == "low-bandwidth") | .subject.host' "$rec")" = node001
 	check "no cable blamed" test "$(findings bad-cable)" = 0
 	check "no ambiguous finding" test "$(findings cable-or-port)" = 0
 	;;
@@ -138,16 +138,16 @@ slow-down)
 	check "the summary does not say none" test "$(grep -c '^  none$' "$dir/out")" = 0
 	;;
 ambiguous)
-	# fake11, fake7, fake3: node005, node009, node013 on leaf02-04, each
-	# fine on a pair of its own; fake15 (node001) their only target
+	# node005, node009, node013 on leaf02-04, each fine on a pair of its
+	# own; node001 their only target
 	cat >"$dir/pairs" <<'PAIRS'
-0 mpitest:fake11:1 mpitest:fake15:1
-0 mpitest:fake7:1 mpitest:fake14:1
-1 mpitest:fake7:1 mpitest:fake15:1
-1 mpitest:fake11:1 mpitest:fake10:1
-2 mpitest:fake3:1 mpitest:fake15:1
-2 mpitest:fake11:1 mpitest:fake6:1
-3 mpitest:fake3:1 mpitest:fake14:1
+0 node005:mlx5_0:1 node001:mlx5_0:1
+0 node009:mlx5_0:1 node002:mlx5_0:1
+1 node009:mlx5_0:1 node001:mlx5_0:1
+1 node005:mlx5_0:1 node006:mlx5_0:1
+2 node013:mlx5_0:1 node001:mlx5_0:1
+2 node005:mlx5_0:1 node010:mlx5_0:1
+3 node013:mlx5_0:1 node002:mlx5_0:1
 PAIRS
 	run 'slow-cable=spine01:1@0.5' --schedule "pairs:$dir/pairs" --retests 0
 	check "rank 0 exit 1 (problems found)" test "$(cat "$dir/rc.0" 2>/dev/null)" = 1
@@ -156,11 +156,11 @@ PAIRS
 	check "one cable-or-port finding, no bad-cable" \
 		test "$(findings cable-or-port) $(findings bad-cable)" = "1 0"
 	check "it names spine01:1 and leaf01:5" test "$(ends cable-or-port)" = "spine01:1 leaf01:5"
-	check "and fake15's port behind it" test "$(q 'select(.kind == "finding" and
-		.category == "cable-or-port") | .evidence.or_port.ca' "$rec")" = fake15
-	check "fake15 not blamed alone" test "$(findings low-bandwidth)" = 0
+	check "and node001's port behind it" test "$(q 'select(.kind == "finding" and
+		.category == "cable-or-port") | .evidence.or_port.host' "$rec")" = node001
+	check "node001 not blamed alone" test "$(findings low-bandwidth)" = 0
 	check "the summary names both" \
-		grep -q '^  fail cable-or-port: cable spine01:1->leaf01:5 or the HCA port mpitest:fake15:1 behind it' "$dir/out"
+		grep -q '^  fail cable-or-port: cable spine01:1->leaf01:5 or the HCA port node001:mlx5_0:1 behind it' "$dir/out"
 	;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

@@ -45,9 +45,10 @@ burnin() {
 
 # pair_lids LABEL: "SRC_LID DST_LID WORDS" of each measured pair (a sends)
 pair_lids() {
-	jq -r 'select(.kind == "port") | "\(.ca) \(.lid)"' "$1.jsonl" >"$1.lids"
+	jq -r 'select(.kind == "port") | "\(.host):\(.ca):\(.port) \(.lid)"' \
+		"$1.jsonl" >"$1.lids"
 	jq -r --arg d "${DURATION:-1}" 'select(.kind == "pair") |
-		"\(.a.ca) \(.b.ca) \(.gbps * 1e9 / 8 * ($d | tonumber) / 4)"' \
+		"\(.a.host):\(.a.ca):\(.a.port) \(.b.host):\(.b.ca):\(.b.port) \(.gbps * 1e9 / 8 * ($d | tonumber) / 4)"' \
 		"$1.jsonl" |
 		awk 'NR == FNR { lid[$1] = $2; next } { print lid[$1], lid[$2], $3 }' \
 			"$1.lids" - >"$1.flows"
@@ -109,13 +110,22 @@ check_words() {
 		exit bad > 0 }' "$2" "$3" "$1.egress"
 }
 
+# ca_ports: the fake's ports, the CA ports of routes.jsonl as the routes
+# name them (HOST:CA:PORT), sorted
+ca_ports() {
+	jq -r 'select(.kind == "link") | .a, .b | select(.type == "ca") |
+		"\(.host):\(.ca):\(.port)"' routes.jsonl | sort -u
+}
+
 # --- 1. one round of 8 pairs on 16 HCAs
 "$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
 	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
 sim_start net
 route_opensm
+mapfile -t cas < <(ca_ports)
+[ "${#cas[@]}" = 16 ] || sim_fail "routes.jsonl: ${#cas[@]} CA ports, want 16"
 for i in 0 1 2 3 4 5 6 7; do
-	echo "0 simhost:fake$i:1 simhost:fake$(((i * 5 + 3) % 8 + 8)):1"
+	echo "0 ${cas[i]} ${cas[(i * 5 + 3) % 8 + 8]}"
 done >round.pairs
 burnin run1 round.pairs
 pair_lids run1
@@ -160,7 +170,9 @@ rm -f ibsim.log
 	sim_fail "gen_fattree (demo)"
 sim_start net3
 route_opensm
-for i in $(seq 0 161); do echo "0 simhost:fake$i:1 simhost:fake$((i + 162)):1"; done >big.pairs
+mapfile -t cas < <(ca_ports)
+[ "${#cas[@]}" = 324 ] || sim_fail "routes.jsonl: ${#cas[@]} CA ports, want 324"
+for i in $(seq 0 161); do echo "0 ${cas[i]} ${cas[i + 162]}"; done >big.pairs
 BIDIR=--bidir DURATION=0.3 burnin run3 big.pairs
 [ "$(jq -c 'select(.kind == "pair" and .dir == "bi")' run3.jsonl | wc -l)" = 162 ] ||
 	sim_fail "run3: not 162 bidirectional pairs"

@@ -175,8 +175,10 @@ up=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and .up) |
 	.cable' full-cover.cov | head -1)
 down=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and
 	(.up | not)) | .cable' full-cover.cov | tail -1)
-hca_port=fake5:1 # the fake's sixth CA port of the routes
-{ [ -n "$up" ] && [ -n "$down" ]; } || sim_fail "no up-link or down-link to plant faults on"
+# the sixth HCA port of the plan, named as the routes name it (HOST:CA:PORT)
+hca_port=$(awk '!/^#/ { print $2 }' full-cover.plan | sort -u | sed -n 6p)
+{ [ -n "$up" ] && [ -n "$down" ] && [ -n "$hca_port" ]; } ||
+	sim_fail "no up-link, down-link or HCA port to plant faults on"
 
 run slow-up "slow-cable=${up%%->*}@0.3"
 [ "$(cable_blames slow-up "$up" bad-cable)" = 1 ] ||
@@ -188,7 +190,9 @@ run slow-up "slow-cable=${up%%->*}@0.3"
 sim_log "ok: $engine: slow up-link $up blamed, both ends, no HCA; report agrees"
 
 run slow-hca "slow=$hca_port@0.3"
-[ "$(blamed slow-hca ".[2].ca == \"${hca_port%:*}\" and .[2].port == 1")" = 1 ] ||
+hca_guid=$(jq -r --arg h "${hca_port%%:*}" 'select(.kind == "port" and
+	.host == $h) | .guid' slow-hca.jsonl)
+[ -n "$hca_guid" ] && [ "$(blamed slow-hca ".[2].guid == \"$hca_guid\"")" = 1 ] ||
 	sim_fail "slow HCA $hca_port: not blamed: $(cat slow-hca.burnin)"
 [ "$(blamed slow-hca '.[2].a')" = 0 ] ||
 	sim_fail "slow HCA $hca_port: a cable is blamed: $(cat slow-hca.burnin)"
@@ -206,12 +210,14 @@ sim_log "ok: $engine: slow HCA $hca_port blamed, no cable; report agrees"
 id=$(jq -r $(ends "$down") 'select(.kind == "cable" and .from.node == $a and
 	.from.port == $ap) | .id' slow-up.jsonl)
 dst=$(jq -r --arg id "$id" 'select(.kind == "pair" and
-	((.cables // []) | index($id))) | .b.ca' slow-up.jsonl | sort -u)
+	((.cables // []) | index($id))) | "\(.b.host):\(.b.ca):\(.b.port)"' \
+	slow-up.jsonl | sort -u)
 { [ -n "$dst" ] && [ "$(wc -l <<<"$dst")" = 1 ]; } ||
 	sim_fail "down-link $down: its pairs go to '$dst', not one port"
 # the senders whose pairs to D cross the down-link
 on=$(jq -r --arg id "$id" 'select(.kind == "pair" and
-	((.cables // []) | index($id))) | .a.ca' slow-up.jsonl | sort -u)
+	((.cables // []) | index($id))) | "\(.a.host):\(.a.ca):\(.a.port)"' \
+	slow-up.jsonl | sort -u)
 [ "$(wc -l <<<"$on")" -ge 2 ] ||
 	sim_fail "down-link $down: cover sends to $dst over it from '$on' only"
 run slow-down "slow-cable=${down%%->*}@0.3"
@@ -223,9 +229,9 @@ sim_log "ok: $engine: slow down-link $down, $dst fine off it: blamed," \
 	"nothing else; report agrees"
 
 # the cover plan without D's pairs off the cable
-awk -v d="simhost:$dst:1" -v s="$on" '
+awk -v d="$dst" -v s="$on" '
 	BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++)
-		via["simhost:" a[i] ":1"] = 1 }
+		via[a[i]] = 1 }
 	!/^#/ && !($2 == d || ($3 == d && !via[$2]))' full-cover.plan \
 	>confound.plan
 plan=confound.plan run confound "slow-cable=${down%%->*}@0.3"
@@ -235,8 +241,8 @@ plan=confound.plan run confound "slow-cable=${down%%->*}@0.3"
 	sim_fail "confound $down/$dst: other blames: $(cat confound.burnin)"
 for f in confound.jsonl confound.rep; do
 	[ "$(jq -r 'select(.kind == "finding") // .findings[]? |
-		select(.category == "cable-or-port") | .evidence.or_port.ca' \
-		"$f")" = "$dst" ] ||
+		select(.category == "cable-or-port") | .evidence.or_port |
+		"\(.host):\(.ca):\(.port)"' "$f")" = "$dst" ] ||
 		sim_fail "confound $down/$dst: $f's finding does not name $dst"
 done
 sim_log "ok: $engine: slow down-link $down, no pair of $dst off it: ambiguous," \
@@ -283,15 +289,20 @@ check_cover missing-cover
 [ "$(head_of missing-cover unreachable)" -gt 0 ] ||
 	sim_fail "hosts missing: cover names no unreachable cable"
 # the cover plan run: every reachable switch cable proven loaded, the
-# unreachable ones not-tested findings in the records, exit 0
+# unreachable ones not-tested findings in the records; the drained hosts'
+# cables are a known gap, accepted by name (issue 32: else INCOMPLETE,
+# exit 1), exit 0
 sim_client "$IBPROOF" burnin --transport fake --no-progress --warmup 0.1 \
 	--duration 1 --retests 0 --timeout 60 --routes missing.jsonl \
 	--fake "routes=$PWD/missing.jsonl;sim-console=$PWD/console" \
 	--prove-load --schedule pairs:missing-cover.plan \
+	--accept-untested cables \
 	--records missing-run.jsonl >missing-run.out 2>&1 || {
 	tail missing-run.out >&2
 	sim_fail "missing: the cover run failed"
 }
+grep -q '^(accepted: [0-9]* of [0-9]* cables not tested)$' missing-run.out ||
+	sim_fail "missing: the accepted gap is not listed: $(tail -3 missing-run.out)"
 jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
 	.cable' missing-cover.cov | sort >missing.reach
 jq -r 'select(.kind == "cable-load" and .inter_switch and
@@ -352,10 +363,16 @@ sim_client "$IBPROOF" burnin --transport fake --no-progress --warmup 0.1 \
 	--duration 1 --retests 0 --timeout 60 --routes demo.jsonl \
 	--fake "routes=$PWD/demo.jsonl;sim-console=$PWD/console" \
 	--prove-load --schedule pairs:demo-cover.plan \
+	--accept-untested cables \
 	--records demo-run.jsonl >demo-run.out 2>&1 || {
 	tail demo-run.out >&2
 	sim_fail "demo: the cover run failed"
 }
+# the cables no host traffic reaches (minhop: 144 parallel down-links) are
+# the run's not tested, accepted by name (issue 32), each counted
+[ "$(jq -r 'select(.kind == "run" and .event == "end") |
+	.scope.cables.not_tested' demo-run.jsonl)" = "$(head_of demo-cover unreachable)" ] ||
+	sim_fail "demo: the end record's not-tested cables are not the $(head_of demo-cover unreachable) unreachable"
 jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
 	.cable' demo-cover.cov | sort >demo.reach
 jq -r 'select(.kind == "cable-load" and .inter_switch and

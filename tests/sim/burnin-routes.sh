@@ -73,6 +73,11 @@ jq -c 'select(.kind == "coverage")' proven.cert | grep -q . ||
 [ "$(jq -c 'select(.kind == "cable-load")' proven.cert)" = \
 	"$(jq -c 'select(.kind == "cable-load")' proven.jsonl)" ] ||
 	sim_fail "the certificate's cable-load lines differ from the records'"
+# issue 32: the end record's scope counts them tested, none untested
+cables_scope() { jq -r 'select(.kind == "run" and .event == "end") |
+	.scope.cables | "\(.tested) \(.not_tested)"' "$1.jsonl"; }
+[ "$(cables_scope proven)" = "$(wc -l <reachable.txt) 0" ] ||
+	sim_fail "proven: scope cables '$(cables_scope proven)', want $(wc -l <reachable.txt) tested, 0 not"
 sim_log "ok: $engine: $(wc -l <reachable.txt) reachable switch cables," \
 	"all proven loaded in $(loads proven .cable | wc -l) cable-load records"
 
@@ -85,6 +90,9 @@ nf=$(jq -r 'select(.category == "cable-not-loaded") | .message' \
 	unproven.jsonl | wc -l)
 [ "$n" -gt 0 ] && [ "$nl" = "$n" ] && [ "$nf" = "$n" ] ||
 	sim_fail "unproven: $nl of $n cables not-loaded, $nf findings"
+# a cable proven not loaded was tested (and failed): not a not-tested one
+[ "$(cables_scope unproven)" = "$(wc -l <reachable.txt) 0" ] ||
+	sim_fail "unproven: scope cables '$(cables_scope unproven)'"
 sim_log "ok: $engine: without counters that move, all $n cables not-loaded"
 
 up=$(grep '^leaf' reachable.txt | head -1)

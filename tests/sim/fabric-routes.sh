@@ -186,6 +186,16 @@ if [ "$engine" = ftree ]; then
 	findings mute.jsonl | grep -q '^not-tested: table spine03 not tested (SwitchInfo/LinearForwardingTable): no answer' ||
 		sim_fail "silent switch: no not-tested finding"
 	sim_log "ok: a silent switch is named, $((nsw - 1)) tables read"
+	# issue 32: a route-aware plan through its unread table is refused,
+	# naming it; --plan-around-unread plans without it
+	"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$PWD/mute.jsonl" \
+		--routes mute.jsonl --schedule cover >plan-mute.out 2>&1
+	[ $? = 2 ] && grep -q 'tables of 1 switch(es) were not read (spine03 0x' plan-mute.out ||
+		{ cat plan-mute.out >&2; sim_fail "cover through spine03's unread table not refused"; }
+	"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$PWD/mute.jsonl" \
+		--routes mute.jsonl --schedule cover --plan-around-unread >plan-around.out 2>&1 ||
+		{ cat plan-around.out >&2; sim_fail "--plan-around-unread: no plan"; }
+	sim_log "ok: burnin --routes refuses cover through spine03's unread table"
 fi
 sim_stop
 

@@ -59,6 +59,21 @@ static void test_bad_specs(void **state)
 			 dpath_fake_configure("ports", err, sizeof(err)));
 	assert_int_equal(-EINVAL,
 			 dpath_fake_configure("rate=fast", err, sizeof(err)));
+	/* a fault naming no port of the fake plants nothing: refused
+	 * (issue 32), each kind */
+	static const char *const none[] = {
+		"ports=4;slow=fake4:1@0.5", "ports=4;flaky=fake9:1@0.5",
+		"ports=4;errors=fake1:2@3", "ports=4;die=gpu0022:mlx5_0:1@1",
+		"slow=mlx5_0:1@0.5",
+	};
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		assert_int_equal(-EINVAL, dpath_fake_configure(none[i], err,
+							       sizeof(err)));
+		assert_non_null(strstr(err, "no port"));
+	}
+	/* another host's port of the same name is a port (multi-node) */
+	assert_int_equal(0, dpath_fake_configure("ports=4;slow=h9:fake3:1@0.5",
+						 err, sizeof(err)));
 }
 
 /* A connected pair of endpoints on fake ports i and j. */
@@ -641,11 +656,12 @@ static void count_cable_findings(json_t *rec, void *arg)
  */
 static void test_run_retest_separates(void **state)
 {
+	/* the routes' CA order: fakeN was node(16 - N) */
 	static const char *const pairs =
-		"0 unit:fake11:1 unit:fake15:1\n0 unit:fake7:1 unit:fake14:1\n"
-		"1 unit:fake7:1 unit:fake15:1\n1 unit:fake11:1 unit:fake10:1\n"
-		"2 unit:fake3:1 unit:fake15:1\n2 unit:fake11:1 unit:fake6:1\n"
-		"3 unit:fake3:1 unit:fake14:1\n";
+		"0 node005:mlx5_0:1 node001:mlx5_0:1\n0 node009:mlx5_0:1 node002:mlx5_0:1\n"
+		"1 node009:mlx5_0:1 node001:mlx5_0:1\n1 node005:mlx5_0:1 node006:mlx5_0:1\n"
+		"2 node013:mlx5_0:1 node001:mlx5_0:1\n2 node005:mlx5_0:1 node010:mlx5_0:1\n"
+		"3 node013:mlx5_0:1 node002:mlx5_0:1\n";
 	const char *routes = FIXTURES_DIR "/fake-routes/ftree-16.jsonl";
 	char *path = temp_path(), *plan = temp_path(), spec[512], sched[600];
 	struct burnin_config cfg;

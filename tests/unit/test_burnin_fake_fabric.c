@@ -117,8 +117,8 @@ static int switch_cable(int i, int j)
 	int c = switch_cable_or_none(i, j);
 
 	if (c < 0)
-		fail_msg("no switch-to-switch cable from fake%d to fake%d", i,
-			 j);
+		fail_msg("no switch-to-switch cable from %s to %s",
+			 ports[i].host, ports[j].host);
 	return c;
 }
 
@@ -200,6 +200,13 @@ static void ports_are_the_cas_of_the_routes(void **state)
 
 		assert_true(ca_of(i) >= 0);
 		assert_int_equal(ports[i].lid, ca->lid);
+		/* named as the routes name the CA: "node016 mlx5_0" port 1 */
+		assert_int_equal(0, strncmp(ca->node_name, ports[i].host,
+					    strlen(ports[i].host)));
+		assert_string_equal(ca->node_name + strlen(ports[i].host) + 1,
+				    ports[i].ca);
+		assert_int_equal(ports[i].port, ca->port);
+		assert_null(strstr(ports[i].ca, "fake"));
 		assert_float_equal(ports[i].rate_gbps, 100, EPS); /* 4x EDR */
 		assert_float_equal(ports[i].rate_gbps, ca->rate_gbps, EPS);
 	}
@@ -318,6 +325,58 @@ static void an_erroring_cable_fails_its_flows(void **state)
 	assert_int_equal(f.res.error_completions, 4);
 }
 
+/* A planted HCA fault names the port as the routes do (issue 32). */
+static void a_fault_on_a_routes_port_is_planted(void **state)
+{
+	struct flow_run f = {
+		.src = 0, .dst = 15, .step = 10, .duration = 0.2
+	};
+
+	(void)state;
+	configure("routes=%s", ROUTES);
+	assert_string_equal(ports[0].host, "node016");
+	assert_string_equal(ports[0].ca, "mlx5_0");
+	configure("routes=%s;slow=node016:mlx5_0:1@0.4", ROUTES);
+	run_flows(&f, 1);
+	assert_int_equal(f.rc, 0);
+	assert_float_equal(f.res.gbps, 95 * 0.4, EPS);
+	/* by the port GUID: the same port */
+	configure("routes=%s;slow=0x%016llx@0.5", ROUTES,
+		  (unsigned long long)ports[0].guid);
+	f.step = 11;
+	run_flows(&f, 1);
+	assert_float_equal(f.res.gbps, 95 * 0.5, EPS);
+}
+
+/* A fault naming no port of the routes, or several, is refused: it would
+ * plant nothing and the run would pass (issue 32). */
+static void a_fault_naming_no_port_is_refused(void **state)
+{
+	static const char *const refused[] = {
+		"slow=fake3:1@0.5",	     "flaky=gpu0022:mlx5_0:1@0.5",
+		"errors=node016:mlx5_0:2@3", "die=node099:mlx5_0:1@1",
+		"slow=mlx5_0:1@0.5", /* every host's: several ports */
+	};
+	char spec[256], err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(spec, sizeof(spec), "routes=%s;%s", ROUTES,
+			 refused[i]);
+		err[0] = '\0';
+		assert_int_equal(-EINVAL,
+				 dpath_fake_configure(spec, err, sizeof(err)));
+		assert_non_null(strstr(err, refused[i]));
+	}
+	assert_non_null(strstr(err, "names 16 ports"));
+	/* ports=4 serves the first 4 CA ports: node012 is not one */
+	assert_int_equal(-EINVAL, dpath_fake_configure(
+					  "routes=" ROUTES
+					  ";ports=4;slow=node012:mlx5_0:1@0.5",
+					  err, sizeof(err)));
+	assert_non_null(strstr(err, "no port node012:mlx5_0:1"));
+}
+
 static void bad_fabric_specs_are_named(void **state)
 {
 	char err[256] = "";
@@ -360,6 +419,8 @@ int main(void)
 		cmocka_unit_test(a_slow_cable_slows_its_flows_only),
 		cmocka_unit_test(a_flaky_cable_dips_in_its_windows),
 		cmocka_unit_test(an_erroring_cable_fails_its_flows),
+		cmocka_unit_test(a_fault_on_a_routes_port_is_planted),
+		cmocka_unit_test(a_fault_naming_no_port_is_refused),
 		cmocka_unit_test(bad_fabric_specs_are_named),
 	};
 
