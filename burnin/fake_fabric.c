@@ -20,10 +20,12 @@
 #include "burnin/fake_flows.h"
 #include "burnin/fake_registry.h"
 #include "burnin/route_model.h"
+#include "common/hashmap.h"
 #include "common/log.h"
 
 #define FABRIC_MAX_FAULTS 32
 #define FABRIC_MAX_HOPS 64
+#define FABRIC_MAX_SPREAD 512 /* cables of one flow spread by AR */
 #define CONSOLE_TIMEOUT_S 30.0
 #define STEP_SLACK_S 120.0 /* connect, exchange: flows of a step start apart */
 
@@ -53,10 +55,15 @@ static struct {
 	bool *shared_name; /* per CA port: its HOST:CA:PORT is another's too */
 	int console_fd;
 	bool console_warned;
+	/* ar=all | ar=SWITCH[,SWITCH...]: adaptive routing at those switches */
+	char ar[1024];
+	bool ar_all;
+	struct hashmap ar_guids; /* switch GUIDs with AR on */
 } fab = { .console_fd = -1 };
 
 static void fabric_reset(void)
 {
+	hashmap_free(&fab.ar_guids);
 	burnin_routes_free(fab.r);
 	free(fab.capacity);
 	free(fab.faults);
@@ -121,6 +128,9 @@ static int fabric_item(const char *key, const char *val, char *err,
 	if (!strcmp(key, "sim-console"))
 		return copy_path(key, val, fab.console, sizeof(fab.console),
 				 err, err_len);
+	if (!strcmp(key, "ar"))
+		return copy_path(key, val, fab.ar, sizeof(fab.ar), err,
+				 err_len);
 	if (strcmp(key, "seed"))
 		return 0;
 	fab.seed = strtoull(val, &end, 0);
@@ -275,6 +285,58 @@ static void fabric_port_names(int i, const struct burnin_route_ca *ca,
 			 (unsigned long long)ca->node_guid);
 }
 
+/* The switch named name (the routes' node name): its GUID into *guid. */
+static bool find_switch(const char *name, uint64_t *guid)
+{
+	for (int c = 0; c < burnin_routes_n_cables(fab.r); c++) {
+		const struct burnin_cable *k = burnin_routes_cable(fab.r, c);
+
+		if (burnin_routes_cable_ar(fab.r, c) && k->from_name &&
+		    !strcmp(k->from_name, name)) {
+			*guid = k->from_guid;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ar=all or ar=SWITCH[,SWITCH...]: every name must be a switch. */
+static int plant_ar(char *err, size_t err_len)
+{
+	char list[sizeof(fab.ar)], *save = NULL, *name;
+	uint64_t guid;
+
+	if (!fab.ar[0])
+		return 0;
+	if (!strcmp(fab.ar, "all")) {
+		fab.ar_all = true;
+		return 0;
+	}
+	snprintf(list, sizeof(list), "%s", fab.ar);
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (!find_switch(name, &guid)) {
+			snprintf(err, err_len,
+				 "fake: 'ar=%s': no switch '%s' in %s "
+				 "(expected all, or switch names of the "
+				 "routes)",
+				 fab.ar, name, fab.routes);
+			return -EINVAL;
+		}
+		if (hashmap_put(&fab.ar_guids, guid, 1))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool ar_at(uint64_t guid, void *arg)
+{
+	uint64_t v;
+
+	(void)arg;
+	return fab.ar_all || hashmap_get(&fab.ar_guids, guid, &v);
+}
+
 static int load_routes(char *err, size_t err_len)
 {
 	char why[256] = "";
@@ -297,7 +359,8 @@ static int load_routes(char *err, size_t err_len)
 	}
 	if (mark_shared_names())
 		return -ENOMEM;
-	return plant_cable_faults(err, err_len);
+	ret = plant_cable_faults(err, err_len);
+	return ret ? ret : plant_ar(err, err_len);
 }
 
 static int open_console(char *err, size_t err_len)
@@ -316,7 +379,7 @@ static int fabric_ready(char *err, size_t err_len)
 	int ret;
 
 	if (!fab.routes[0]) {
-		if (!fab.n_specs && !fab.console[0])
+		if (!fab.n_specs && !fab.console[0] && !fab.ar[0])
 			return 0;
 		snprintf(err, err_len, "fake: '%s' needs routes=FILE",
 			 fab.n_specs ? cable_fault_names[fab.specs[0].kind]
@@ -378,14 +441,23 @@ static int fabric_flow_start(const struct dpath_fake_flow *f)
 	return ret;
 }
 
-/* The cables from port GUID src to port GUID dst; -errno. */
-static int flow_path(uint64_t src, uint64_t dst, int *path)
+/*
+ * The cables from port GUID src to port GUID dst into path[FABRIC_MAX_SPREAD];
+ * with ar=, spread over the equal-cost hops of the AR switches, each
+ * cable's share of the flow into share (else share[0] = -1: every cable
+ * carries all of it). -errno.
+ */
+static int flow_path(uint64_t src, uint64_t dst, int *path, double *share)
 {
 	int s = burnin_routes_ca_by_guid(fab.r, src),
 	    d = burnin_routes_ca_by_guid(fab.r, dst);
 
+	share[0] = -1;
 	if (s < 0 || d < 0)
 		return -ENOENT;
+	if (fab.ar[0])
+		return burnin_routes_spread(fab.r, s, d, ar_at, NULL, path,
+					    share, FABRIC_MAX_SPREAD);
 	return burnin_routes_path(fab.r, s, d, path, FABRIC_MAX_HOPS);
 }
 
@@ -393,6 +465,7 @@ static int flow_path(uint64_t src, uint64_t dst, int *path)
 struct step_model {
 	struct burnin_flow *flows;
 	int *paths;
+	double *shares;
 	int n, mine;
 };
 
@@ -400,17 +473,20 @@ static void step_model_free(struct step_model *m)
 {
 	free(m->flows);
 	free(m->paths);
+	free(m->shares);
 }
 
 static int step_model_add(struct step_model *m, uint64_t src, uint64_t dst,
 			  double cap)
 {
-	int *path = &m->paths[m->n * FABRIC_MAX_HOPS];
-	int len = flow_path(src, dst, path);
+	int *path = &m->paths[m->n * FABRIC_MAX_SPREAD];
+	double *share = &m->shares[m->n * FABRIC_MAX_SPREAD];
+	int len = flow_path(src, dst, path, share);
 
 	if (len < 0)
 		return len;
-	m->flows[m->n++] = (struct burnin_flow){ path, len, cap };
+	m->flows[m->n++] = (struct burnin_flow){ path, len, cap,
+						 share[0] < 0 ? NULL : share };
 	return 0;
 }
 
@@ -430,8 +506,9 @@ static int step_model_build(const struct dpath_fake_flow *f,
 		k = 0;
 	}
 	m->flows = calloc((size_t)k + 1, sizeof(*m->flows));
-	m->paths = calloc(((size_t)k + 1) * FABRIC_MAX_HOPS, sizeof(int));
-	if (!m->flows || !m->paths) {
+	m->paths = calloc(((size_t)k + 1) * FABRIC_MAX_SPREAD, sizeof(int));
+	m->shares = calloc(((size_t)k + 1) * FABRIC_MAX_SPREAD, sizeof(double));
+	if (!m->flows || !m->paths || !m->shares) {
 		free(e);
 		return -ENOMEM;
 	}
@@ -540,17 +617,26 @@ static void console_cable(int c, const struct fake_cable_total *t, void *arg)
 
 static void fabric_flow_end(const struct dpath_fake_flow *f, uint64_t bytes)
 {
-	int path[FABRIC_MAX_HOPS],
-		len = flow_path(f->src_guid, f->dst_guid, path);
-	uint32_t errors[FABRIC_MAX_HOPS];
-	int ret;
+	/* per call: the fake's rank threads end flows at the same time */
+	int *path = malloc(FABRIC_MAX_SPREAD * sizeof(*path));
+	double *share = malloc(FABRIC_MAX_SPREAD * sizeof(*share));
+	uint32_t *errors = malloc(FABRIC_MAX_SPREAD * sizeof(*errors));
+	int len = path && share && errors
+			  ? flow_path(f->src_guid, f->dst_guid, path, share)
+			  : -ENOMEM,
+	    ret;
 
-	if (len <= 0)
-		return;
 	for (int i = 0; i < len; i++)
 		errors[i] = fab.faults[path[i]].errors;
-	ret = fake_registry_carry(fab.totals, path, len, bytes / 4, errors,
-				  console_cable, NULL);
+	ret = len <= 0 ? len
+		       : fake_registry_carry(fab.totals, path, len, bytes / 4,
+					     share[0] < 0 ? NULL : share,
+					     errors, console_cable, NULL);
+	free(errors);
+	free(share);
+	free(path);
+	if (len <= 0)
+		return;
 	if (ret)
 		log_error("fake fabric: %s.cables: %s", fab.totals,
 			  strerror(-ret));

@@ -14,10 +14,15 @@
 
 struct fill {
 	double *rem; /* capacity left on each cable */
-	int *active; /* flows not frozen through each cable */
+	double *active; /* shares of the flows not frozen on each cable */
 	bool *frozen;
 	int left; /* flows not frozen */
 };
+
+double burnin_flow_share(const struct burnin_flow *f, int k)
+{
+	return f->share ? f->share[k] : 1.0;
+}
 
 static bool paths_valid(int n_cables, const struct burnin_flow *flows,
 			int n_flows)
@@ -43,7 +48,7 @@ static double next_step(const struct fill *s, int n_cables,
 	double d = INFINITY;
 
 	for (int c = 0; c < n_cables; c++)
-		if (s->active[c])
+		if (s->active[c] > 1e-12)
 			d = fmin(d, s->rem[c] / s->active[c]);
 	for (int f = 0; f < n_flows; f++)
 		if (!s->frozen[f] && flows[f].cap > 0)
@@ -58,7 +63,7 @@ static void freeze(struct fill *s, const struct burnin_flow *fl, int f,
 	s->frozen[f] = true;
 	s->left--;
 	for (int k = 0; k < fl->n_path; k++)
-		s->active[fl->path[k]]--;
+		s->active[fl->path[k]] -= burnin_flow_share(fl, k);
 }
 
 static bool must_freeze(const struct fill *s, const double *capacity,
@@ -117,7 +122,8 @@ int burnin_flows_maxmin(const double *capacity, int n_cables,
 	s.left = n_flows;
 	for (int f = 0; f < n_flows; f++) {
 		for (int k = 0; k < flows[f].n_path; k++)
-			s.active[flows[f].path[k]]++;
+			s.active[flows[f].path[k]] +=
+				burnin_flow_share(&flows[f], k);
 		if (!flows[f].n_path && flows[f].cap <= 0)
 			freeze(&s, &flows[f], f, 0, rates); /* goes nowhere */
 	}

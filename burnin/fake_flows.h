@@ -14,6 +14,10 @@
  * whole run), flaky (capacity x F in some 100 ms windows, which ones a
  * pure function of the seed, the cable and the window), errors (N error
  * completions for each flow through the cable).
+ *
+ * A flow spread over several paths (adaptive routing, packet by packet,
+ * evenly) crosses each of its cables with a share: at rate R it puts
+ * R x share on the cable. The filling is then weighted by the shares.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,7 +26,13 @@ struct burnin_flow {
 	const int *path; /* cable indexes, in order */
 	int n_path;
 	double cap; /* the flow's own limit in Gb/s; <= 0: none */
+	/* spread by adaptive routing (burnin_routes_spread()): each cable
+	 * once with the share of the flow it carries; NULL: 1 on each */
+	const double *share;
 };
+
+/* The share of flow f on its k-th cable. */
+double burnin_flow_share(const struct burnin_flow *f, int k);
 
 /* A cable's planted faults; burnin_flow_cable_none() is a healthy one. */
 struct burnin_flow_fault {

@@ -167,12 +167,11 @@ int fake_registry_step(const char *base, int step, double t_wall, double span,
 	return 0;
 }
 
-int fake_registry_carry(const char *base, const int *cables, int n,
-			uint64_t words, const uint32_t *errors,
-			void (*seen)(int cable,
-				     const struct fake_cable_total *t,
-				     void *arg),
-			void *arg)
+int fake_registry_carry(
+	const char *base, const int *cables, int n, uint64_t words,
+	const double *share, const uint32_t *errors,
+	void (*seen)(int cable, const struct fake_cable_total *t, void *arg),
+	void *arg)
 {
 	int fd = open_locked(base, ".cables", LOCK_EX), ret = 0;
 
@@ -181,13 +180,15 @@ int fake_registry_carry(const char *base, const int *cables, int n,
 	for (int i = 0; i < n && !ret; i++) {
 		struct fake_cable_total t = { 0 };
 		off_t at = (off_t)cables[i] * (off_t)sizeof(t);
+		uint64_t w = share ? (uint64_t)((double)words * share[i] + 0.5)
+				   : words;
 
 		if (pread(fd, &t, sizeof(t), at) < 0) {
 			ret = -errno;
 			break;
 		}
-		t.xmit_words += words;
-		t.rcv_words += words;
+		t.xmit_words += w;
+		t.rcv_words += w;
 		t.errors += errors ? errors[i] : 0;
 		ret = write_all(fd, &t, sizeof(t), at);
 		if (!ret && seen)

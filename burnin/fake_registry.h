@@ -54,17 +54,17 @@ int fake_registry_step(const char *base, int step, double t_wall, double span,
 		       struct fake_registry_flow **flows, int *n);
 
 /*
- * Adds words to cables[n] (and errors[i] to cable i's errors; errors may
- * be NULL), then calls seen(cable, its totals, arg) for each while the
+ * Adds words to cables[n] (x share[i] on cable i when share is not
+ * NULL: a flow spread by adaptive routing; and errors[i] to cable i's
+ * errors; errors may be NULL), then calls seen(cable, its totals, arg) for each while the
  * lock is held, so that what seen() writes comes out in the order of the
  * totals. 0, -errno.
  */
-int fake_registry_carry(const char *base, const int *cables, int n,
-			uint64_t words, const uint32_t *errors,
-			void (*seen)(int cable,
-				     const struct fake_cable_total *t,
-				     void *arg),
-			void *arg);
+int fake_registry_carry(
+	const char *base, const int *cables, int n, uint64_t words,
+	const double *share, const uint32_t *errors,
+	void (*seen)(int cable, const struct fake_cable_total *t, void *arg),
+	void *arg);
 
 /* Joins the job's users (once per process; the last one removes it). */
 void fake_registry_join(const char *base);

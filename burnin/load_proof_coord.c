@@ -60,6 +60,7 @@ int burnin_coord_proof_open(struct burnin_coord *co,
 	}
 	if (!burnin_load_proof_open(r, co->inv, co->n_inv, &p, &co->proof, why,
 				    sizeof(why))) {
+		burnin_load_proof_set_sl(co->proof, cfg->params.sl);
 		log_info("load proof: PMA counters of every loaded cable are "
 			 "read around each step");
 		open_certificate(co);

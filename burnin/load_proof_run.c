@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "burnin/load_proof_run.h"
+#include "fabric/ar_info.h"
 #include "burnin/route_model.h"
 #include "common/array.h"
 #include "common/ibport.h"
@@ -54,6 +55,13 @@ struct burnin_load_proof {
 	bool *decided;
 	struct record_writer *cert; /* the certificate's file, or NULL */
 	int n_not_loaded;
+	int sl; /* the run's SL: which switches' AR applies */
+	/* steps whose traffic did not take the planned cables: round << 1 |
+	 * (test is "read") */
+	int *unfollowed;
+	size_t n_unfollowed, cap_unfollowed;
+	int *step_not_loaded; /* this step's not-loaded cables */
+	int n_step_not_loaded;
 };
 
 static int alloc_tables(struct burnin_load_proof *lp, int n_inv)
@@ -206,6 +214,8 @@ void burnin_load_proof_close(struct burnin_load_proof *lp)
 	free(lp->t);
 	free(lp->before);
 	free(lp->before_ok);
+	free(lp->unfollowed);
+	free(lp->step_not_loaded);
 	free(lp);
 }
 
@@ -411,6 +421,7 @@ static int prove_cable(struct burnin_load_proof *lp,
 	if (p.status != BURNIN_CABLE_NOT_LOADED)
 		return rc;
 	lp->n_not_loaded++;
+	lp->step_not_loaded[lp->n_step_not_loaded++] = l->cable;
 	log_error("round %d (%s): %s sent %llu bytes, its flows moved %.0f: "
 		  "not loaded as planned",
 		  s->round + 1, s->test, name, (unsigned long long)p.sent_bytes,
@@ -420,6 +431,109 @@ static int prove_cable(struct burnin_load_proof *lp,
 			w, burnin_cable_not_loaded_finding(s->round, s->test,
 							   &ref, l, &p));
 	return rc;
+}
+
+static int step_key(int round, const char *test)
+{
+	return round << 1 | (test && !strcmp(test, "read"));
+}
+
+/* The switches at the egress of this step's not-loaded cables. */
+static json_t *unfollowed_switches(const struct burnin_load_proof *lp,
+				   int *n_ar, int *n_unknown)
+{
+	json_t *names = json_array();
+	uint64_t seen[64];
+	int n_seen = 0;
+
+	*n_ar = *n_unknown = 0;
+	for (int i = 0; names && i < lp->n_step_not_loaded; i++) {
+		int c = lp->step_not_loaded[i], j;
+		const struct burnin_cable *k = burnin_routes_cable(lp->r, c);
+		const struct fabric_ar *ar = burnin_routes_cable_ar(lp->r, c);
+
+		for (j = 0; j < n_seen && seen[j] != k->from_guid; j++)
+			;
+		if (j < n_seen || n_seen == 64)
+			continue;
+		seen[n_seen++] = k->from_guid;
+		json_array_append_new(names, json_string(k->from_name));
+		if (!ar)
+			continue;
+		*n_ar +=
+			fabric_ar_for(ar, lp->sl, FABRIC_AR_RC) == FABRIC_AR_ON;
+		*n_unknown += fabric_ar_for(ar, lp->sl, FABRIC_AR_RC) ==
+			      FABRIC_AR_UNKNOWN;
+	}
+	return names;
+}
+
+/*
+ * One routes-not-followed finding for a step whose planned cables were
+ * not all loaded: the routes the plan and the cable judge use are not the
+ * ones its traffic took, so rank 0's judge takes no route evidence from
+ * this step (burnin_load_proof_step_followed()).
+ */
+static int routes_not_followed(struct burnin_load_proof *lp,
+			       const struct burnin_load_step *s,
+			       struct record_writer *w)
+{
+	int n_ar, n_unknown, *grown;
+	json_t *names = unfollowed_switches(lp, &n_ar, &n_unknown);
+	const char *first,
+		*cause = n_ar	     ? "adaptive-routing"
+			 : n_unknown ? "adaptive-routing-or-tables-changed"
+				     : "tables-changed";
+	json_t *subject, *ev;
+
+	if (lp->n_unfollowed == lp->cap_unfollowed) {
+		lp->cap_unfollowed =
+			lp->cap_unfollowed ? 2 * lp->cap_unfollowed : 16;
+		grown = realloc(lp->unfollowed,
+				lp->cap_unfollowed * sizeof(*grown));
+		if (!grown) {
+			json_decref(names);
+			return -ENOMEM;
+		}
+		lp->unfollowed = grown;
+	}
+	lp->unfollowed[lp->n_unfollowed++] = step_key(s->round, s->test);
+	log_error("round %d (%s): %d planned cable(s) not loaded: the "
+		  "traffic did not take the routes; no cable is blamed by "
+		  "route in this step",
+		  s->round + 1, s->test, lp->n_step_not_loaded);
+	if (!names)
+		return -ENOMEM;
+	if (!w) {
+		json_decref(names);
+		return 0;
+	}
+	first = json_string_value(json_array_get(names, 0));
+	subject =
+		json_pack("{s:i,s:s}", "round", s->round + 1, "test", s->test);
+	ev = json_pack("{s:i,s:s,s:i,s:o,s:s,s:i,s:i}", "round", s->round + 1,
+		       "test", s->test, "cables_not_loaded",
+		       lp->n_step_not_loaded, "switches", names, "cause", cause,
+		       "sl", lp->sl, "switches_ar_on", n_ar);
+	return record_writer_emit_steal(
+		w,
+		record_finding(
+			"warn", "routes-not-followed", subject, ev, "none",
+			"round %d (%s): %d planned cable(s) out of %s%s not "
+			"loaded: the traffic did not follow the routes; %s. "
+			"No cable is blamed by route in this step (counters "
+			"on a cable's own ports still blame it)",
+			s->round + 1, s->test, lp->n_step_not_loaded,
+			first ? first : "?",
+			json_array_size(names) > 1 ? " and others" : "",
+			n_ar ? "those switches route this SL adaptively: "
+			       "run on an SL they route statically (--sl)"
+			: n_unknown
+				? "adaptive routing is not known there, or "
+				  "the SM changed the tables during the run: "
+				  "compare `fabric routes` before and after"
+				: "the SM changed the tables during the run: "
+				  "compare `fabric routes` before and after"));
 }
 
 int burnin_load_proof_end(struct burnin_load_proof *lp,
@@ -437,14 +551,38 @@ int burnin_load_proof_end(struct burnin_load_proof *lp,
 	burnin_loads_add_moved(&lp->loads);
 	if (read_targets(lp) < 0)
 		return -ENOMEM;
+	free(lp->step_not_loaded);
+	lp->n_step_not_loaded = 0;
+	lp->step_not_loaded = malloc(((size_t)lp->loads.n_cables + 1) *
+				     sizeof(*lp->step_not_loaded));
+	if (!lp->step_not_loaded)
+		return -ENOMEM;
 	for (int k = 0; k < lp->loads.n_cables && !rc; k++)
 		rc = prove_cable(lp, s, &lp->loads.cables[k], w);
+	if (!rc && lp->n_step_not_loaded)
+		rc = routes_not_followed(lp, s, w);
 	return rc;
 }
 
 bool burnin_load_proof_decided(const struct burnin_load_proof *lp, int cable)
 {
 	return lp && cable >= 0 && cable < lp->n_cables && lp->decided[cable];
+}
+
+bool burnin_load_proof_step_followed(const struct burnin_load_proof *lp,
+				     int round, const char *test)
+{
+	int key = step_key(round, test);
+
+	for (size_t i = 0; lp && i < lp->n_unfollowed; i++)
+		if (lp->unfollowed[i] == key)
+			return false;
+	return true;
+}
+
+void burnin_load_proof_set_sl(struct burnin_load_proof *lp, int sl)
+{
+	lp->sl = sl;
 }
 
 int burnin_load_proof_not_loaded(const struct burnin_load_proof *lp)

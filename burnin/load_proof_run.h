@@ -74,6 +74,16 @@ void burnin_load_proof_set_certificate(struct burnin_load_proof *lp,
 /* A step proved route cable `cable` loaded, or not loaded (not only ever
  * unread, unproven or idle). */
 bool burnin_load_proof_decided(const struct burnin_load_proof *lp, int cable);
+/* The run's SL (--sl): whose adaptive routing explains a step. */
+void burnin_load_proof_set_sl(struct burnin_load_proof *lp, int sl);
+/*
+ * Whether step (round, test) took its planned cables: false after
+ * burnin_load_proof_end() found one of them not loaded (and wrote the
+ * step's routes-not-followed finding). The cable judge takes no route
+ * evidence from such a step. True for a step never proven.
+ */
+bool burnin_load_proof_step_followed(const struct burnin_load_proof *lp,
+				     int round, const char *test);
 /* cable-not-loaded findings so far. */
 int burnin_load_proof_not_loaded(const struct burnin_load_proof *lp);
 /*

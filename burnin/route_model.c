@@ -286,6 +286,165 @@ const struct fabric_ar *burnin_routes_cable_ar(const struct burnin_routes *r,
 						   : NULL;
 }
 
+/* ---- the fake's adaptive routing: spread over equal-cost hops ---- */
+
+struct spread {
+	const struct burnin_routes *r;
+	bool (*adaptive)(uint64_t guid, void *arg);
+	void *arg;
+	uint16_t dlid;
+	const struct fabric_node *dst;
+	int *dist; /* [nnodes] hops to dst, -1 unreachable */
+	int *cables, n, max;
+	double *share;
+	int err;
+};
+
+/* Hops from every node to dst over up links (BFS). 0 or -ENOMEM. */
+static int spread_dist(struct spread *sp)
+{
+	const struct fabric *m = sp->r->m;
+	int *queue = malloc((m->nnodes + 1) * sizeof(int));
+	size_t head = 0, tail = 0;
+
+	sp->dist = malloc((m->nnodes + 1) * sizeof(int));
+	if (!queue || !sp->dist) {
+		free(queue);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->nnodes; i++)
+		sp->dist[i] = -1;
+	sp->dist[sp->dst->idx] = 0;
+	queue[tail++] = sp->dst->idx;
+	while (head < tail) {
+		const struct fabric_node *u = m->nodes[queue[head++]];
+
+		for (int p = 1; p <= u->nports; p++) {
+			const struct fabric_port *q = &u->ports[p];
+
+			if (!link_up(q) || sp->dist[q->remote->node->idx] >= 0)
+				continue;
+			/* only switches relay: a CA is an end, never a hop */
+			if (q->remote->node->type != FABRIC_NODE_SWITCH)
+				continue;
+			sp->dist[q->remote->node->idx] = sp->dist[u->idx] + 1;
+			queue[tail++] = q->remote->node->idx;
+		}
+	}
+	free(queue);
+	return 0;
+}
+
+static void spread_add(struct spread *sp, const struct fabric_port *out,
+		       double w)
+{
+	int c = sp->r->cable_of_port[out->id], i;
+
+	for (i = 0; i < sp->n && sp->cables[i] != c; i++)
+		;
+	if (i == sp->n) {
+		if (sp->n == sp->max) {
+			sp->err = -ENOSPC;
+			return;
+		}
+		sp->cables[sp->n] = c;
+		sp->share[sp->n++] = 0;
+	}
+	sp->share[i] += w;
+}
+
+static int static_port(const struct spread *sp, const struct fabric_node *n)
+{
+	const struct fabric_lft *t = &sp->r->fr.lft[n->idx];
+
+	return !t->valid || sp->dlid > t->top ? FABRIC_LFT_NONE
+					      : t->port[sp->dlid];
+}
+
+/* The next hops of the flow at switch n: equal-cost ones when adaptive. */
+static int spread_hops(const struct spread *sp, const struct fabric_node *n,
+		       const struct fabric_port **hops)
+{
+	int k = 0, p = static_port(sp, n);
+
+	if (sp->adaptive(n->guid, sp->arg) && sp->dist[n->idx] > 0)
+		for (int q = 1; q <= n->nports && k < FABRIC_ROUTE_MAX_HOPS;
+		     q++)
+			if (link_up(&n->ports[q]) &&
+			    sp->dist[n->ports[q].remote->node->idx] ==
+				    sp->dist[n->idx] - 1)
+				hops[k++] = &n->ports[q];
+	if (k)
+		return k;
+	if (p == FABRIC_LFT_NONE || p == 0 || p > n->nports)
+		return -ENOENT;
+	if (!link_up(&n->ports[p]))
+		return -ENOLINK;
+	hops[0] = &n->ports[p];
+	return 1;
+}
+
+/* Carries share w of the flow from switch n on; depth bounds loops. */
+static void spread_from(struct spread *sp, const struct fabric_node *n,
+			double w, int depth)
+{
+	const struct fabric_port *hops[FABRIC_ROUTE_MAX_HOPS];
+	int k;
+
+	if (sp->err || n == sp->dst)
+		return;
+	if (n->type != FABRIC_NODE_SWITCH) {
+		sp->err = -EHOSTUNREACH;
+		return;
+	}
+	if (depth >= FABRIC_ROUTE_MAX_HOPS) {
+		sp->err = -ELOOP;
+		return;
+	}
+	k = spread_hops(sp, n, hops);
+	if (k < 0) {
+		sp->err = k;
+		return;
+	}
+	for (int i = 0; i < k && !sp->err; i++) {
+		spread_add(sp, hops[i], w / k);
+		spread_from(sp, hops[i]->remote->node, w / k, depth + 1);
+	}
+}
+
+int burnin_routes_spread(const struct burnin_routes *r, int src, int dst,
+			 bool (*adaptive)(uint64_t guid, void *arg), void *arg,
+			 int *cables, double *share, int max)
+{
+	struct spread sp = { .r = r,
+			     .adaptive = adaptive,
+			     .arg = arg,
+			     .cables = cables,
+			     .share = share,
+			     .max = max };
+	const struct fabric_port *s;
+
+	if (src < 0 || src >= r->ncas || dst < 0 || dst >= r->ncas)
+		return -EINVAL;
+	if (src == dst)
+		return 0;
+	s = r->ca_port[src];
+	if (!link_up(s))
+		return -ENOLINK;
+	if (!r->cas[dst].lid)
+		return -ENOENT;
+	sp.dlid = r->cas[dst].lid;
+	sp.dst = r->ca_port[dst]->node;
+	if (spread_dist(&sp)) {
+		free(sp.dist);
+		return -ENOMEM;
+	}
+	spread_add(&sp, s, 1);
+	spread_from(&sp, s->remote->node, 1, 0);
+	free(sp.dist);
+	return sp.err ? sp.err : sp.n;
+}
+
 int burnin_routes_cable_dsts(const struct burnin_routes *r, int c, int *cas,
 			     int max)
 {

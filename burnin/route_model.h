@@ -116,6 +116,20 @@ void burnin_routes_switch(const struct burnin_routes *r, int node,
 /* The switch of node GUID guid has no table in the routes. */
 bool burnin_routes_table_unread(const struct burnin_routes *r, uint64_t guid);
 
+/*
+ * Where a flow from CA src to CA dst goes when the switches for which
+ * adaptive(guid, arg) is true spread it evenly, packet by packet, over
+ * their equal-cost next hops (the ports toward a node one hop nearer dst)
+ * and every other switch follows its table: the cables it may cross, each
+ * once, into cables[max], with the share of the flow each carries into
+ * share[max] (1 on a cable every packet crosses). The fake's model of
+ * adaptive routing (fake=ar=...), not a switch's algorithm. Returns the
+ * number of cables, or -errno as burnin_routes_path(). Pure.
+ */
+int burnin_routes_spread(const struct burnin_routes *r, int src, int dst,
+			 bool (*adaptive)(uint64_t guid, void *arg), void *arg,
+			 int *cables, double *share, int max);
+
 /* "leaf01:17->spine03:5" (names made safe for a terminal) into buf. */
 void burnin_cable_name(const struct burnin_routes *r, int c, char *buf,
 		       size_t len);

@@ -163,10 +163,10 @@ static void the_registry_keeps_flows_by_step(void **state)
 	assert_int_equal(n, 0);
 	free(got);
 
-	assert_int_equal(fake_registry_carry(base, cables, 2, 10, errors,
+	assert_int_equal(fake_registry_carry(base, cables, 2, 10, NULL, errors,
 					     seen_total, seen),
 			 0);
-	assert_int_equal(fake_registry_carry(base, cables, 2, 7, errors,
+	assert_int_equal(fake_registry_carry(base, cables, 2, 7, NULL, errors,
 					     seen_total, seen),
 			 0);
 	assert_int_equal(seen[0], 17000);

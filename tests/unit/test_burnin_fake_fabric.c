@@ -377,6 +377,38 @@ static void a_fault_naming_no_port_is_refused(void **state)
 	assert_non_null(strstr(err, "no port node012:mlx5_0:1"));
 }
 
+/*
+ * ar=all: every switch sprays each flow over its equal-cost next hops.
+ * A cable at half its capacity on the flow's static path then carries a
+ * share of it only, and the flow runs at its link's rate: the weak cable
+ * is routed around and passes, as on a fabric with AR on.
+ */
+static void adaptive_routing_hides_a_slow_up_link(void **state)
+{
+	struct flow_run f = {
+		.src = 0, .dst = 15, .step = 20, .duration = 0.2
+	};
+	const struct burnin_cable *c;
+
+	(void)state;
+	configure("routes=%s", ROUTES);
+	c = burnin_routes_cable(routes, switch_cable(f.src, f.dst));
+	configure("routes=%s;slow-cable=%s:%d@0.5", ROUTES, c->from_name,
+		  c->from_port);
+	run_flows(&f, 1);
+	assert_float_equal(f.res.gbps, 47.5, EPS);
+	configure("routes=%s;slow-cable=%s:%d@0.5;ar=all", ROUTES, c->from_name,
+		  c->from_port);
+	f.step = 21;
+	run_flows(&f, 1);
+	assert_float_equal(f.res.gbps, 95, EPS);
+	configure("routes=%s;slow-cable=%s:%d@0.5;ar=%s", ROUTES, c->from_name,
+		  c->from_port, c->from_name);
+	f.step = 22;
+	run_flows(&f, 1);
+	assert_float_equal(f.res.gbps, 95, EPS);
+}
+
 static void bad_fabric_specs_are_named(void **state)
 {
 	char err[256] = "";
@@ -406,12 +438,17 @@ static void bad_fabric_specs_are_named(void **state)
 					 ";sim-console=/nonexistent/fifo",
 					 err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "sim-console=/nonexistent/fifo"));
+	assert_int_equal(-EINVAL,
+			 dpath_fake_configure("routes=" ROUTES ";ar=nosuch",
+					      err, sizeof(err)));
+	assert_non_null(strstr(err, "no switch 'nosuch'"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ports_are_the_cas_of_the_routes),
+		cmocka_unit_test(adaptive_routing_hides_a_slow_up_link),
 		cmocka_unit_test(a_flow_alone_runs_at_its_link),
 		cmocka_unit_test(two_flows_on_one_cable_share_it),
 		cmocka_unit_test(flows_of_other_steps_do_not_share),

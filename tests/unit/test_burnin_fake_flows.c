@@ -152,9 +152,34 @@ static void a_path_outside_the_cables_is_refused(void **state)
 	assert_int_equal(burnin_flows_maxmin(cap, 1, f, 1, r), -EINVAL);
 }
 
+/*
+ * Adaptive routing sprays each flow evenly over two up-links (share 0.5
+ * each): with both at 100 the two flows run at 100 each (a flow needs
+ * only half of each); with one up-link at 40 every packet half still
+ * crosses it, so each flow is held to 2 x 40 / 2 = 40 — the slow cable
+ * slows every flow AR spreads over it, and no flow avoids it.
+ */
+static void a_spread_flow_is_held_by_its_slowest_share(void **state)
+{
+	const int a[] = { 0, 1, 2 }, b[] = { 3, 1, 2 };
+	const double half[] = { 1, 0.5, 0.5 };
+	struct burnin_flow f[] = { { a, 3, 0, half }, { b, 3, 0, half } };
+	double cap[] = { 100, 100, 100, 100 }, r[2];
+
+	(void)state;
+	assert_int_equal(burnin_flows_maxmin(cap, 4, f, 2, r), 0);
+	assert_float_equal(r[0], 100, EPS);
+	assert_float_equal(r[1], 100, EPS);
+	cap[2] = 40;
+	assert_int_equal(burnin_flows_maxmin(cap, 4, f, 2, r), 0);
+	assert_float_equal(r[0], 40, EPS);
+	assert_float_equal(r[1], 40, EPS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_spread_flow_is_held_by_its_slowest_share),
 		cmocka_unit_test(two_flows_share_a_cable_at_half),
 		cmocka_unit_test(a_flow_bottlenecked_elsewhere_leaves_the_rest),
 		cmocka_unit_test(a_flows_own_cap_leaves_the_rest),

@@ -172,6 +172,72 @@ static void test_path_across(void **state)
 	burnin_routes_free(r);
 }
 
+static bool no_ar(uint64_t guid, void *arg)
+{
+	(void)guid;
+	(void)arg;
+	return false;
+}
+
+static bool ar_named(uint64_t guid, void *arg)
+{
+	return guid == *(const uint64_t *)arg;
+}
+
+/*
+ * The fake's adaptive routing: without AR a flow is its static path, all
+ * of it on each cable. With AR at leaf01 (three cables to each of two
+ * spines) it is spread evenly over its six up-links (a sixth on each);
+ * the spines route by their tables, so half of it goes down each spine's
+ * one table cable into leaf02; all of it on the two host links.
+ */
+static void test_spread(void **state)
+{
+	struct burnin_routes *r = load_records();
+	int s = burnin_routes_ca_by_guid(r, NODE1_PORT);
+	int d = burnin_routes_ca_by_guid(r, NODE3_PORT);
+	int path[8], cables[16], n, i, up = 0, down = 0;
+	double share[16], sum_up = 0, sum_down = 0;
+	uint64_t leaf01 = 0;
+
+	(void)state;
+	n = burnin_routes_path(r, s, d, path, 8);
+	assert_int_equal(
+		burnin_routes_spread(r, s, d, no_ar, NULL, cables, share, 16),
+		n);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(cables[i], path[i]);
+		assert_true(share[i] == 1.0);
+	}
+	leaf01 = burnin_routes_cable(r, path[1])->from_guid;
+	n = burnin_routes_spread(r, s, d, ar_named, &leaf01, cables, share, 16);
+	assert_int_equal(n, 10); /* 2 host links, 6 up, 2 down */
+	for (i = 0; i < n; i++) {
+		const struct burnin_cable *k =
+			burnin_routes_cable(r, cables[i]);
+
+		if (!k->inter_switch) {
+			assert_float_equal(share[i], 1.0, 1e-12);
+		} else if (k->from_guid == leaf01) {
+			assert_float_equal(share[i], 1.0 / 6, 1e-12);
+			up++;
+			sum_up += share[i];
+		} else {
+			assert_float_equal(share[i], 0.5, 1e-12);
+			down++;
+			sum_down += share[i];
+		}
+	}
+	assert_int_equal(up, 6);
+	assert_int_equal(down, 2);
+	assert_float_equal(sum_up, 1.0, 1e-12);
+	assert_float_equal(sum_down, 1.0, 1e-12);
+	assert_int_equal(burnin_routes_spread(r, s, d, ar_named, &leaf01,
+					      cables, share, 3),
+			 -ENOSPC);
+	burnin_routes_free(r);
+}
+
 /* The records and the offline inputs give the same cables and paths. */
 static void test_offline_same(void **state)
 {
@@ -363,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_reverse_and_capacity),
 		cmocka_unit_test(test_ca_by_guid),
 		cmocka_unit_test(test_path_across),
+		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_offline_same),
 		cmocka_unit_test(test_cable_name),
 		cmocka_unit_test(test_unsafe_name),
