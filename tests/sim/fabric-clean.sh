@@ -37,7 +37,7 @@ zero "check, ibnetdiscover output as spec" check --spec topology.txt
 zero "discover" discover
 links=$(grep -c '"kind":"link"' rec.jsonl)
 [ "$links" = 612 ] || sim_fail "discover: $links link records, want 612"
-zero "counters" counters
+zero "counters (a 1 s window)" counters --window 1
 ports=$(grep -c '"kind":"counters"' rec.jsonl)
 [ "$ports" -ge 1224 ] || sim_fail "counters: $ports port records"
 # The counters snapshot is a baseline: nothing new against it.
@@ -46,7 +46,7 @@ zero "counters against a baseline" counters --baseline base.jsonl
 # One HCA drops its PMA queries (attribute 0x12 = 18): only that port is
 # missing; the queries in flight with it are still answered.
 sim_cmd 'Error "node200-mlx5_0" 100 18'
-zero "counters, one silent PMA" counters --timeout 1
+zero "counters, one silent PMA" counters --window 1 --timeout 1
 grep -q 'PMA: 1 ports did not answer' err.txt ||
 	sim_fail "silent PMA not reported: $(cat err.txt)"
 n=$(grep -c '"kind":"counters"' rec.jsonl)
