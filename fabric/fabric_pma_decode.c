@@ -31,8 +31,7 @@ void fabric_pma_decode_cpi(const uint8_t *d, bool *ext, bool *ext_err)
 	*ext_err = cap2 & CPI_CAP2_ADDL_EXT;
 }
 
-void fabric_pma_decode_ext(const uint8_t *d, bool errors,
-			   struct fabric_pc *out)
+void fabric_pma_decode_ext(const uint8_t *d, bool errors, struct fabric_pc *out)
 {
 	for (int i = 0; i < 4; i++)
 		out->v[IB_PC_XMIT_DATA + i] = be64(d + EXT_DATA_OFFS + 8 * i);
