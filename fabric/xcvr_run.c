@@ -17,6 +17,7 @@
 #include "common/record.h"
 #include "fabric/fabric_report.h"
 #include "fabric/fabric_run.h"
+#include "fabric/phy_ber.h"
 #include "fabric/xcvr_cableinfo.h"
 #include "fabric/xcvr_judge.h"
 
@@ -60,13 +61,60 @@ static void port_ref(struct cables *c, uint64_t node_guid, uint64_t port_guid,
 	p->ref.port_guid = p->ref.type == FABRIC_NODE_CA ? port_guid : 0;
 }
 
-static int emit_module(struct cables *c, const struct xcvr_port *p)
+/* ber: the port's BER figures (mlxlink -c), added to its record. */
+static int emit_module_ber(struct cables *c, const struct xcvr_port *p,
+			   json_t *ber)
 {
 	int rc = xcvr_judge(p, &c->jp, &c->fs);
+	json_t *rec;
 
 	c->modules++;
-	if (!rc && c->w)
-		rc = record_writer_emit_steal(c->w, xcvr_record(p));
+	if (!rc && c->w) {
+		rec = xcvr_record(p);
+		if (rec && ber)
+			json_object_set(rec, "ber", ber);
+		rc = record_writer_emit_steal(c->w, rec);
+	}
+	json_decref(ber);
+	return rc;
+}
+
+static int emit_module(struct cables *c, const struct xcvr_port *p)
+{
+	return emit_module_ber(c, p, NULL);
+}
+
+/* The model's speed of the port a module sits in, unknown without one. */
+static enum ib_speed model_speed(const struct cables *c,
+				 const struct fabric_ref *ref)
+{
+	struct fabric_node *n = fabric_find_guid(c->m, ref->guid);
+	struct fabric_port *fp = n ? fabric_port(n, ref->port) : NULL;
+
+	return fp ? (enum ib_speed)fp->speed : IB_SPEED_UNKNOWN;
+}
+
+/* mlxlink -c in the same file: the BER figures, judged for the port and
+ * its module (issue 35). */
+static int mlxlink_ber(struct cables *c, const char *path,
+		       const struct xcvr_port *p, json_t **ber)
+{
+	const struct xcvr_info *x = &p->info;
+	struct phy_ber b;
+	char err[600], where[256];
+	int rc = phy_ber_load_mlxlink(path, &b, err, sizeof(err));
+
+	*ber = NULL;
+	if (rc) {
+		log_error("%s", err);
+		return rc;
+	}
+	snprintf(where, sizeof(where), "%s port %d (%s %s SN %s)", p->ref.name,
+		 p->ref.port, x->vendor[0] ? x->vendor : "?",
+		 x->part_number[0] ? x->part_number : "?",
+		 x->serial[0] ? x->serial : "?");
+	rc = phy_ber_judge(&b, model_speed(c, &p->ref), &p->ref, where, &c->fs);
+	*ber = phy_ber_json(&b);
 	return rc;
 }
 
@@ -165,7 +213,10 @@ static int mlxlink_file(struct cables *c, const char *arg)
 				p.link_up = up >= 0 ? up : p.link_up;
 			}
 	}
-	return emit_module(c, &p);
+	json_t *ber;
+
+	rc = mlxlink_ber(c, path, &p, &ber);
+	return rc ? rc : emit_module_ber(c, &p, ber);
 }
 
 /*
