@@ -204,6 +204,7 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 		a->reset = true;
 		break;
 	case KEY_WINDOW:
+		a->window_given = true;
 		return cli_parse_double(&counters_cmd, "--window", arg, 0,
 					86400, &a->window_s);
 	case KEY_SINCE_CLEAR:

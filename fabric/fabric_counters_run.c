@@ -357,6 +357,7 @@ static void zero_bases(struct counters_run *r)
 /* Read, wait, read; or read, reset, wait, read (docs/fabric.md). */
 static int read_window(struct counters_run *r)
 {
+	struct progress prog;
 	double t0, left;
 	int rc;
 
@@ -370,8 +371,13 @@ static int read_window(struct counters_run *r)
 	record_time_now(r->w.start);
 	t0 = clock_mono_now();
 	log_info("counters: window of %.0f s started", r->a->window_s);
-	while ((left = t0 + r->a->window_s - clock_mono_now()) > 0)
+	/* on a terminal, a line counts the window's seconds down */
+	progress_start(&prog, "window", "s", (uint64_t)r->a->window_s);
+	while ((left = t0 + r->a->window_s - clock_mono_now()) > 0) {
 		usleep(left > 1 ? 1000000 : (useconds_t)(left * 1e6) + 1);
+		progress_add(&prog, left >= 1 ? 1 : 0);
+	}
+	progress_end(&prog);
 	if ((rc = read_all(r)))
 		return rc;
 	record_time_now(r->w.end);
@@ -406,9 +412,9 @@ static int setup(struct counters_run *r)
 		    : a->since_clear ? FABRIC_WINDOW_SINCE_CLEAR
 				     : FABRIC_WINDOW_TIMED;
 	r->all_ext = r->w.mode != FABRIC_WINDOW_SINCE_CLEAR;
-	if (a->baseline && a->since_clear) {
-		log_error("fabric counters: --baseline and --since-clear "
-			  "judge different things: give one");
+	if (!!a->baseline + a->since_clear + a->window_given > 1) {
+		log_error("fabric counters: --window, --since-clear and "
+			  "--baseline judge different things: give one");
 		return IBP_EXIT_USAGE;
 	}
 	if (load_thresholds(r, a->thresholds))

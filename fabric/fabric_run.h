@@ -29,7 +29,7 @@ struct fabric_args {
 	bool reset;
 	/* counters: the window's length; or since the last clear */
 	double window_s;
-	bool since_clear;
+	bool window_given, since_clear;
 	/* fabric cables */
 	const char *from_ibdiagnet, *approved_vendors;
 	const char *from_mlxlink[FABRIC_MAX_MLXLINK];

@@ -75,7 +75,8 @@ static bool lanes_value(char *s, struct phy_ber *b)
 		comma = strchr(s, ',');
 		if (comma)
 			*comma = '\0';
-		if (n == PHY_BER_LANES || !count_value(trim(s), &b->lane_errors[n]))
+		if (n == PHY_BER_LANES ||
+		    !count_value(trim(s), &b->lane_errors[n]))
 			return false;
 		n++;
 		if (comma)
@@ -142,11 +143,9 @@ static int field(struct ber_parse *p, const char *key, char *v)
 	if (!strcmp(key, "Symbol BER"))
 		return ber_key(p, key, v, &b->has_sym, &b->sym_ber);
 	if (!strcmp(key, "Effective Physical Errors"))
-		return count_key(p, key, v, &b->has_eff_errors,
-				 &b->eff_errors);
+		return count_key(p, key, v, &b->has_eff_errors, &b->eff_errors);
 	if (!strcmp(key, "Symbol Errors"))
-		return count_key(p, key, v, &b->has_sym_errors,
-				 &b->sym_errors);
+		return count_key(p, key, v, &b->has_sym_errors, &b->sym_errors);
 	if (!strcmp(key, "Time Since Last Clear [Min]")) {
 		if (!ber_value(v, &minutes))
 			return bad(p, key, v, "minutes such as 1715.4");
@@ -155,8 +154,7 @@ static int field(struct ber_parse *p, const char *key, char *v)
 	}
 	if (!strcmp(key, "Raw Physical Errors Per Lane")) {
 		if (!lanes_value(v, b))
-			return bad(p, key, v,
-				   "1 to 8 comma-separated counts");
+			return bad(p, key, v, "1 to 8 comma-separated counts");
 		b->present = true;
 		return 0;
 	}
@@ -258,9 +256,8 @@ static void ber_ev(struct fabric_finding *f, const struct phy_ber *b,
 	fabric_finding_str(f, "source", "mlxlink");
 }
 
-static struct fabric_finding *add(struct fabric_findings *fs,
-				  const char *sev, const char *cat,
-				  const char *action,
+static struct fabric_finding *add(struct fabric_findings *fs, const char *sev,
+				  const char *cat, const char *action,
 				  const struct fabric_ref *ref)
 {
 	struct fabric_finding *f = fabric_finding_add(fs, sev, cat, action);
@@ -317,8 +314,7 @@ static int raw(const struct phy_ber *b, enum ib_speed speed,
 	ber_ev(f, b, speed);
 	fabric_finding_real(f, "limit", at_cliff ? l->raw_fail : l->raw_warn);
 	fabric_finding_msg(
-		f,
-		"%s: raw BER %.2g before FEC, over %.0e (%s)%s: %s", where,
+		f, "%s: raw BER %.2g before FEC, over %.0e (%s)%s: %s", where,
 		b->raw_ber, at_cliff ? l->raw_fail : l->raw_warn, l->raw_source,
 		b->has_sym_errors && !b->sym_errors
 			? ", with no symbol errors yet"

@@ -96,8 +96,8 @@ static void test_raw_over_limit_clean_symbols(void **state)
 	(void)state;
 	snprintf(ref.name, sizeof(ref.name), "leaf01");
 	text = fixture_with("Raw Physical BER", "5E-6");
-	assert_int_equal(0, phy_ber_parse_text("x.txt", text, &b, err,
-					       sizeof(err)));
+	assert_int_equal(
+		0, phy_ber_parse_text("x.txt", text, &b, err, sizeof(err)));
 	b.has_sym_errors = true; /* "Symbol Errors : 0" */
 	assert_int_equal(0, phy_ber_judge(&b, IB_SPEED_NDR, &ref,
 					  "leaf01 port 17", &fs));
@@ -111,8 +111,8 @@ static void test_raw_over_limit_clean_symbols(void **state)
 	memset(&fs, 0, sizeof(fs));
 	/* at the FEC's limit: fail */
 	text = fixture_with("Raw Physical BER", "3E-4");
-	assert_int_equal(0, phy_ber_parse_text("x.txt", text, &b, err,
-					       sizeof(err)));
+	assert_int_equal(
+		0, phy_ber_parse_text("x.txt", text, &b, err, sizeof(err)));
 	assert_int_equal(0, phy_ber_judge(&b, IB_SPEED_HDR, &ref, "w", &fs));
 	assert_string_equal("fail", fs.v[0].severity);
 	assert_string_equal("replace-cable", fs.v[0].action);
@@ -120,8 +120,8 @@ static void test_raw_over_limit_clean_symbols(void **state)
 	memset(&fs, 0, sizeof(fs));
 	/* errors after FEC at NDR: 1e-13 > 1e-14 */
 	text = fixture_with("Effective Physical BER", "1E-13");
-	assert_int_equal(0, phy_ber_parse_text("x.txt", text, &b, err,
-					       sizeof(err)));
+	assert_int_equal(
+		0, phy_ber_parse_text("x.txt", text, &b, err, sizeof(err)));
 	b.eff_errors = 12;
 	assert_int_equal(0, phy_ber_judge(&b, IB_SPEED_NDR, &ref, "w", &fs));
 	assert_int_equal(1, fs.n);
