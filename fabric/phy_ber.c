@@ -319,9 +319,11 @@ static int raw(const struct phy_ber *b, enum ib_speed speed,
 		b->has_sym_errors && !b->sym_errors
 			? ", with no symbol errors yet"
 			: "",
-		at_cliff ? "FEC is at its limit; replace the cable"
-			 : "near the FEC's limit; reseat and clean the "
-			   "connectors, then read again");
+		at_cliff	  ? "FEC is at its limit; replace the cable"
+		: l->raw_fail > 0 ? "near the FEC's limit; reseat and clean "
+				    "the connectors, then read again"
+				  : "over the link's bound; reseat and clean "
+				    "the connectors, then read again");
 	return 0;
 }
 

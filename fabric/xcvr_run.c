@@ -109,10 +109,15 @@ static int mlxlink_ber(struct cables *c, const char *path,
 		log_error("%s", err);
 		return rc;
 	}
-	snprintf(where, sizeof(where), "%s port %d (%s %s SN %s)", p->ref.name,
-		 p->ref.port, x->vendor[0] ? x->vendor : "?",
-		 x->part_number[0] ? x->part_number : "?",
-		 x->serial[0] ? x->serial : "?");
+	if (x->present)
+		snprintf(where, sizeof(where), "%s port %d (%s %s SN %s)",
+			 p->ref.name, p->ref.port,
+			 x->vendor[0] ? x->vendor : "?",
+			 x->part_number[0] ? x->part_number : "?",
+			 x->serial[0] ? x->serial : "?");
+	else
+		snprintf(where, sizeof(where), "%s port %d", p->ref.name,
+			 p->ref.port);
 	rc = phy_ber_judge(&b, model_speed(c, &p->ref), &p->ref, where, &c->fs);
 	*ber = phy_ber_json(&b);
 	return rc;
