@@ -6,7 +6,9 @@
 # fail when it received 10^10 (the floor is then the link's signalling over
 # the window, 3x10^11 bits: still over the 1e-12 bound); a LinkDownedCounter
 # of 12 from before the window is no finding in window mode and is one with
-# --since-clear; every counters record says which window it covers.
+# --since-clear; every counters record says which window it covers; the
+# fake's sim-console traffic (burnin --transport fake) during a window gives
+# records whose rcv_bits are the bits its flows moved.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -19,7 +21,7 @@ sim_setup
 	--hosts-per-leaf 4 --speed EDR --net net --spec spec.csv ||
 	sim_fail "gen_fattree"
 sim_start net
-sim_opensm
+sim_opensm_engine ftree
 # From before any window: the link went down 12 times (a host's reboots).
 sim_cmd 'PerformanceSet "leaf02"[2] PortCounters.LinkDownedCounter=12'
 
@@ -86,4 +88,33 @@ n=$(jq -r 'select(.kind == "counters") | select(.window.mode != "since-clear"
 	or .window.start != null) | .port' clear.jsonl | wc -l)
 [ "$n" = 0 ] || sim_fail "--since-clear: $n records not since the clear"
 sim_log "ok: link-downed 12 from before: no finding in a window, one since the clear"
+# The fake's sim-console traffic (burnin --transport fake, issue 16) in a
+# window: the records' rcv_bits hold the bits its flows moved.
+sim_client "$IBPROOF" fabric routes --records routes.jsonl >/dev/null ||
+	sim_fail "fabric routes"
+sim_client "$IBPROOF" fabric counters -v --window 6 --records traffic.jsonl \
+	>traffic.out 2>traffic.err &
+pid=$!
+for i in $(seq 200); do
+	grep -q 'window of 6 s started' traffic.err && break
+	sleep 0.05
+done
+for i in 0 1 2 3; do
+	echo "0 simhost:fake$i:1 simhost:fake$((i + 4)):1"
+done >round.pairs
+IBPROOF_HOST=simhost "$IBPROOF" burnin --transport fake --no-progress \
+	--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
+	--fake "routes=$PWD/routes.jsonl;sim-console=$PWD/console" \
+	--schedule pairs:round.pairs --records burnin.jsonl >burnin.out 2>&1
+wait "$pid"
+moved=$(jq -s '[.[] | select(.kind == "pair") | .gbps * 1e9] | add' \
+	burnin.jsonl)
+got=$(jq -s '[.[] | select(.kind == "counters" and .subject.type == "ca") |
+	.window.rcv_bits] | add' traffic.jsonl)
+# (within 0.1%, plus ibsim's own MAD traffic)
+ok=$(jq -n --argjson m "${moved:-0}" --argjson g "${got:-0}" \
+	'$m > 1e9 and $g >= $m * 0.999 and $g <= $m * 1.001 + 1e7')
+[ "$ok" = true ] ||
+	sim_fail "sim-console traffic: CA ports received $got bits in the window, the flows moved $moved"
+sim_log "ok: the fake's traffic in a window: $got bits received by the CA ports ($moved moved)"
 sim_log "PASS"
