@@ -16,6 +16,7 @@
 #include "burnin/scope.h"
 #include "burnin/route_judge.h"
 #include "burnin/route_model.h"
+#include "burnin/step_limits.h"
 #include "common/array.h"
 #include "common/cli.h"
 #include "common/ibport.h"
@@ -218,7 +219,9 @@ static void add_counters(struct burnin_coord *co, int idx,
 			!strcmp(json_string_value(name), c->name);
 		if (c->saturated && !known)
 			json_array_append_new(sat, json_string(c->name));
-		if (!c->delta || !ib_counter_is_error(c->name))
+		/* a rise within its limit for the bits the step carried is
+		 * no finding (docs/judging.md, "Counter limits") */
+		if (!burnin_step_rise_fails(&co->inv[idx], r, c))
 			continue;
 		old = json_integer_value(json_object_get(o, c->name));
 		json_object_set_new(o, c->name,

@@ -33,7 +33,8 @@ struct burnin_coord {
 	struct burnin_measure *m;
 	int n_m;
 	size_t cap_m;
-	json_t **port_counters; /* inventory index -> {name: error delta} */
+	json_t **port_counters; /* inventory index -> {name: error delta}, the
+				 * steps whose rise broke its limit */
 	json_t **port_saturated; /* inventory index -> [names at their max] */
 	struct record_writer *w;
 	bool *done_steps; /* resumed: (round, test) already recorded */

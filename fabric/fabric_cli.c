@@ -22,6 +22,8 @@ enum fabric_key {
 	KEY_BASELINE,
 	KEY_RESET,
 	KEY_THRESHOLDS,
+	KEY_WINDOW,
+	KEY_SINCE_CLEAR,
 	KEY_LFTS,
 	KEY_PATH,
 	KEY_PATHS,
@@ -100,24 +102,35 @@ static const struct cli_cmd check_cmd = {
 
 static const struct cli_cmd counters_cmd = {
 	.name = "fabric counters",
-	.synopsis = "[--baseline FILE] [--reset] [OPTIONS]",
+	.synopsis = "[--window SECONDS | --since-clear | --baseline FILE] "
+		    "[--reset] [OPTIONS]",
 	.description =
 		"Read the PMA PortCounters of every port, switches and CAs, and\n"
-		"PortCountersExtended (where ClassPortInfo advertises them) of\n"
-		"ports with errors or saturated 32-bit data counters.\n"
-		"Needs LIDs (an SM). Judges each cable's two ends together\n"
-		"against thresholds (ibqueryerrors' error_thresholds names and\n"
-		"format; defaults as its example file). Counters saturate:\n"
-		"saturated values are flagged. --records writes one `counters`\n"
-		"record per port, usable later as --baseline. A port that did\n"
-		"not answer, or refused (its MAD status said), is `not-tested`:\n"
-		"the run is INCOMPLETE, exit 1.\n",
+		"PortCountersExtended (where ClassPortInfo advertises them).\n"
+		"Needs LIDs (an SM). By default judges what the counters rose\n"
+		"by in a window: read, wait --window seconds (60), read. Bit\n"
+		"errors are judged per bit received against a BER bound by link\n"
+		"speed, link-downed and other events per window, PortXmitWait\n"
+		"as a share of the window's ticks (congestion: info or warn).\n"
+		"--since-clear judges the values since the last clear. Each cable's\n"
+		"two ends are judged together. Counters saturate: saturated values\n"
+		"are flagged. --records writes one `counters` record per port,\n"
+		"with the window it covers, usable later as --baseline. A port\n"
+		"that did not answer, or refused (its MAD status said), is\n"
+		"`not-tested`: the run is INCOMPLETE, exit 1.\n",
 	.opts =
 		(const struct cli_opt[]){
 			{ "baseline", KEY_BASELINE, "FILE",
 			  "judge deltas against `counters` records in FILE" },
+			{ "window", KEY_WINDOW, "SECONDS",
+			  "judge the rise over a window this long (default "
+			  "60)" },
+			{ "since-clear", KEY_SINCE_CLEAR, NULL,
+			  "judge the values since the counters were last "
+			  "cleared" },
 			{ "reset", KEY_RESET, NULL,
-			  "reset the counters after reading" },
+			  "in a window: clear the counters when it starts; "
+			  "otherwise: after reading" },
 			{ "thresholds", KEY_THRESHOLDS, "FILE",
 			  "override thresholds (CounterName=value lines)" },
 			ACCESS_OPTS,
@@ -216,6 +229,13 @@ static int fabric_opt(void *ctx, int key, const char *arg)
 		break;
 	case KEY_RESET:
 		a->reset = true;
+		break;
+	case KEY_WINDOW:
+		a->window_given = true;
+		return cli_parse_double(&counters_cmd, "--window", arg, 0,
+					86400, &a->window_s);
+	case KEY_SINCE_CLEAR:
+		a->since_clear = true;
 		break;
 	case KEY_THRESHOLDS:
 		a->thresholds = arg;
@@ -356,6 +376,7 @@ static int dispatch(int argc, char **argv, struct fabric_args *a)
 		return fabric_check_run(a);
 	}
 	if (sub && !strcmp(sub, "counters")) {
+		a->window_s = FABRIC_COUNTERS_WINDOW_S;
 		if ((rc = parse_sub(&counters_cmd, argc - 1, argv + 1, a)) >= 0)
 			return rc;
 		return fabric_counters_run(a);

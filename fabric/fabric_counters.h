@@ -25,10 +25,24 @@
 struct fabric_pc {
 	uint64_t v[IB_PC_COUNT];
 	bool ext; /* data/pkts are 64-bit PortCountersExtended */
+	bool ext_err; /* error counters too (its additional counters) */
 };
 
 struct fabric_thresholds {
 	uint64_t v[IB_PC_COUNT];
+};
+
+/* Which rise a run judges (docs/fabric.md, "Counters"). */
+enum fabric_window_mode {
+	FABRIC_WINDOW_TIMED, /* read, wait, read (or reset, wait, read) */
+	FABRIC_WINDOW_SINCE_CLEAR, /* the values since the last clear */
+	FABRIC_WINDOW_BASELINE, /* against --baseline records */
+};
+
+struct fabric_window {
+	enum fabric_window_mode mode;
+	char start[32], end[32]; /* RFC 3339 UTC; start "" when unknown */
+	double seconds; /* the length; 0 when unknown */
 };
 
 /* Counters of one port: what was read, and the delta judged. */
@@ -38,11 +52,15 @@ struct fabric_port_counters {
 	bool saturated[IB_PC_COUNT];
 };
 
+/* The count thresholds since the last clear (fabric_limits.h) ... */
 void fabric_thresholds_default(struct fabric_thresholds *t);
+/* ... and per window. */
+void fabric_thresholds_default_window(struct fabric_thresholds *t);
 /* ibqueryerrors' error_thresholds format: Name=value, # comments. */
 int fabric_thresholds_parse(const char *path, const char *text,
 			    struct fabric_thresholds *t, char *err,
 			    size_t errlen);
+/* A counter's maximum: its PortCounters width, or 64-bit when ext. */
 uint64_t fabric_pc_max(int id, bool ext);
 /* Fills delta and saturated from cur (and base when has_base). */
 void fabric_pc_compute(struct fabric_port_counters *pc);
@@ -56,10 +74,18 @@ void fabric_counter_message(char *buf, size_t len, int id, const char *a_name,
 			    const char *b_name,
 			    const struct fabric_port_counters *b,
 			    uint64_t threshold);
-/* One finding per cable and error category; pcs is indexed by port id. */
+/*
+ * One finding per cable and error category; pcs is indexed by port id.
+ * Each counter is judged per fabric_limits.h: bit errors per bit received,
+ * events per window, XmitWait as a share of the window's ticks. w: the
+ * window judged (NULL: since the last clear).
+ */
 int fabric_counters_check(const struct fabric *m,
 			  const struct fabric_port_counters *pcs,
 			  const struct fabric_thresholds *t,
+			  const struct fabric_window *w,
 			  struct fabric_findings *out);
+/* "window", "since-clear" or "baseline" (records' window.mode). */
+const char *fabric_window_mode_name(const struct fabric_window *w);
 
 #endif

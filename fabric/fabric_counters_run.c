@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/array.h"
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/progress.h"
 #include "common/record.h"
@@ -23,8 +25,11 @@ struct counters_run {
 	struct fabric_pma *pma;
 	struct fabric_port_counters *pcs; /* by port id */
 	struct fabric_thresholds t;
+	struct fabric_window w;
+	bool all_ext; /* a window: 64-bit data counters of every port */
 	size_t read, failed, refused;
-	/* by port id: asked for PortCounters, and its answer's status */
+	/* by port id: asked for PortCounters, and the first failing answer's
+	 * status of the run (a window's port needs both reads) */
 	bool *asked;
 	int *status;
 	uint16_t *mad_status;
@@ -108,13 +113,16 @@ static int read_counters(struct counters_run *r, struct req_list *l)
 			if (!q)
 				return -ENOMEM;
 			q->out = &r->pcs[p->id].cur;
+			memset(q->out, 0, sizeof(*q->out));
 		}
 	}
 	batch_with_progress(r, l);
 	for (k = 0; k < l->n; k++) {
 		r->asked[l->v[k].tag] = true;
-		r->status[l->v[k].tag] = l->v[k].status;
-		r->mad_status[l->v[k].tag] = l->v[k].mad_status;
+		if (!r->status[l->v[k].tag]) { /* a window: the first failure */
+			r->status[l->v[k].tag] = l->v[k].status;
+			r->mad_status[l->v[k].tag] = l->v[k].mad_status;
+		}
 		if (l->v[k].status) {
 			log_debug("lid %u port %u: PMA query failed",
 				  l->v[k].lid, l->v[k].port);
@@ -133,7 +141,8 @@ static int read_counters(struct counters_run *r, struct req_list *l)
 static bool port_wants_ext(const struct counters_run *r,
 			   const struct fabric_port *p)
 {
-	return r->pcs[p->id].valid && wants_ext(&r->pcs[p->id].cur);
+	return r->pcs[p->id].valid &&
+	       (r->all_ext || wants_ext(&r->pcs[p->id].cur));
 }
 
 static const struct fabric_port *first_wanting_ext(const struct counters_run *r,
@@ -176,6 +185,7 @@ static int read_extended(struct counters_run *r, struct req_list *cpi,
 			if (!q)
 				return -ENOMEM;
 			q->out = &r->pcs[p->id].cur;
+			q->ext_err = cpi->v[k].ext_err; /* preferred */
 		}
 	}
 	return fabric_pma->batch(r->pma, ext->v, ext->n);
@@ -233,6 +243,9 @@ static void base_from_record(struct counters_run *r, json_t *rec)
 	for (i = 0; i < IB_PC_COUNT; i++)
 		pc->base.v[i] = (uint64_t)json_integer_value(
 			json_object_get(c, ib_pc_defs[i].name));
+	pc->base.ext = json_is_true(json_object_get(rec, "extended"));
+	pc->base.ext_err =
+		json_is_true(json_object_get(rec, "extended_errors"));
 	pc->has_base = true;
 }
 
@@ -263,7 +276,10 @@ static int load_thresholds(struct counters_run *r, const char *path)
 	char err[FABRIC_ERR_LEN], *text;
 	int rc;
 
-	fabric_thresholds_default(&r->t);
+	if (r->w.mode == FABRIC_WINDOW_TIMED)
+		fabric_thresholds_default_window(&r->t);
+	else
+		fabric_thresholds_default(&r->t);
 	if (!path)
 		return 0;
 	rc = fabric_read_text(path, &text, err, sizeof(err));
@@ -288,28 +304,105 @@ static int emit_snapshot(struct counters_run *r, struct record_writer *w)
 			if (r->pcs[p->id].valid)
 				rc = record_writer_emit_steal(
 					w, fabric_counters_record(
-						   p, &r->pcs[p->id]));
+						   p, &r->pcs[p->id], &r->w));
 		}
 	}
 	return rc;
 }
 
-static void reset_all(struct counters_run *r)
+/* Resets the counters of every port read; a port whose reset failed is
+ * not judged in a window. Returns how many failed. */
+static int reset_all(struct counters_run *r)
 {
 	const struct fabric_port *p;
 	size_t i;
-	int j;
+	int j, failed = 0;
 
 	for (i = 0; i < r->m->nnodes; i++) {
 		for (j = 1; j <= r->m->nodes[i]->nports; j++) {
 			p = &r->m->nodes[i]->ports[j];
-			if (r->pcs[p->id].valid &&
+			if ((r->pcs[p->id].valid || r->pcs[p->id].has_base) &&
 			    fabric_pma->reset(r->pma, port_lid(p), p->num,
-					      r->pcs[p->id].cur.ext))
+					      r->pcs[p->id].cur.ext)) {
 				log_warn("%s port %d: counter reset failed",
 					 p->node->name, p->num);
+				r->pcs[p->id].has_base = false;
+				failed++;
+			}
 		}
 	}
+	return failed;
+}
+
+/* Since the last clear, or against a baseline: one read. */
+static int read_once(struct counters_run *r)
+{
+	record_time_now(r->w.end);
+	return read_all(r);
+}
+
+/* A window's first read becomes every port's base; a port is judged only
+ * when both reads answered. */
+static void start_window(struct counters_run *r)
+{
+	for (size_t i = 0; i < r->m->nports_total; i++) {
+		struct fabric_port_counters *pc = &r->pcs[i];
+
+		pc->has_base = pc->valid;
+		pc->base = pc->cur;
+		pc->valid = false;
+	}
+	r->read = r->failed = r->refused = 0;
+}
+
+/* With --reset the window starts at zero: a port whose reset failed is
+ * not judged (its values are not the window's). */
+static void zero_bases(struct counters_run *r)
+{
+	for (size_t i = 0; i < r->m->nports_total; i++) {
+		struct fabric_port_counters *pc = &r->pcs[i];
+		bool ext = pc->base.ext, ext_err = pc->base.ext_err;
+
+		if (!pc->has_base)
+			continue;
+		memset(&pc->base, 0, sizeof(pc->base));
+		pc->base.ext = ext;
+		pc->base.ext_err = ext_err;
+	}
+}
+
+/* Read, wait, read; or read, reset, wait, read (docs/fabric.md). */
+static int read_window(struct counters_run *r)
+{
+	struct progress prog;
+	double t0, left;
+	int rc;
+
+	if ((rc = read_all(r)))
+		return rc;
+	start_window(r);
+	if (r->a->reset) {
+		reset_all(r);
+		zero_bases(r);
+	}
+	record_time_now(r->w.start);
+	t0 = clock_mono_now();
+	log_info("counters: window of %.0f s started", r->a->window_s);
+	/* on a terminal, a line counts the window's seconds down */
+	progress_start(&prog, "window", "s", (uint64_t)r->a->window_s);
+	while ((left = t0 + r->a->window_s - clock_mono_now()) > 0) {
+		usleep(left > 1 ? 1000000 : (useconds_t)(left * 1e6) + 1);
+		progress_add(&prog, left >= 1 ? 1 : 0);
+	}
+	progress_end(&prog);
+	if ((rc = read_all(r)))
+		return rc;
+	record_time_now(r->w.end);
+	r->w.seconds = clock_mono_now() - t0;
+	for (size_t i = 0; i < r->m->nports_total; i++)
+		if (r->pcs[i].valid && !r->pcs[i].has_base)
+			r->pcs[i].valid = false; /* its first read failed */
+	return 0;
 }
 
 /* One port of the scope: read, or not tested with the reason. */
@@ -358,7 +451,7 @@ static int judge(struct counters_run *r, struct fabric_findings *fs)
 	for (i = 0; i < r->m->nports_total; i++)
 		if (r->pcs[i].valid)
 			fabric_pc_compute(&r->pcs[i]);
-	return fabric_counters_check(r->m, r->pcs, &r->t, fs);
+	return fabric_counters_check(r->m, r->pcs, &r->t, &r->w, fs);
 }
 
 static int setup(struct counters_run *r)
@@ -369,6 +462,15 @@ static int setup(struct counters_run *r)
 	if (a->load_cache || a->topology) {
 		log_error("fabric counters reads live counters: no "
 			  "--load-cache/--topology");
+		return IBP_EXIT_USAGE;
+	}
+	r->w.mode = a->baseline	     ? FABRIC_WINDOW_BASELINE
+		    : a->since_clear ? FABRIC_WINDOW_SINCE_CLEAR
+				     : FABRIC_WINDOW_TIMED;
+	r->all_ext = r->w.mode != FABRIC_WINDOW_SINCE_CLEAR;
+	if (!!a->baseline + a->since_clear + a->window_given > 1) {
+		log_error("fabric counters: --window, --since-clear and "
+			  "--baseline judge different things: give one");
 		return IBP_EXIT_USAGE;
 	}
 	if (load_thresholds(r, a->thresholds))
@@ -399,7 +501,9 @@ int fabric_counters_run(const struct fabric_args *a)
 
 	if ((rc = setup(&r)))
 		goto out;
-	if (read_all(&r) || judge(&r, &fs) || scope_ports(&r, &fs)) {
+	if ((r.w.mode == FABRIC_WINDOW_TIMED ? read_window(&r)
+					     : read_once(&r)) ||
+	    judge(&r, &fs) || scope_ports(&r, &fs)) {
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
@@ -411,7 +515,7 @@ int fabric_counters_run(const struct fabric_args *a)
 		rc = IBP_EXIT_RUNTIME;
 		goto out;
 	}
-	if (a->reset)
+	if (a->reset && r.w.mode != FABRIC_WINDOW_TIMED)
 		reset_all(&r);
 	rc = fabric_finish_scope(a, w, "fabric counters", r.m, &fs, &r.scope);
 out:

@@ -34,7 +34,8 @@ struct fabric_pma;
 
 enum fabric_pma_kind {
 	FABRIC_PMA_COUNTERS, /* PortCounters */
-	FABRIC_PMA_COUNTERS_EXT, /* PortCountersExtended (data only) */
+	FABRIC_PMA_COUNTERS_EXT, /* PortCountersExtended (data; errors too
+				  * with ext_err) */
 	FABRIC_PMA_CLASS_INFO, /* ClassPortInfo -> ext */
 };
 
@@ -48,6 +49,8 @@ struct fabric_pma_req {
 	uint8_t kind; /* enum fabric_pma_kind */
 	struct fabric_pc *out; /* counters kinds */
 	bool ext; /* class info: PortCountersExtended supported */
+	bool ext_err; /* class info: and its 64-bit error counters; an
+		       * extended read: decode them */
 	int tag; /* the caller's (port id, node index) */
 	int status;
 	uint16_t mad_status; /* with -EREMOTEIO: the answer's MAD status */

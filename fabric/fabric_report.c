@@ -177,8 +177,32 @@ json_t *fabric_link_record(const struct fabric_port *p)
 	return rec;
 }
 
+/* Bits a data counter counted in the window (4-octet words x 32); null
+ * when saturated or read 32-bit once and 64-bit the other time. */
+static json_t *window_bits(const struct fabric_port_counters *pc, int id)
+{
+	if (pc->saturated[id])
+		return json_null();
+	return json_real((double)pc->delta.v[id] * 32.0);
+}
+
+/* {mode, start, end, seconds, xmit_bits, rcv_bits}: what a record covers. */
+static json_t *window_json(const struct fabric_port_counters *pc,
+			   const struct fabric_window *w)
+{
+	return json_pack(
+		"{s:s,s:o,s:o,s:o,s:o,s:o}", "mode", fabric_window_mode_name(w),
+		"start", w && w->start[0] ? json_string(w->start) : json_null(),
+		"end", w && w->end[0] ? json_string(w->end) : json_null(),
+		"seconds",
+		w && w->seconds > 0 ? json_real(w->seconds) : json_null(),
+		"xmit_bits", window_bits(pc, IB_PC_XMIT_DATA), "rcv_bits",
+		window_bits(pc, IB_PC_RCV_DATA));
+}
+
 json_t *fabric_counters_record(const struct fabric_port *p,
-			       const struct fabric_port_counters *pc)
+			       const struct fabric_port_counters *pc,
+			       const struct fabric_window *w)
 {
 	json_t *rec = record_new("counters"), *c = json_object();
 	char g[19];
@@ -193,7 +217,10 @@ json_t *fabric_counters_record(const struct fabric_port *p,
 		    rec, "node_guid",
 		    json_string(record_guid_str(p->node->guid, g))) ||
 	    json_object_set_new(rec, "port", json_integer(p->num)) ||
-	    json_object_set_new(rec, "extended", json_boolean(pc->cur.ext))) {
+	    json_object_set_new(rec, "extended", json_boolean(pc->cur.ext)) ||
+	    json_object_set_new(rec, "extended_errors",
+				json_boolean(pc->cur.ext_err)) ||
+	    json_object_set_new(rec, "window", window_json(pc, w))) {
 		json_decref(rec);
 		return NULL;
 	}

@@ -17,6 +17,9 @@
 #include "fabric/fabric_scope.h"
 
 #define FABRIC_MAX_MLXLINK 256
+/* `fabric counters`' default window: NVIDIA's method is minutes of traffic
+ * between a clear and the read (docs/fabric.md). */
+#define FABRIC_COUNTERS_WINDOW_S 60
 
 struct fabric_args {
 	const char *tool; /* "fabric check" ... for `run` records */
@@ -26,6 +29,9 @@ struct fabric_args {
 	const char *lfts, *paths; /* routes: a table dump, "A B" lines */
 	const char *path_from, *path_to; /* routes --path A B */
 	bool reset;
+	/* counters: the window's length; or since the last clear */
+	double window_s;
+	bool window_given, since_clear;
 	/* fabric cables */
 	const char *from_ibdiagnet, *approved_vendors;
 	const char *from_mlxlink[FABRIC_MAX_MLXLINK];

@@ -15,9 +15,9 @@
 #include "common/log.h"
 #include "fabric/ar_info.h"
 #include "fabric/fabric_ops.h"
+#include "fabric/fabric_pma_decode.h"
 
-#define PM_CAP_EXT_WIDTH (1u << 9) /* ClassPortInfo: PortCountersExtended */
-#define PM_CAP_EXT_NOIETF (1u << 10)
+#define PORT_CAP_EXT_SPEEDS (1u << 14) /* PortInfo IsExtendedSpeedsSupported */
 #define PMA_WINDOW 16 /* PMA queries in flight on one handle */
 #define PMA_BUF 1024
 
@@ -69,13 +69,6 @@ static const int pc_fields[IB_PC_COUNT] = {
 	IB_PC_ERR_LOCALINTEG_F, IB_PC_ERR_EXCESS_OVR_F, IB_PC_VL15_DROPPED_F,
 	IB_PC_XMT_WAIT_F,	IB_PC_XMT_BYTES_F,	IB_PC_RCV_BYTES_F,
 	IB_PC_XMT_PKTS_F,	IB_PC_RCV_PKTS_F,
-};
-
-static const int pc_ext_fields[] = {
-	IB_PC_EXT_XMT_BYTES_F,
-	IB_PC_EXT_RCV_BYTES_F,
-	IB_PC_EXT_XMT_PKTS_F,
-	IB_PC_EXT_RCV_PKTS_F,
 };
 
 static int pma_reset(struct fabric_pma *h, uint16_t lid, int port, bool ext)
@@ -151,13 +144,11 @@ static int pma_send(struct fabric_pma *h, struct fabric_pma_req *q,
 static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
 {
 	uint8_t *d = mad + IB_PC_DATA_OFFS;
-	unsigned cap = 0;
 	uint32_t v32;
 	int i;
 
 	if (q->kind == FABRIC_PMA_CLASS_INFO) {
-		mad_decode_field(d, IB_CPI_CAPMASK_F, &cap);
-		q->ext = cap & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_NOIETF);
+		fabric_pma_decode_cpi(d, &q->ext, &q->ext_err);
 	} else if (q->kind == FABRIC_PMA_COUNTERS) {
 		for (i = 0; i < IB_PC_COUNT; i++) {
 			v32 = 0;
@@ -165,10 +156,7 @@ static void pma_decode(struct fabric_pma_req *q, uint8_t *mad)
 			q->out->v[i] = v32;
 		}
 	} else {
-		for (i = 0; i < 4; i++)
-			mad_decode_field(d, pc_ext_fields[i],
-					 &q->out->v[IB_PC_XMIT_DATA + i]);
-		q->out->ext = true;
+		fabric_pma_decode_ext(d, q->ext_err, q->out);
 	}
 	q->status = 0;
 }

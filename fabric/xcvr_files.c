@@ -333,25 +333,6 @@ struct mlx {
 	bool any;
 };
 
-/* mlxlink colours its output on a terminal: drop ESC [ ... m. */
-static void strip_ansi(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (*s == 0x1b && s[1] == '[') {
-			s += 2;
-			while (*s && !isalpha((unsigned char)*s))
-				s++;
-			if (*s)
-				s++;
-			continue;
-		}
-		*out++ = *s++;
-	}
-	*out = '\0';
-}
-
 /* "[-5..75]": strtod would take "-5." and leave ".75]". */
 static bool parse_range(const char *br, double range[2])
 {
@@ -519,7 +500,7 @@ static int mlx_line(void *arg, char *line)
 	*colon = '\0';
 	k = line;
 	v = colon + 1;
-	strip_ansi(v);
+	xcvr_strip_sgr(v);
 	while (*v == ' ' || *v == '\t')
 		v++;
 	for (char *e = k + strlen(k); e > k && isspace((unsigned char)e[-1]);)
@@ -577,7 +558,7 @@ static int mlx_json(const char *path, struct mlx *m, char *err, size_t errlen)
 		json_object_foreach(sect, key, v)
 		{
 			json_text(v, val, sizeof(val));
-			strip_ansi(val);
+			xcvr_strip_sgr(val);
 			mlx_field(m, key, val);
 		}
 	}

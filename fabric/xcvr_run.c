@@ -18,6 +18,7 @@
 #include "common/record.h"
 #include "fabric/fabric_report.h"
 #include "fabric/fabric_run.h"
+#include "fabric/phy_ber.h"
 #include "fabric/xcvr_cableinfo.h"
 #include "fabric/xcvr_judge.h"
 
@@ -132,6 +133,64 @@ static int emit_module(struct cables *c, const struct xcvr_port *p)
 	return pos.cage ? 0 : flush_group(c);
 }
 
+/* ber: the port's BER figures (mlxlink -c), added to its record. */
+static int emit_module_ber(struct cables *c, const struct xcvr_port *p,
+			   json_t *ber)
+{
+	int rc = xcvr_judge(p, &c->jp, &c->fs);
+	json_t *rec;
+
+	c->modules++;
+	fabric_scope_tested(&c->scope, FABRIC_PART_MODULES);
+	if (!rc && c->w) {
+		rec = xcvr_record(p);
+		if (rec && ber)
+			json_object_set(rec, "ber", ber);
+		rc = record_writer_emit_steal(c->w, rec);
+	}
+	json_decref(ber);
+	return rc;
+}
+
+/* The model's speed of the port a module sits in, unknown without one. */
+static enum ib_speed model_speed(const struct cables *c,
+				 const struct fabric_ref *ref)
+{
+	struct fabric_node *n = fabric_find_guid(c->m, ref->guid);
+	struct fabric_port *fp = n ? fabric_port(n, ref->port) : NULL;
+
+	return fp ? (enum ib_speed)fp->speed : IB_SPEED_UNKNOWN;
+}
+
+/* mlxlink -c in the same file: the BER figures, judged for the port and
+ * its module (issue 35). */
+static int mlxlink_ber(struct cables *c, const char *path,
+		       const struct xcvr_port *p, json_t **ber)
+{
+	const struct xcvr_info *x = &p->info;
+	struct phy_ber b;
+	char err[600], where[256];
+	int rc = phy_ber_load_mlxlink(path, &b, err, sizeof(err));
+
+	*ber = NULL;
+	if (rc) {
+		log_error("%s", err);
+		return rc;
+	}
+	if (x->present)
+		snprintf(where, sizeof(where), "%s port %d (%s %s SN %s)",
+			 p->ref.name, p->ref.port,
+			 x->vendor[0] ? x->vendor : "?",
+			 x->part_number[0] ? x->part_number : "?",
+			 x->serial[0] ? x->serial : "?");
+	else
+		snprintf(where, sizeof(where), "%s port %d", p->ref.name,
+			 p->ref.port);
+	rc = phy_ber_judge(&b, model_speed(c, &p->ref), &p->ref, where, &c->fs);
+	*ber = phy_ber_json(&b);
+	return rc;
+}
+
 /* The node whose port (or, for a switch, itself) has this GUID. */
 static struct fabric_node *port_guid_owner(const struct fabric *m,
 					   uint64_t guid, int port)
@@ -227,7 +286,10 @@ static int mlxlink_file(struct cables *c, const char *arg)
 				p.link_up = up >= 0 ? up : p.link_up;
 			}
 	}
-	return emit_module(c, &p);
+	json_t *ber;
+
+	rc = mlxlink_ber(c, path, &p, &ber);
+	return rc ? rc : emit_module_ber(c, &p, ber);
 }
 
 /* A module in scope that was not read: its not-tested finding. */

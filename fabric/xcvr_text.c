@@ -3,6 +3,7 @@
  * xcvr_text.c: the values of the module fact files (xcvr_text.h), shared
  * by the ibdiagnet2.db_csv, ibdiagnet2.cables and mlxlink readers.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,4 +102,22 @@ bool xcvr_one_part_text(const char *s)
 {
 	return s && (strcasestr(s, "copper") ||
 		     strcasestr(s, "active optical") || strcasestr(s, "AOC"));
+}
+
+void xcvr_strip_sgr(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (*s == 0x1b && s[1] == '[') {
+			s += 2;
+			while (*s && !isalpha((unsigned char)*s))
+				s++;
+			if (*s)
+				s++;
+			continue;
+		}
+		*out++ = *s++;
+	}
+	*out = '\0';
 }

@@ -29,4 +29,7 @@ uint8_t xcvr_identifier_of(const char *name);
 /* A DAC or an AOC, from a type text ("Passive copper cable"). */
 bool xcvr_one_part_text(const char *s);
 
+/* mlxlink colours its output on a terminal: drops ESC [ ... letter. */
+void xcvr_strip_sgr(char *s);
+
 #endif

@@ -37,7 +37,7 @@ zero "check, ibnetdiscover output as spec" check --spec topology.txt
 zero "discover" discover
 links=$(grep -c '"kind":"link"' rec.jsonl)
 [ "$links" = 612 ] || sim_fail "discover: $links link records, want 612"
-zero "counters" counters
+zero "counters (a 1 s window)" counters --window 1
 ports=$(grep -c '"kind":"counters"' rec.jsonl)
 [ "$ports" -ge 1224 ] || sim_fail "counters: $ports port records"
 # The counters snapshot is a baseline: nothing new against it.
@@ -47,7 +47,7 @@ zero "counters against a baseline" counters --baseline base.jsonl
 # missing; the queries in flight with it are still answered. The port is
 # named not-tested and the run is INCOMPLETE, exit 1 (issue 32).
 sim_cmd 'Error "node200-mlx5_0" 100 18'
-sim_client "$IBPROOF" fabric counters --timeout 1 --records rec.jsonl >out.txt 2>err.txt
+sim_client "$IBPROOF" fabric counters --window 1 --timeout 1 --records rec.jsonl >out.txt 2>err.txt
 rc=$?
 [ "$rc" = 1 ] || sim_fail "counters, one silent PMA: exit $rc, want 1"
 grep -q 'PMA: 1 ports did not answer' err.txt ||

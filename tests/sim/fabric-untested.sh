@@ -63,7 +63,7 @@ expect() {
 	sim_log "ok: $name: exit $rc, $# not tested"
 }
 
-run clean-counters counters
+run clean-counters counters --since-clear
 expect clean-counters 0
 ports=$(scope clean-counters.jsonl ports)
 set -- $ports
@@ -87,7 +87,7 @@ sim_log "ok: cables: 64 modules not tested (ibsim has no CableInfo)"
 # PortCounters (PMA attribute 0x12 = 18) dropped on two HCA ports
 sim_cmd 'Error "node002-mlx5_0" 100 18'
 sim_cmd 'Error "node007-mlx5_0" 100 18'
-run pma-hca counters
+run pma-hca counters --since-clear
 expect pma-hca 1 "ports|node002 mlx5_0:1|no-answer" "ports|node007 mlx5_0:1|no-answer"
 [ "$(scope pma-hca.jsonl ports)" = "$nports $((nports - 2)) 2" ] ||
 	sim_fail "pma-hca scope: $(scope pma-hca.jsonl ports)"
@@ -98,7 +98,7 @@ case $line in *"node002 mlx5_0:1"*"node007 mlx5_0:1"* | *"node007 mlx5_0:1"*"nod
 *) sim_fail "pma-hca: the text does not group the two ports: $(cat pma-hca.txt)" ;;
 esac
 # the known gaps accepted by name: exit 0, said
-run pma-accepted counters --accept-untested 'node002 mlx5_0:1,node007 mlx5_0:1'
+run pma-accepted counters --since-clear --accept-untested 'node002 mlx5_0:1,node007 mlx5_0:1'
 [ "$rc" = 0 ] || sim_fail "accepted gaps: exit $rc"
 jq -e 'select(.kind == "run" and .event == "end") | .accepted_untested | length == 2' \
 	pma-accepted.jsonl >/dev/null || sim_fail "accepted gaps not in the end record"
@@ -108,7 +108,7 @@ sim_cmd 'Error "node007-mlx5_0" 0'
 
 # ... on a switch: all its ports
 sim_cmd 'Error "leaf03" 100 18'
-run pma-switch counters
+run pma-switch counters --since-clear
 set --
 for p in 1 2 3 4 5 6 7 8; do set -- "$@" "ports|leaf03:$p|no-answer"; done
 expect pma-switch 1 "$@"
@@ -129,7 +129,7 @@ run pi-discover discover
 expect pi-discover 1 "links|node005 mlx5_0:1|no-answer"
 run pi-check check --spec spec.csv
 expect pi-check 1 "links|node005 mlx5_0:1|no-answer"
-run pi-counters counters
+run pi-counters counters --since-clear
 expect pi-counters 1 "ports|node005 mlx5_0:1|no-answer"
 sim_cmd 'Error "node005-mlx5_0" 0'
 
@@ -137,7 +137,7 @@ sim_cmd 'Error "node005-mlx5_0" 0'
 # counts add up, and the exit code follows the gaps.
 sim_cmd 'Error "node010-mlx5_0" 50 18'
 sim_cmd 'Error "leaf04" 50 18'
-run partial counters
+run partial counters --since-clear
 gaps partial.jsonl >partial.got
 n=$(wc -l <partial.got)
 grep -v -e '^ports|node010 mlx5_0:1|no-answer$' -e '^ports|leaf04:[1-8]|no-answer$' partial.got &&

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fabric/fabric_counters.h"
+#include "fabric/fabric_pma_decode.h"
 #include "fabric/fabric_run.h"
 #include "fabric/fabric_spec.h"
 #include "fabric/fabric_topo.h"
@@ -166,7 +167,7 @@ static void test_one_finding_per_cable(void **state)
 	for (i = 0; i < m->nports_total; i++)
 		fabric_pc_compute(&pcs[i]);
 	fabric_thresholds_default(&t);
-	assert_int_equal(0, fabric_counters_check(m, pcs, &t, &fs));
+	assert_int_equal(0, fabric_counters_check(m, pcs, &t, NULL, &fs));
 	assert_int_equal(2, fs.n);
 	assert_string_equal("symbol-errors", fs.v[0].category);
 	assert_string_equal("link-downed", fs.v[1].category);
@@ -175,8 +176,11 @@ static void test_one_finding_per_cable(void **state)
 	assert_string_equal("spine01 port 1 - leaf01 port 3: "
 			    "SymbolErrorCounter at least 65535 since the last "
 			    "clear, counter saturated at spine01 port 1; 50 "
-			    "since the last clear at leaf01 port 3; "
-			    "threshold 10",
+			    "since the last clear over 3.2e+04 bits (BER "
+			    "0.0016) at leaf01 port 3; threshold 10 where the "
+			    "bits are not known; BER limit 1e-12 with at least "
+			    "3 errors (BER 1e-12: IBTA link BER, ibdiagnet "
+			    "--ber_test default)",
 			    fs.v[0].message);
 	/* 50 errors over 1000 words of 32 bits */
 	for (i = 0; i < (size_t)fs.v[0].nev; i++)
@@ -188,6 +192,71 @@ static void test_one_finding_per_cable(void **state)
 	fabric_findings_free(&fs);
 	free(pcs);
 	fabric_free(m);
+}
+
+/* Issue 35: the 64-bit error counters of PortCountersExtended. */
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+/* MAD images: the 24-byte header, 40 reserved bytes, then the data. */
+#define MAD_DATA 64
+
+static void cpi_image(uint8_t *mad, bool ext, bool ext_err)
+{
+	memset(mad, 0, 256);
+	mad[1] = 4; /* PerfMgt class */
+	mad[MAD_DATA + 0] = 1; /* BaseVersion */
+	mad[MAD_DATA + 1] = 1; /* ClassVersion */
+	mad[MAD_DATA + 2] = ext ? 0x02 : 0; /* CapabilityMask bit 9 */
+	/* CapabilityMask2 (27 bits) then RespTimeValue (5 bits): bit 1 of
+	 * the mask is bit 6 of the 32-bit word; RespTimeValue 0x12 */
+	mad[MAD_DATA + 7] = (ext_err ? 0x40 : 0) | 0x12;
+}
+
+static void ext_image(uint8_t *mad)
+{
+	memset(mad, 0, 256);
+	put64(mad + MAD_DATA + 8, 1ULL << 40); /* PortXmitData */
+	put64(mad + MAD_DATA + 16, 3ULL << 40); /* PortRcvData */
+	put64(mad + MAD_DATA + 72, 100000); /* SymbolErrorCounter */
+	put64(mad + MAD_DATA + 88, 300); /* LinkDownedCounter */
+	put64(mad + MAD_DATA + 168, 1ULL << 33); /* PortXmitWait */
+}
+
+static void test_decode_images(void **state)
+{
+	uint8_t mad[256];
+	struct fabric_pc pc = { 0 };
+	bool ext, ext_err;
+
+	(void)state;
+	cpi_image(mad, true, true);
+	fabric_pma_decode_cpi(mad + MAD_DATA, &ext, &ext_err);
+	assert_true(ext && ext_err);
+	cpi_image(mad, true, false);
+	fabric_pma_decode_cpi(mad + MAD_DATA, &ext, &ext_err);
+	assert_true(ext && !ext_err);
+	mad[MAD_DATA + 2] = 0;
+	mad[MAD_DATA + 3] = 0xff; /* bits 0-7 only */
+	mad[MAD_DATA + 7] = 0x3f; /* RespTimeValue and mask bit 0 */
+	fabric_pma_decode_cpi(mad + MAD_DATA, &ext, &ext_err);
+	assert_true(!ext && !ext_err);
+
+	ext_image(mad);
+	pc.v[IB_PC_SYMBOL_ERRORS] = 7;
+	fabric_pma_decode_ext(mad + MAD_DATA, false, &pc);
+	assert_true(pc.ext && !pc.ext_err);
+	assert_int_equal(7, pc.v[IB_PC_SYMBOL_ERRORS]); /* untouched */
+	assert_int_equal(3ULL << 40, pc.v[IB_PC_RCV_DATA]);
+	fabric_pma_decode_ext(mad + MAD_DATA, true, &pc);
+	assert_true(pc.ext_err);
+	assert_int_equal(100000, pc.v[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(300, pc.v[IB_PC_LINK_DOWNED]);
+	assert_int_equal(1ULL << 33, pc.v[IB_PC_XMIT_WAIT]);
+	assert_int_equal(1ULL << 40, pc.v[IB_PC_XMIT_DATA]);
 }
 
 /* Fakes behind the ops tables: the fixture model and scripted counters. */
@@ -214,8 +283,38 @@ static int fake_open(const char *ca, int port, unsigned t,
 	return 0;
 }
 
+static int fake_ext_err, fake_ext_err_reads;
+
+/* The answers of a PMA that advertises the 64-bit error counters, decoded
+ * from MAD images as mad_ops.c does: leaf01 port 1's 16-bit
+ * SymbolErrorCounter saturated, 100000 in the 64-bit one. */
+static void fake_answer_ext_err(struct fabric_pma_req *q)
+{
+	uint8_t mad[256];
+
+	q->status = 0;
+	if (q->kind == FABRIC_PMA_CLASS_INFO) {
+		cpi_image(mad, true, true);
+		fabric_pma_decode_cpi(mad + MAD_DATA, &q->ext, &q->ext_err);
+	} else if (q->kind == FABRIC_PMA_COUNTERS_EXT) {
+		memset(mad, 0, sizeof(mad));
+		if (q->lid == 2 && q->port == 1)
+			ext_image(mad);
+		fake_ext_err_reads += q->ext_err;
+		fabric_pma_decode_ext(mad + MAD_DATA, q->ext_err, q->out);
+	} else {
+		memset(q->out, 0, sizeof(*q->out));
+		if (q->lid == 2 && q->port == 1)
+			q->out->v[IB_PC_SYMBOL_ERRORS] = 0xffff;
+	}
+}
+
 static void fake_answer(struct fabric_pma_req *q)
 {
+	if (fake_ext_err) {
+		fake_answer_ext_err(q);
+		return;
+	}
 	q->status = fake_fail_all ? -110 : 0;
 	if (q->kind == FABRIC_PMA_COUNTERS && q->lid == fake_refuse_lid) {
 		q->status = -EREMOTEIO;
@@ -285,11 +384,13 @@ static void test_counters_run_with_fakes(void **state)
 	fabric_pma = &fake_pma;
 	a.tool = "fabric counters";
 	a.common.records = recs;
+	a.since_clear = true; /* the 40 errors are from before the run */
 	assert_int_equal(IBP_EXIT_FAIL, fabric_counters_run(&a));
 	/* Extended counters only for the one port with errors. */
 	assert_int_equal(1, fake_ext_reads);
 	/* Its own snapshot as baseline: nothing new; --reset resets all. */
 	a.baseline = recs;
+	a.since_clear = false;
 	a.common.records = NULL;
 	a.reset = true;
 	assert_int_equal(IBP_EXIT_PASS, fabric_counters_run(&a));
@@ -338,6 +439,7 @@ static void test_counters_refused_and_silent(void **state)
 	a.tool = "fabric counters";
 	a.common.records = recs;
 	a.thresholds = NULL;
+	a.since_clear = true; /* one read: no window to wait */
 	assert_int_equal(IBP_EXIT_FAIL, fabric_counters_run(&a));
 	assert_int_equal(1, lines_with(recs, "\"reason\":\"mad-status\"",
 				       "\"mad_status_text\":\"unsupported "
@@ -354,6 +456,43 @@ static void test_counters_refused_and_silent(void **state)
 	unlink(recs);
 }
 
+/* Preferred where advertised: the finding has the 64-bit figure, not the
+ * saturated 65535. */
+static void test_ext_errors_preferred(void **state)
+{
+	char recs[] = "/tmp/ibproof-ext-err-XXXXXX", line[8192];
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs);
+	bool found = false;
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	fabric_disc = &fake_disc;
+	fabric_pma = &fake_pma;
+	fake_ext_err = 1;
+	a.tool = "fabric counters";
+	a.common.records = recs;
+	a.since_clear = true;
+	assert_int_equal(IBP_EXIT_FAIL, fabric_counters_run(&a));
+	fake_ext_err = 0;
+	assert_true(fake_ext_err_reads > 0);
+	f = fopen(recs, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "\"symbol-errors\""))
+			continue;
+		found = true;
+		assert_true(strstr(line, "\"a_value\":100000") ||
+			    strstr(line, "\"b_value\":100000"));
+		assert_null(strstr(line, "65535"));
+	}
+	fclose(f);
+	unlink(recs);
+	assert_true(found);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +503,8 @@ int main(void)
 		cmocka_unit_test(test_counter_message_names_figures),
 		cmocka_unit_test(test_counters_run_with_fakes),
 		cmocka_unit_test(test_counters_refused_and_silent),
+		cmocka_unit_test(test_decode_images),
+		cmocka_unit_test(test_ext_errors_preferred),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

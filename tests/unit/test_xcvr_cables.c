@@ -278,6 +278,43 @@ static void test_fabric_cables_from_cables_file(void **state)
 	unlink(recs);
 }
 
+/* fabric cables --from-mlxlink leaf01:1=FILE on a model: the figures in
+ * the port's transceiver record, judged at the model's speed (4x EDR:
+ * the real capture's raw 2E-9 is over the NRZ bound), the finding at the
+ * port; a malformed figure is an input error. */
+static void test_cables_run_joins_ber(void **state)
+{
+	char recs[] = "/tmp/ibproof-phy-ber-XXXXXX", arg[512];
+	const char *from[1] = { arg };
+	struct fabric_args a = { 0 };
+	int fd = mkstemp(recs);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(arg, sizeof(arg), "leaf01:1=%s",
+		 FIXTURES_DIR "/phy/mlxlink-c-400g.txt");
+	a.tool = "fabric cables";
+	a.common.records = recs;
+	a.topology = FIXTURES_DIR "/fabric/small.topo";
+	memcpy(a.from_mlxlink, from, sizeof(from));
+	a.n_mlxlink = 1;
+	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a));
+	assert_int_equal(
+		1,
+		count_lines(
+			recs, "\"kind\":\"transceiver\"",
+			"\"raw_errors_per_lane\":[3946476397.0,5120336064.0"));
+	assert_int_equal(1, count_lines(recs, "\"category\":\"ber-raw\"",
+					"\"node\":\"leaf01\",\"port\":1"));
+	assert_int_equal(1, count_lines(recs, "\"category\":\"ber-raw\"",
+					"\"speed\":\"EDR\""));
+	snprintf(arg, sizeof(arg), "leaf01:1=%s",
+		 FIXTURES_DIR "/fabric/small.topo");
+	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a)); /* no block */
+	unlink(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_cables_errors),
 		cmocka_unit_test(test_cables_huge_line),
 		cmocka_unit_test(test_fabric_cables_from_cables_file),
+		cmocka_unit_test(test_cables_run_joins_ber),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
