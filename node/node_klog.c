@@ -56,7 +56,8 @@ static int take(void *arg, const struct kernlog_line *l)
 }
 
 /* An event's device is a CA name (rxe0, mlx5_0) or a port's netdev. */
-static const struct node_port *port_of(void *arg, const struct klog_event *ev)
+const struct node_port *node_klog_port_of(void *arg,
+					  const struct klog_event *ev)
 {
 	const struct node_ctx *c = arg;
 
@@ -71,7 +72,8 @@ static const struct node_port *port_of(void *arg, const struct klog_event *ev)
 /* An up-only line (addrconf) of a netdev that is no HCA port: not ours. */
 static bool relevant(const struct node_ctx *c, const struct klog_event *ev)
 {
-	return strcmp(ev->pattern, "addrconf-ready") || port_of((void *)c, ev);
+	return strcmp(ev->pattern, "addrconf-ready") ||
+	       node_klog_port_of((void *)c, ev);
 }
 
 static const char *log_path(const struct node_ctx *c)
@@ -99,8 +101,9 @@ static void emit_events(const struct node_ctx *c, struct klog_collect *k,
 		}
 		json_array_append_new(
 			records,
-			klog_event_record(c->o->host, &k->ev[i],
-					  port_of((void *)c, &k->ev[i]), path));
+			klog_event_record(
+				c->o->host, &k->ev[i],
+				node_klog_port_of((void *)c, &k->ev[i]), path));
 	}
 }
 
@@ -111,7 +114,7 @@ static void judge(const struct node_ctx *c, struct klog_collect *k)
 		.window_s = c->o->window_h * 3600,
 		.flap_fail = 5,
 		.now = (double)time(NULL),
-		.port_of = port_of,
+		.port_of = node_klog_port_of,
 		.port_arg = (void *)c,
 	};
 	int n = 0;
