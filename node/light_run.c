@@ -47,13 +47,9 @@ static void port_key(const struct node_port *p, char *buf, size_t len)
 static void judge_ports(struct light_ctx *x)
 {
 	struct node_ctx *c = x->c;
-	struct node_expect ex = { .ref = c->ref,
-				  .n_ref = c->n_ref,
-				  .min_ports = c->o->expect_ports,
-				  .min_rate_gbps = c->o->expect_rate_gbps };
 	char port[16];
 
-	node_judge_ports(c->o->host, c->ports, c->n, &ex, c->findings);
+	node_judge_ctx_ports(c);
 	for (int i = 0; i < c->n; i++) {
 		const struct node_port *p = &c->ports[i];
 

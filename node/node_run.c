@@ -198,7 +198,7 @@ static int scan_ports(struct node_ctx *c)
 	return IBP_EXIT_PASS;
 }
 
-static void judge_ports(struct node_ctx *c)
+void node_judge_ctx_ports(struct node_ctx *c)
 {
 	const struct node_run_opts *o = c->o;
 	struct node_expect ex = {
@@ -221,6 +221,11 @@ static void judge_ports(struct node_ctx *c)
 				o->sysfs_root, o->ca ? " named " : "",
 				o->ca ? o->ca : ""));
 	node_judge_ports(o->host, c->ports, c->n, &ex, c->findings);
+}
+
+static void judge_ports(struct node_ctx *c)
+{
+	node_judge_ctx_ports(c);
 	emit_findings(c);
 }
 

@@ -67,6 +67,11 @@ int node_run(struct node_run_opts *o);
  * IBP_EXIT_USAGE (a --sysfs-root that is no /sys), IBP_EXIT_RUNTIME (said).
  */
 int node_scan_ports(struct node_ctx *c);
+/*
+ * Judges c->ports (node_judge_ports) into c->findings, and no RDMA port
+ * at all, with no expectation given, as port-missing.
+ */
+void node_judge_ctx_ports(struct node_ctx *c);
 
 /*
  * node_klog.c: reads the kernel log, appends `event` records to records and

@@ -389,6 +389,19 @@ static void unreadable_state_starts_afresh(void **st)
 	assert_true(prom_has("ibproof_light_exit_code 0"));
 }
 
+/* A node whose HCAs are all gone (driver not loaded) fails: port-missing. */
+static void no_rdma_port_fails(void **st)
+{
+	(void)st;
+	snprintf(root, sizeof(root), "%s/sys", dir);
+	sh("rm -rf %s && cp -a " GEN_FIXTURES_DIR "/sysfs-node/healthy %s && "
+	   "rm -f %s/class/infiniband/*",
+	   root, root, root);
+	assert_int_equal(run_at(root, T0, false), 1);
+	assert_int_equal(findings("port-missing", NULL), 1);
+	assert_true(prom_has("ibproof_light_exit_code 1"));
+}
+
 static int cli(int argc, char **argv)
 {
 	optind = 0;
@@ -427,6 +440,7 @@ int main(void)
 				       fresh_state),
 		cmocka_unit_test_setup(unreadable_state_starts_afresh,
 				       fresh_state),
+		cmocka_unit_test_setup(no_rdma_port_fails, fresh_state),
 		cmocka_unit_test(light_options_need_light),
 	};
 
