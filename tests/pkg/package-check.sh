@@ -55,7 +55,7 @@ for page in "$root"/usr/share/man/man1/*.1.gz; do
 	n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "only $n man pages"
-MANWIDTH=200 man -l "$root/usr/share/man/man1/ibproof-node.1.gz" 2>&1 >"$scratch/man" ||
+MANWIDTH=200 man -l "$root/usr/share/man/man1/ibproof-node.1.gz" >"$scratch/man" 2>&1 ||
 	fail "man -l ibproof-node.1.gz"
 grep -q -- '--light' "$scratch/man" || fail "ibproof-node(1) does not document --light"
 

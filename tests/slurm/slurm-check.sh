@@ -12,8 +12,8 @@
 #      returns it, and a node a person drained stays drained;
 #   3. slurmd runs node/slurm/ibproof-healthcheck as HealthCheckProgram: it
 #      drains the node when the tree fails and resumes it when it passes.
-# Not here (docs/node.md, "Slurm"): the Soft-RoCE guests as slurmd nodes and
-# the cluster acceptance job script.
+# The Soft-RoCE guests as slurmd nodes, with real verbs: vm_slurm
+# (tests/vm/slurm-cluster).
 # Usage: slurm-check.sh IBPROOF TREES (BUILD/tests/fixtures: sysfs/half-width
 # fails, sysfs-node/healthy passes). Needs root; exit 77 without the
 # packages of scripts/deps/slurm.txt.
