@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build build-asan check check-style check-unit demo format \
-	man install clean
+	man install deb clean
 
 all: build
 
@@ -62,14 +62,17 @@ PREFIX ?= /usr/local
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
 
-# Man pages, made from the same option tables as --help.
-MAN_CMDS = burnin fabric-discover fabric-check fabric-counters pcie report node demo
+# Man pages and the bash completion, made from the same option tables as
+# --help (scripts/gen-docs): $(BUILD)/man, $(BUILD)/bash-completion.
 man: build
-	mkdir -p $(BUILD)/man
-	for c in $(MAN_CMDS); do \
-		$(BUILD)/ibproof $$(echo $$c | tr - ' ') --man > $(BUILD)/man/ibproof-$$c.1 || exit 1; \
-	done
+	scripts/gen-docs $(BUILD)/ibproof $(BUILD)
 	@echo "man pages in $(BUILD)/man: man -l $(BUILD)/man/ibproof-burnin.1"
+
+# The Debian package (debian/, debhelper 13), built in a scratch copy of the
+# tree, then lintian: $(DEB_OUT)/ibproof_VERSION_ARCH.deb (scripts/build-deb).
+DEB_OUT ?= build-deb
+deb: deps
+	scripts/build-deb $(DEB_OUT)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -10,6 +10,7 @@
 #include "common/record.h"
 #include "common/subcommands.h"
 #include "fabric/xcvr_ethtool.h"
+#include "node/light.h"
 #include "node/node_run.h"
 
 enum node_key {
@@ -30,6 +31,11 @@ enum node_key {
 	NODE_KEY_WINDOW,
 	NODE_KEY_BOOT_TIME,
 	NODE_KEY_LNET_PEERS,
+	NODE_KEY_LIGHT,
+	NODE_KEY_STATE_DIR,
+	NODE_KEY_TEXTFILE,
+	NODE_KEY_MEAN_OF,
+	NODE_KEY_SAMPLE_EVERY,
 };
 
 static const struct cli_opt node_opts[] = {
@@ -72,6 +78,21 @@ static const struct cli_opt node_opts[] = {
 	  "--kernel-log with seconds-since-boot stamps" },
 	{ "lnet-peers", NODE_KEY_LNET_PEERS, "NID[,NID...]",
 	  "`lctl ping` each LNet peer (storage servers) with --timeout" },
+	{ "light", NODE_KEY_LIGHT, NULL,
+	  "the light periodic check (systemd timer): no traffic, about a "
+	  "second; deltas since the last run; a DMA sample at most every "
+	  "--sample-every" },
+	{ "state-dir", NODE_KEY_STATE_DIR, "DIR",
+	  "--light: where runs keep their state (default "
+	  "/var/lib/ibproof)" },
+	{ "textfile", NODE_KEY_TEXTFILE, "FILE",
+	  "--light: write the metrics for node_exporter's textfile "
+	  "collector to FILE (*.prom)" },
+	{ "mean-of", NODE_KEY_MEAN_OF, "K",
+	  "--light: alarm when the mean of the last K DMA samples is under "
+	  "the floor (default 12)" },
+	{ "sample-every", NODE_KEY_SAMPLE_EVERY, "SECONDS",
+	  "--light: at most one DMA sample per SECONDS (default 3600)" },
 	{ "resume", NODE_KEY_RESUME_RENAMED, NULL, NULL }, /* refused */
 	{ NULL },
 };
@@ -85,7 +106,9 @@ static const struct cli_cmd node_cmd = {
 		    "[--duration S] [--no-dma] [--samples K] [--drain] "
 		    "[--undrain] [--kernel-log FILE] [--window HOURS] "
 		    "[--boot-time TIME] [--lnet-peers NID[,NID...]] "
-		    "[--records FILE] [--json FILE] [--timeout S]",
+		    "[--records FILE] [--json FILE] [--timeout S] "
+		    "[--light [--state-dir DIR] [--textfile FILE] "
+		    "[--mean-of K] [--sample-every S]]",
 	.description =
 		"Validates one node after a repair: may it go back into\n"
 		"service? Every HCA port present, ACTIVE/LinkUp at the expected\n"
@@ -100,7 +123,12 @@ static const struct cli_cmd node_cmd = {
 		"degraded-speed, firmware-mismatch, counter-errors, from the\n"
 		"kernel log link-flapping, hca-health, transceiver-event,\n"
 		"storage-path-errors, hung-task (docs/kernel-log.md), and those\n"
-		"of pcie and burnin.\n",
+		"of pcie and burnin.\n"
+		"With --light, the periodic check of a node in production\n"
+		"(docs/node.md): ports, PCIe hops, AER, error counters and\n"
+		"kernel-log events since the last run, a DMA loopback sample\n"
+		"at most hourly judged on the mean of the last K, a\n"
+		"node_exporter textfile.\n",
 	.opts = node_opts,
 	.common = CLI_COMMON_RECORDS | CLI_COMMON_JSON | CLI_COMMON_TIMEOUT |
 		  CLI_COMMON_CA | CLI_COMMON_PORT,
@@ -128,6 +156,39 @@ static int parse_boot_time(const char *arg, double *t)
 			       "--boot-time: expected UTC seconds or "
 			       "2026-12-03T04:00:00Z, got '%s'",
 			       arg);
+}
+
+struct node_cli {
+	struct node_run_opts o; /* first: the handlers take it as ctx */
+	struct light_opts light;
+	bool light_on;
+};
+
+static int node_opt_light(void *ctx, int key, const char *arg)
+{
+	struct node_cli *n = ctx;
+	long v;
+
+	switch (key) {
+	case NODE_KEY_LIGHT:
+		n->light_on = true;
+		return 0;
+	case NODE_KEY_STATE_DIR:
+		n->light.state_dir = arg;
+		return 0;
+	case NODE_KEY_TEXTFILE:
+		n->light.textfile = arg;
+		return 0;
+	case NODE_KEY_MEAN_OF:
+		if (cli_parse_long(&node_cmd, "--mean-of", arg, 1, 1000, &v))
+			return -EINVAL;
+		n->light.mean_of = (int)v;
+		return 0;
+	case NODE_KEY_SAMPLE_EVERY:
+		return cli_parse_double(&node_cmd, "--sample-every", arg, 1,
+					86400 * 7, &n->light.sample_every_s);
+	}
+	return -EINVAL;
 }
 
 static int node_opt_num(void *ctx, int key, const char *arg)
@@ -159,7 +220,7 @@ static int node_opt_num(void *ctx, int key, const char *arg)
 	case NODE_KEY_BOOT_TIME:
 		return parse_boot_time(arg, &o->boot_time);
 	}
-	return -EINVAL;
+	return node_opt_light(ctx, key, arg);
 }
 
 static int node_opt(void *ctx, int key, const char *arg)
@@ -206,16 +267,52 @@ static int node_opt(void *ctx, int key, const char *arg)
 	return node_opt_num(ctx, key, arg);
 }
 
+/* Options of the full check that --light does not take. */
+static int light_refuses(const struct node_cli *n)
+{
+	const struct node_run_opts *o = &n->o;
+	const char *bad = o->against	  ? "--against"
+			  : o->drain	  ? "--drain"
+			  : o->undrain	  ? "--undrain"
+			  : o->lnet_peers ? "--lnet-peers"
+					  : NULL;
+
+	if (!bad && !n->light_on &&
+	    (n->light.state_dir || n->light.textfile || n->light.mean_of ||
+	     n->light.sample_every_s > 0))
+		return cli_usage_error(&node_cmd,
+				       "--state-dir, --textfile, --mean-of "
+				       "and --sample-every need --light");
+	if (bad && n->light_on)
+		return cli_usage_error(&node_cmd,
+				       "%s is not part of --light (no "
+				       "traffic, no Slurm)",
+				       bad);
+	return 0;
+}
+
+static int run_light(struct node_cli *n)
+{
+	if (!n->light.state_dir)
+		n->light.state_dir = LIGHT_STATE_DIR;
+	if (!n->light.mean_of)
+		n->light.mean_of = LIGHT_MEAN_K;
+	if (n->light.sample_every_s <= 0)
+		n->light.sample_every_s = LIGHT_SAMPLE_EVERY_S;
+	return light_run(&n->o, &n->light);
+}
+
 int node_main(int argc, char **argv)
 {
-	struct node_run_opts o = { .sysfs_root = "/sys",
-				   .samples = 12,
-				   .duration_s = 10,
-				   .window_h = 24 };
+	struct node_cli n = { .o = { .sysfs_root = "/sys",
+				     .samples = 12,
+				     .duration_s = 10,
+				     .window_h = 24 } };
+	struct node_run_opts *o = &n.o;
 	struct cli_common c;
 	int idx;
 
-	idx = cli_parse(&node_cmd, argc, argv, &c, node_opt, &o);
+	idx = cli_parse(&node_cmd, argc, argv, &c, node_opt, &n);
 	if (idx < 0)
 		return cli_parse_exit(idx);
 	if (idx < argc) {
@@ -223,19 +320,21 @@ int node_main(int argc, char **argv)
 				argv[idx]);
 		return IBP_EXIT_USAGE;
 	}
-	if (o.against && !o.against[0]) {
+	if (o->against && !o->against[0]) {
 		cli_usage_error(&node_cmd,
 				"--against: expected HOST[,HOST...]");
 		return IBP_EXIT_USAGE;
 	}
-	o.host = record_hostname();
-	o.records = c.records;
-	o.json = c.json;
-	o.timeout_s = c.timeout_s;
-	o.ca = c.ca;
-	o.port = c.port;
+	if (light_refuses(&n))
+		return IBP_EXIT_USAGE;
+	o->host = record_hostname();
+	o->records = c.records;
+	o->json = c.json;
+	o->timeout_s = c.timeout_s;
+	o->ca = c.ca;
+	o->port = c.port;
 	/* a --sysfs-root tree's netdevs are not this host's: not read */
-	o.ethtool =
-		strcmp(o.sysfs_root, "/sys") ? NULL : &xcvr_ethtool_kernel_ops;
-	return node_run(&o);
+	o->ethtool =
+		strcmp(o->sysfs_root, "/sys") ? NULL : &xcvr_ethtool_kernel_ops;
+	return n.light_on ? run_light(&n) : node_run(o);
 }

@@ -59,7 +59,8 @@ static int take(void *arg, const struct kernlog_line *l)
  * An event's device is a CA name (rxe0, mlx5_0; with the port when the
  * line names one: ib_core's "Port: 2") or a port's netdev.
  */
-static const struct node_port *port_of(void *arg, const struct klog_event *ev)
+const struct node_port *node_klog_port_of(void *arg,
+					  const struct klog_event *ev)
 {
 	const struct node_ctx *c = arg;
 
@@ -80,7 +81,7 @@ static bool relevant(const struct node_ctx *c, const struct klog_event *ev)
 {
 	return (strcmp(ev->pattern, "addrconf-ready") &&
 		strcmp(ev->pattern, "bond-slave-link")) ||
-	       port_of((void *)c, ev);
+	       node_klog_port_of((void *)c, ev);
 }
 
 static const char *log_path(const struct node_ctx *c)
@@ -109,7 +110,9 @@ static void emit_events(const struct node_ctx *c, struct klog_collect *k,
 		json_array_append_new(
 			records,
 			klog_event_record(c->o->host, &k->ev[i],
-					  port_of((void *)c, &k->ev[i]), path));
+					  node_klog_port_of(
+						  (void *)c, &k->ev[i]),
+					  path));
 	}
 }
 
@@ -120,7 +123,7 @@ static void judge(const struct node_ctx *c, struct klog_collect *k)
 		.window_s = c->o->window_h * 3600,
 		.flap_fail = 5,
 		.now = (double)time(NULL),
-		.port_of = port_of,
+		.port_of = node_klog_port_of,
 		.port_arg = (void *)c,
 	};
 	int n = 0;

@@ -147,7 +147,7 @@ static void run_pcie(struct node_ctx *c)
 	pcie_audit_free(&a);
 }
 
-static int scan_ports(struct node_ctx *c)
+int node_scan_ports(struct node_ctx *c)
 {
 	const struct node_run_opts *o = c->o;
 	int ret = node_ports_scan(o->sysfs_root, o->ca, &c->ports, &c->n);
@@ -171,6 +171,16 @@ static int scan_ports(struct node_ctx *c)
 		if (!o->port || c->ports[i].port == o->port)
 			c->ports[k++] = c->ports[i];
 	c->n = k;
+	return IBP_EXIT_PASS;
+}
+
+static int scan_ports(struct node_ctx *c)
+{
+	const struct node_run_opts *o = c->o;
+	int rc = node_scan_ports(c);
+
+	if (rc != IBP_EXIT_PASS)
+		return rc;
 	for (int i = 0; i < c->n; i++) {
 		json_t *rec = node_port_record(&c->ports[i]);
 
@@ -188,7 +198,7 @@ static int scan_ports(struct node_ctx *c)
 	return IBP_EXIT_PASS;
 }
 
-static void judge_ports(struct node_ctx *c)
+void node_judge_ctx_ports(struct node_ctx *c)
 {
 	const struct node_run_opts *o = c->o;
 	struct node_expect ex = {
@@ -211,6 +221,11 @@ static void judge_ports(struct node_ctx *c)
 				o->sysfs_root, o->ca ? " named " : "",
 				o->ca ? o->ca : ""));
 	node_judge_ports(o->host, c->ports, c->n, &ex, c->findings);
+}
+
+static void judge_ports(struct node_ctx *c)
+{
+	node_judge_ctx_ports(c);
 	emit_findings(c);
 }
 

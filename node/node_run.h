@@ -35,6 +35,7 @@ struct node_run_opts {
 	const struct xcvr_ethtool_ops *ethtool;
 };
 
+struct klog_event;
 struct node_port;
 struct xcvr_ethtool_ops;
 
@@ -61,12 +62,24 @@ int node_report_json(const struct node_ctx *c, const char *verdict, int rc);
 
 /* Runs every check, prints the verdict and the detail; an exit code. */
 int node_run(struct node_run_opts *o);
+/*
+ * The ports of the root (--ca, --port) into c->ports: IBP_EXIT_PASS, or
+ * IBP_EXIT_USAGE (a --sysfs-root that is no /sys), IBP_EXIT_RUNTIME (said).
+ */
+int node_scan_ports(struct node_ctx *c);
+/*
+ * Judges c->ports (node_judge_ports) into c->findings, and no RDMA port
+ * at all, with no expectation given, as port-missing.
+ */
+void node_judge_ctx_ports(struct node_ctx *c);
 
 /*
  * node_klog.c: reads the kernel log, appends `event` records to records and
  * findings to c->findings. 0, or IBP_EXIT_USAGE (bad --kernel-log, said).
  */
 int node_klog_run(struct node_ctx *c, json_t *records);
+/* The port of c an event's device is (CA name or netdev), or NULL. */
+const struct node_port *node_klog_port_of(void *c, const struct klog_event *ev);
 /* --lnet-peers: `lctl ping` each NID; a failure is a finding. */
 void node_lnet_peers(struct node_ctx *c);
 

@@ -17,7 +17,7 @@ bin=$pre/bin/ibproof
 [ -x "$bin" ] || fail "no $bin"
 for f in libexec/ibproof/gen_fattree share/ibproof/scripts/demo \
 	share/ibproof/scripts/demo-cluster share/ibproof/scripts/demo-verify \
-	share/ibproof/tests/sim/scenario-faulty.sh \
+	share/ibproof/tests/sim/scenario-faulty.sh share/ibproof/tests/sim/make-db-csv \
 	share/ibproof/tests/sim/lib.sh share/ibproof/tests/vm/vmcluster \
 	share/ibproof/tests/vm/vm-prepare share/ibproof/tests/vm/guest-init \
 	share/ibproof/tests/vm/guest-stage2 share/ibproof/tests/vm/guest-node1 \
