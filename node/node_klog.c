@@ -109,10 +109,9 @@ static void emit_events(const struct node_ctx *c, struct klog_collect *k,
 		}
 		json_array_append_new(
 			records,
-			klog_event_record(c->o->host, &k->ev[i],
-					  node_klog_port_of(
-						  (void *)c, &k->ev[i]),
-					  path));
+			klog_event_record(
+				c->o->host, &k->ev[i],
+				node_klog_port_of((void *)c, &k->ev[i]), path));
 	}
 }
 
