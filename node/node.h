@@ -110,6 +110,8 @@ char *node_verdict_line(const char *host, const json_t *findings);
 const char *node_finding_short(const json_t *finding, char *buf, size_t len);
 /* Count findings of a severity. */
 int node_count_severity(const json_t *findings, const char *severity);
+/* not-tested findings: a part of the node's scope not read (INCOMPLETE). */
+int node_count_not_tested(const json_t *findings);
 
 /* ---- node_counters.c: error counters before and after ---- */
 

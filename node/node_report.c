@@ -87,9 +87,11 @@ int node_report_json(const struct node_ctx *c, const char *verdict, int rc)
 static int decide(const struct node_ctx *c, char **verdict)
 {
 	int n_fail = node_count_severity(c->findings, "fail");
-	int rc = n_fail	      ? IBP_EXIT_FAIL
-		 : c->no_test ? IBP_EXIT_RUNTIME
-			      : IBP_EXIT_PASS;
+	/* a part not tested (a PCIe link not judged): INCOMPLETE, exit 1 */
+	int rc = n_fail				      ? IBP_EXIT_FAIL
+		 : c->no_test			      ? IBP_EXIT_RUNTIME
+		 : node_count_not_tested(c->findings) ? IBP_EXIT_FAIL
+						      : IBP_EXIT_PASS;
 
 	*verdict = node_verdict_line(c->o->host, c->findings);
 	if (!*verdict)

@@ -67,10 +67,22 @@ static void node_run_record(struct node_ctx *c, const char *event, int rc,
 				  "window_h", o->window_h, "lnet_peers",
 				  o->lnet_peers));
 	} else {
-		json_object_set_new(rec, "outcome",
-				    json_string(outcome[rc & 3]));
+		json_object_set_new(
+			rec, "outcome",
+			json_string(
+				rc == IBP_EXIT_FAIL &&
+						strstr(verdict, ": INCOMPLETE")
+					? "incomplete"
+					: outcome[rc & 3]));
 		json_object_set_new(rec, "exit_code", json_integer(rc));
 		json_object_set_new(rec, "verdict", json_string(verdict));
+		/* scope (issue 32): the RDMA ports read from sysfs (the
+		 * PCIe links are pcie's run, whose records are copied in) */
+		json_object_set_new(rec, "scope",
+				    json_pack("{s:{s:i, s:i, s:i, s:i}}",
+					      "ports", "in_scope", c->n,
+					      "tested", c->n, "not_tested", 0,
+					      "accepted", 0));
 	}
 	node_emit(c, rec);
 	json_decref(rec);

@@ -111,8 +111,38 @@ static int append(char **line, size_t *len, const char *text)
 	return 0;
 }
 
+int node_count_not_tested(const json_t *findings)
+{
+	size_t i;
+	json_t *f;
+	int n = 0;
+
+	json_array_foreach(findings, i, f)
+	{
+		const char *c =
+			json_string_value(json_object_get(f, "category"));
+
+		n += c && !strcmp(c, "not-tested");
+	}
+	return n;
+}
+
+/* The findings the line names: the fails, or (no fail) what was not
+ * tested: INCOMPLETE is never PASS (issue 32). */
+static bool named(const json_t *f, bool incomplete)
+{
+	const char *sev = json_string_value(json_object_get(f, "severity"));
+	const char *cat = json_string_value(json_object_get(f, "category"));
+
+	if (incomplete)
+		return cat && !strcmp(cat, "not-tested");
+	return sev && !strcmp(sev, "fail");
+}
+
 char *node_verdict_line(const char *host, const json_t *findings)
 {
+	bool fail = node_count_severity(findings, "fail") > 0;
+	bool incomplete = !fail && node_count_not_tested(findings) > 0;
 	size_t len = 0, i;
 	char *line = NULL, buf[256];
 	int n = 0, ret;
@@ -122,17 +152,15 @@ char *node_verdict_line(const char *host, const json_t *findings)
 	ret = ret ? ret : append(&line, &len, host);
 	ret = ret ? ret
 		  : append(&line, &len,
-			   node_count_severity(findings, "fail")
-				   ? ": FAIL \u2014 "
-				   : ": PASS");
+			   fail		? ": FAIL \u2014 "
+			   : incomplete ? ": INCOMPLETE \u2014 "
+					: ": PASS");
 	json_array_foreach(findings, i, f)
 	{
-		const char *sev =
-			json_string_value(json_object_get(f, "severity"));
 		const char *s;
 		char *hit;
 
-		if (ret || !sev || strcmp(sev, "fail"))
+		if (ret || !named(f, incomplete))
 			continue;
 		s = node_finding_short(f, buf, sizeof(buf));
 		hit = strstr(line, s);

@@ -24,6 +24,7 @@ int pcie_audit_init(struct pcie_audit *a)
 	a->skipped = json_array();
 	a->notes = json_array();
 	a->n_fail = a->n_warn = a->n_error = 0;
+	a->links_in_scope = a->links_judged = 0;
 	if (!a->findings || !a->skipped || !a->notes) {
 		pcie_audit_free(a);
 		return -ENOMEM;
@@ -198,6 +199,29 @@ static bool link_judged_before(const struct pcie_topo *t, int i)
 	return false;
 }
 
+/* A link in scope whose speed or width could not be read: not tested,
+ * never a silent pass (issue 32). */
+static void link_not_tested(const struct pcie_topo *t, const struct pcie_hop *h,
+			    struct pcie_audit *a)
+{
+	json_t *ev = json_pack("{s:s, s:s, s:s, s:s}", "part", "links",
+			       "reason", "unreadable", "why", h->why, "up",
+			       t->devs[h->up].bdf);
+
+	pcie_audit_add(
+		a, record_finding("warn", "not-tested",
+				  pcie_subject(t, h->down), ev, "check-pcie",
+				  "the link %s -> %s was not judged: %s; "
+				  "read its LnkSta/LnkCap (lspci -vv) by hand",
+				  t->devs[h->up].bdf, t->devs[h->down].bdf,
+				  h->why));
+}
+
+bool pcie_audit_incomplete(const struct pcie_audit *a)
+{
+	return a->links_judged < a->links_in_scope;
+}
+
 void pcie_audit_links(const struct pcie_topo *t, struct pcie_audit *a)
 {
 	struct pcie_hop h;
@@ -214,12 +238,15 @@ void pcie_audit_links(const struct pcie_topo *t, struct pcie_audit *a)
 					t->devs[i].bdf));
 		if (!pcie_hop_of(t, i, &h) || link_judged_before(t, i))
 			continue;
+		a->links_in_scope++;
 		if (!h.judged) {
 			pcie_audit_skip(a, "link %s -> %s: %s",
 					t->devs[h.up].bdf, t->devs[i].bdf,
 					h.why);
+			link_not_tested(t, &h, a);
 			continue;
 		}
+		a->links_judged++;
 		judge_width(t, &h, a);
 		judge_speed(t, &h, a);
 	}

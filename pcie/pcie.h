@@ -171,7 +171,13 @@ struct pcie_audit {
 	json_t *notes; /* array of strings */
 	int n_fail, n_warn;
 	int n_error; /* measurements that could not run: exit 3 */
+	/* scope (issue 32): the links above the relevant devices, and those
+	 * judged; one not judged is a not-tested finding, the run INCOMPLETE */
+	int links_in_scope, links_judged;
 };
+
+/* Some link in scope was not judged (and so the run is INCOMPLETE). */
+bool pcie_audit_incomplete(const struct pcie_audit *a);
 
 int pcie_audit_init(struct pcie_audit *a);
 void pcie_audit_free(struct pcie_audit *a);

@@ -204,6 +204,10 @@ static void summary_counts(FILE *f, const struct pcie_topo *t,
 		"%d NVMe, %d bridges), %d fail, %d warn\n",
 		t->root, total, n[PCIE_ROLE_HCA], n[PCIE_ROLE_GPU],
 		n[PCIE_ROLE_NVME], n[PCIE_ROLE_BRIDGE], a->n_fail, a->n_warn);
+	if (pcie_audit_incomplete(a))
+		fprintf(f,
+			"INCOMPLETE: %d of %d links not judged (not-tested)\n",
+			a->links_in_scope - a->links_judged, a->links_in_scope);
 }
 
 static void summary_dma(FILE *f, const struct pcie_records *r)
@@ -298,6 +302,15 @@ int pcie_records_close(struct pcie_records *r, const struct pcie_audit *a,
 			    json_string(outcome[exit_code & 3]));
 	json_object_set_new(end, "exit_code", json_integer(exit_code));
 	json_object_set(end, "skipped", a->skipped);
+	/* scope (issue 32): the report's coverage block reads it */
+	json_object_set_new(end, "scope",
+			    json_pack("{s:{s:i, s:i, s:i, s:i}}", "links",
+				      "in_scope", a->links_in_scope, "tested",
+				      a->links_judged, "not_tested",
+				      a->links_in_scope - a->links_judged,
+				      "accepted", 0));
+	if (pcie_audit_incomplete(a))
+		json_object_set_new(end, "outcome", json_string("incomplete"));
 	pcie_records_emit(r, end);
 	ret = r->write_err;
 	if (r->w && record_writer_close(r->w) && !ret)

@@ -153,9 +153,10 @@ int pcie_run(const struct pcie_options *o, struct pcie_topo *t,
 	pcie_records_findings(out, a);
 	run_dma(o, t, a, out);
 	pcie_records_findings(out, a);
-	rc = a->n_fail	  ? IBP_EXIT_FAIL
-	     : a->n_error ? IBP_EXIT_RUNTIME
-			  : IBP_EXIT_PASS;
+	/* INCOMPLETE (a link not judged) is exit 1, as every tool's gap */
+	rc = a->n_fail || pcie_audit_incomplete(a) ? IBP_EXIT_FAIL
+	     : a->n_error			   ? IBP_EXIT_RUNTIME
+						   : IBP_EXIT_PASS;
 free_base:
 	pcie_baseline_free(base);
 	return rc;
