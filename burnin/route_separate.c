@@ -514,6 +514,7 @@ static int rest(struct sep *v, struct burnin_schedule *s)
 		    v->c->ca_of_inv[v->c->slot_inv[g]] < 0)
 			break;
 	if (g == v->c->n_slots) { /* no hole */
+		free(sv_ncls);
 		rc = shift_rounds(v, s);
 		return !rc && v->n_open ? pack_rest(v, s) : rc;
 	}
