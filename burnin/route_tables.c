@@ -45,8 +45,13 @@ static void name_switch(char *msg, size_t len, int k, const char *name,
 		 name ? name : "", (unsigned long long)guid);
 }
 
-/* The switches of the routes file's not-tested table findings. */
-static int from_findings(const char *path, char *msg, size_t len, int k)
+/*
+ * The switches of the routes file's not-tested table findings that still
+ * have a table (one without is counted already: fabric routes writes no
+ * lft record and a finding for the same switch).
+ */
+static int from_findings(const struct burnin_routes *r, const char *path,
+			 char *msg, size_t len, int k)
 {
 	struct record_reader *rd = record_reader_open(path);
 	json_t *rec;
@@ -55,7 +60,8 @@ static int from_findings(const char *path, char *msg, size_t len, int k)
 	if (!rd)
 		return k;
 	while (record_reader_next(rd, &rec) == 1) {
-		if (table_not_tested(rec, &guid))
+		if (table_not_tested(rec, &guid) &&
+		    !burnin_routes_table_unread(r, guid))
 			name_switch(
 				msg, len, k++,
 				str_at(json_object_get(rec, "subject"), "node"),
@@ -83,7 +89,7 @@ int burnin_route_tables_check(const struct burnin_config *cfg,
 		burnin_routes_switch(r, nodes[k], &guid, &name);
 		name_switch(msg, sizeof(msg), k, name, guid);
 	}
-	k = cfg->lfts ? n : from_findings(cfg->routes, msg, sizeof(msg), n);
+	k = cfg->lfts ? n : from_findings(r, cfg->routes, msg, sizeof(msg), n);
 	if (!k)
 		return IBP_EXIT_PASS;
 	if (k > NAMED_MAX)

@@ -99,9 +99,11 @@ for i in $(seq 200); do
 	grep -q 'window of 6 s started' traffic.err && break
 	sleep 0.05
 done
-for i in 0 1 2 3; do
-	echo "0 simhost:fake$i:1 simhost:fake$((i + 4)):1"
-done >round.pairs
+# the fake's ports carry the routes' names (issue 32): the first 8 CAs
+jq -r 'select(.kind == "link") | (.a, .b) | select(.type == "ca") |
+	"\(.host):\(.ca):\(.port)"' routes.jsonl | awk '!seen[$0]++' | head -8 >cas.txt
+[ "$(wc -l <cas.txt)" = 8 ] || sim_fail "fewer than 8 CA ports in the routes"
+paste -d' ' <(head -4 cas.txt) <(tail -4 cas.txt) | sed 's/^/0 /' >round.pairs
 IBPROOF_HOST=simhost "$IBPROOF" burnin --transport fake --no-progress \
 	--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
 	--fake "routes=$PWD/routes.jsonl;sim-console=$PWD/console" \
