@@ -10,7 +10,9 @@
 
 #include "node/node.h"
 
-int node_count_severity(const json_t *findings, const char *severity)
+/* The findings whose string field key is value. */
+static int count_with(const json_t *findings, const char *key,
+		      const char *value)
 {
 	size_t i;
 	json_t *f;
@@ -18,12 +20,16 @@ int node_count_severity(const json_t *findings, const char *severity)
 
 	json_array_foreach(findings, i, f)
 	{
-		const char *s =
-			json_string_value(json_object_get(f, "severity"));
+		const char *s = json_string_value(json_object_get(f, key));
 
-		n += s && !strcmp(s, severity);
+		n += s && !strcmp(s, value);
 	}
 	return n;
+}
+
+int node_count_severity(const json_t *findings, const char *severity)
+{
+	return count_with(findings, "severity", severity);
 }
 
 static const char *gen_of(double gts)
@@ -113,18 +119,7 @@ static int append(char **line, size_t *len, const char *text)
 
 int node_count_not_tested(const json_t *findings)
 {
-	size_t i;
-	json_t *f;
-	int n = 0;
-
-	json_array_foreach(findings, i, f)
-	{
-		const char *c =
-			json_string_value(json_object_get(f, "category"));
-
-		n += c && !strcmp(c, "not-tested");
-	}
-	return n;
+	return count_with(findings, "category", "not-tested");
 }
 
 /* The findings the line names: the fails, or (no fail) what was not
