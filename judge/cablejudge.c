@@ -93,6 +93,9 @@ struct cable_state {
 	uint32_t *c_start, *c_pairs; /* CSR: inter-switch cable -> pairs */
 	uint8_t *explained; /* per pair */
 	uint32_t *meas, *bad; /* per port: pairs not explained */
+	/* ... of those, per side of the path (ROLE_SRC: the port sends on
+	 * it, ROLE_DST: receives; a bidirectional pair both) */
+	uint32_t *rmeas[2], *rbad[2];
 	/* per port scratch: its pairs through the cable in hand (tm, tb
 	 * valid where tstamp is tick), ends counted (seen) */
 	uint32_t *tstamp, *seen, *tm, *tb, tick;
@@ -260,6 +263,20 @@ static uint32_t bad_elsewhere(const struct cable_state *s, uint32_t e)
 	return s->bad[e] - (s->tstamp[e] == s->tick ? s->tb[e] : 0);
 }
 
+/* The sides of port e in pair i's path: a unidirectional pair's path
+ * runs from a to b; a bidirectional pair's both ways. */
+#define ROLE_SRC 1u
+#define ROLE_DST 2u
+
+static unsigned int role(const struct cable_state *s, uint32_t i, uint32_t e)
+{
+	const struct judge_pair *p = &s->pairs[i];
+
+	if (p->bidir)
+		return ROLE_SRC | ROLE_DST;
+	return (p->a == e ? ROLE_SRC : 0) | (p->b == e ? ROLE_DST : 0);
+}
+
 static bool fine_elsewhere(const struct cable_state *s, uint32_t e)
 {
 	double meas = meas_elsewhere(s, e);
@@ -308,6 +325,40 @@ static void ends_of(struct cable_state *s, uint32_t c)
 	}
 }
 
+/*
+ * Is h, the end every pair through c has in common, bad off c on the side
+ * it has in all of them (every flow c carries goes into h: h's other
+ * flows in, such as intra-leaf ones)? Then h explains c's bad pairs as
+ * well as c does: a port bad receiving, whose sends are fine, is still
+ * bad where c is not, and c is cleared (verdict port). Mixed sides or
+ * bidirectional pairs: h's pairs off c on either side (fine_elsewhere()).
+ */
+static bool bad_on_its_side(const struct cable_state *s, uint32_t c, uint32_t h)
+{
+	unsigned int side = ROLE_SRC | ROLE_DST;
+	uint32_t m = 0, b = 0;
+	int r;
+
+	for (uint32_t j = s->c_start[c]; j < s->c_start[c + 1]; j++)
+		if (measured(s->res, s->c_pairs[j]))
+			side &= role(s, s->c_pairs[j], h);
+	if (side != ROLE_SRC && side != ROLE_DST)
+		return false;
+	r = side == ROLE_SRC ? 0 : 1;
+	for (uint32_t j = s->c_start[c]; j < s->c_start[c + 1]; j++) {
+		uint32_t i = s->c_pairs[j];
+
+		if (!measured(s->res, i) || s->explained[i] ||
+		    !(role(s, i, h) & side))
+			continue;
+		m++;
+		b += s->res->out[i].bad != 0;
+	}
+	m = s->rmeas[r][h] - m;
+	b = s->rbad[r][h] - b;
+	return m >= 1 && b > s->cp->fine_max_bad * m;
+}
+
 /* The verdict on candidate c under what is explained now. */
 static uint8_t weigh(struct cable_state *s, uint32_t c)
 {
@@ -331,9 +382,30 @@ static uint8_t weigh(struct cable_state *s, uint32_t c)
 		v->fine_ends - (s->seen[h] == s->tick && fine_elsewhere(s, h));
 	if (fine_others < s->cp->min_fine_ends)
 		return JUDGE_CABLE_FINE;
+	if (bad_on_its_side(s, c, h))
+		return JUDGE_CABLE_PORT;
 	if (!v->or_port_meas)
 		return JUDGE_CABLE_AMBIGUOUS;
 	return fine_elsewhere(s, h) ? JUDGE_CABLE_BLAMED : JUDGE_CABLE_PORT;
+}
+
+/* Pair i (measured) into its ends' counts, or (-1) out of them. */
+static void count_pair(struct cable_state *s, uint32_t i, int d)
+{
+	uint32_t end[2] = { s->pairs[i].a, s->pairs[i].b };
+	uint32_t bad = s->res->out[i].bad != 0;
+
+	for (int k = 0; k < 2; k++) {
+		unsigned int r = role(s, i, end[k]);
+
+		s->meas[end[k]] += (uint32_t)d;
+		s->bad[end[k]] += (uint32_t)d * bad;
+		for (int x = 0; x < 2; x++)
+			if (r & (1u << x)) {
+				s->rmeas[x][end[k]] += (uint32_t)d;
+				s->rbad[x][end[k]] += (uint32_t)d * bad;
+			}
+	}
 }
 
 /* c's bad pairs are explained: evidence about nobody else now. */
@@ -346,10 +418,7 @@ static void explain(struct cable_state *s, uint32_t c)
 		    !s->res->out[i].bad)
 			continue;
 		s->explained[i] = 1;
-		s->meas[s->pairs[i].a]--;
-		s->meas[s->pairs[i].b]--;
-		s->bad[s->pairs[i].a]--;
-		s->bad[s->pairs[i].b]--;
+		count_pair(s, i, -1);
 	}
 }
 
@@ -363,10 +432,7 @@ static void port_counts(struct cable_state *s)
 		if (!measured(res, i) || p->a >= res->n_ports ||
 		    p->b >= res->n_ports || p->a == p->b)
 			continue;
-		s->meas[p->a]++;
-		s->meas[p->b]++;
-		s->bad[p->a] += res->out[i].bad != 0;
-		s->bad[p->b] += res->out[i].bad != 0;
+		count_pair(s, i, 1);
 	}
 }
 
@@ -848,6 +914,10 @@ int judge_cables(const struct judge_cable_params *cp,
 		.explained = calloc(res->n_pairs ? res->n_pairs : 1, 1),
 		.meas = calloc(np, sizeof(uint32_t)),
 		.bad = calloc(np, sizeof(uint32_t)),
+		.rmeas = { calloc(np, sizeof(uint32_t)),
+			   calloc(np, sizeof(uint32_t)) },
+		.rbad = { calloc(np, sizeof(uint32_t)),
+			  calloc(np, sizeof(uint32_t)) },
 		.tstamp = calloc(np, sizeof(uint32_t)),
 		.seen = calloc(np, sizeof(uint32_t)),
 		.tm = calloc(np, sizeof(uint32_t)),
@@ -861,8 +931,9 @@ int judge_cables(const struct judge_cable_params *cp,
 	out->cables =
 		calloc(rt->n_cables ? rt->n_cables : 1, sizeof(*out->cables));
 	out->cleared = calloc(np, 1);
-	if (!s.explained || !s.meas || !s.bad || !s.tstamp || !s.seen ||
-	    !s.tm || !s.tb || !s.bhash || !out->cables || !out->cleared)
+	if (!s.explained || !s.meas || !s.bad || !s.rmeas[0] || !s.rmeas[1] ||
+	    !s.rbad[0] || !s.rbad[1] || !s.tstamp || !s.seen || !s.tm ||
+	    !s.tb || !s.bhash || !out->cables || !out->cleared)
 		goto done;
 	ret = build_cable_csr(&s) ?: judge_all(&s);
 done:
@@ -875,6 +946,10 @@ done:
 	free(s.explained);
 	free(s.meas);
 	free(s.bad);
+	for (int x = 0; x < 2; x++) {
+		free(s.rmeas[x]);
+		free(s.rbad[x]);
+	}
 	free(s.tstamp);
 	free(s.seen);
 	free(s.tm);

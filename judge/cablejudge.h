@@ -21,6 +21,11 @@
  *   port judge's blame stands); no such pair -> one finding, ambiguous,
  *   naming both the cable and the port (or_port), and the port's blame
  *   is withdrawn: never the port alone.
+ * - That port's pairs off the cable are also counted on the side of the
+ *   path it has in every pair through the cable (all into it, or all
+ *   out of it; bidirectional pairs: both): bad there -> the port, even
+ *   when its other side is fine (a port slow receiving, whose sends are
+ *   fine, is not "fine elsewhere" for a down-link into it).
  * - A cable whose error counters rose (err_delta >= min_errors) is blamed
  *   from its counters, and they separate the confound the same way.
  * - Evidence that fits several parts equally is one finding naming them
@@ -33,7 +38,7 @@
  *   ports.
  *
  * Only inter-switch cables are judged: a host link and its HCA port are
- * one part to the port judge. Pure: no I/O, no globals. O(P x path
+ * one part to the port judge (no flow crosses one and not the other). Pure: no I/O, no globals. O(P x path
  * length) time and memory.
  */
 #include <stdbool.h>

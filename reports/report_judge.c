@@ -213,7 +213,7 @@ static int blame_finding(struct report *r, uint32_t p, const struct worst *w)
 
 	f = record_finding(
 		"fail", cat, hport_ref(h), ev, "disable-port",
-		"%s %s port %d: %s with %u partners that were fine with others (%u of %u pairs bad, average %.1f Gb/s); take the port out of service",
+		"%s %s port %d: %s with %u partners that were fine with others (%u of %u pairs bad, average %.1f Gb/s); take the port out of service and check its cable and HCA",
 		h->host, h->ca, h->port, what, witnesses, a->n_bad, a->n_meas,
 		avg);
 	return report_add_finding(r, f);

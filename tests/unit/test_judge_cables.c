@@ -9,7 +9,8 @@
  * down-link blames the cable when the host's intra-leaf pairs are fine,
  * and is ambiguous (naming the cable and the host) without them; an
  * erroring cable is blamed from its counters. Two cables with the same
- * pairs are one ambiguous group, in either order of the pairs.
+ * pairs are one ambiguous group, in either order of the pairs. A host bad
+ * receiving (its sends fine) keeps the down-link into it clear.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -340,6 +341,75 @@ static void explained_uplink_is_not_blamed(void **state)
 	done(&v);
 }
 
+/*
+ * Flows into h = 3 * HOSTS + 2: from three other leaves (down-link
+ * down(2, 3), slow), and from local, on h's leaf (slow or not); h sends to
+ * six hosts (fine), and each sender has fine pairs of its own.
+ */
+static void into_h(struct fabric *f, bool local_slow)
+{
+	int h = 3 * HOSTS + 2, local = 3 * HOSTS;
+	uint32_t n = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (uint32_t k = 0; k < N_CABLES; k++)
+		f->cables[k] =
+			(struct judge_cable_in){ .inter_switch = k < 2 * N_UP };
+	for (int l = 0; l < 3; l++) {
+		int x = l * HOSTS + 5;
+
+		add_pair(f, &n, x, h, true);
+		add_pair(f, &n, x, ((l + 1) % 3) * HOSTS + 1, false);
+		add_pair(f, &n, 4 * HOSTS + l, x, false);
+	}
+	add_pair(f, &n, local, h, local_slow);
+	add_pair(f, &n, local, 5 * HOSTS + 1, false);
+	add_pair(f, &n, 5 * HOSTS + 2, local, false);
+	for (int k = 0; k < 6; k++)
+		add_pair(f, &n, h, (4 + k % 4) * HOSTS + 3 + k / 4, false);
+}
+
+/*
+ * h's receive side is slow (its HCA, or its host link from the leaf):
+ * every flow into h is slow, its sends fine. The down-link's bad pairs all
+ * have h in common, and h is bad off it on the side it has in them
+ * (receiving): h explains them, the down-link is cleared (verdict port).
+ * Counting h's sends as "fine elsewhere" (1 bad of 7) blamed the good
+ * down-link beside h.
+ */
+static void port_bad_receiving_clears_its_downlink(void **state)
+{
+	uint32_t c = down(2, 3), h = 3 * HOSTS + 2;
+	struct verdicts v;
+
+	(void)state;
+	into_h(&fab, true);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].or_port, h);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_PORT);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 0);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_AMBIGUOUS), 0);
+	assert_true(v.res.ports[h].blame & JUDGE_LOW);
+	assert_int_equal(v.cab.cleared[h], 0);
+	assert_int_equal(n_blamed_ports(&v), 1);
+	done(&v);
+}
+
+/* The down-link slow and h's flow within its leaf fine: the down-link. */
+static void downlink_slow_port_fine_receiving_blames_cable(void **state)
+{
+	uint32_t c = down(2, 3);
+	struct verdicts v;
+
+	(void)state;
+	into_h(&fab, false);
+	judge(&fab, &v);
+	assert_int_equal(v.cab.cables[c].verdict, JUDGE_CABLE_BLAMED);
+	assert_int_equal(n_cables_with(&v, JUDGE_CABLE_BLAMED), 1);
+	assert_int_equal(n_blamed_ports(&v), 0);
+	done(&v);
+}
+
 static void counters_separate_the_confound(void **state)
 {
 	struct verdicts v;
@@ -587,6 +657,9 @@ int main(void)
 		cmocka_unit_test(slow_downlink_without_intra_leaf_is_ambiguous),
 		cmocka_unit_test(ambiguous_downlink_explains_the_uplinks),
 		cmocka_unit_test(explained_uplink_is_not_blamed),
+		cmocka_unit_test(port_bad_receiving_clears_its_downlink),
+		cmocka_unit_test(
+			downlink_slow_port_fine_receiving_blames_cable),
 		cmocka_unit_test(counters_separate_the_confound),
 		cmocka_unit_test(erroring_cable_blamed_from_counters),
 		cmocka_unit_test(slow_uplink_and_hca_blame_both),
