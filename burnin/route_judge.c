@@ -19,11 +19,14 @@
 struct paths {
 	uint32_t *start, *cables;
 	size_t n, cap;
+	uint8_t *adaptive; /* per pair: burnin_path_adaptive() */
+	int sl;
 };
 
-/* Appends the path of CA src to CA dst; none when the routes lack it. */
+/* Appends the path of CA src to CA dst (pair i's); none when the routes
+ * lack it. */
 static int add_path(const struct burnin_routes *r, int src, int dst,
-		    struct paths *p)
+		    struct paths *p, size_t i)
 {
 	int cables[MAX_PATH], n;
 
@@ -32,6 +35,7 @@ static int add_path(const struct burnin_routes *r, int src, int dst,
 	n = burnin_routes_path(r, src, dst, cables, MAX_PATH);
 	if (n <= 0)
 		return 0;
+	p->adaptive[i] |= burnin_path_adaptive(r, cables, n, p->sl);
 	if (array_reserve(&p->cables, &p->cap, p->n + (size_t)n,
 			  sizeof(*p->cables)))
 		return -ENOMEM;
@@ -45,7 +49,8 @@ static int pair_paths(const struct burnin_routes *r, const int *ca,
 		      size_t n_pairs, struct paths *p)
 {
 	p->start = malloc((n_pairs + 1) * sizeof(*p->start));
-	if (!p->start)
+	p->adaptive = calloc(n_pairs + 1, 1);
+	if (!p->start || !p->adaptive)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_pairs; i++) {
 		const struct judge_pair *pr = &pairs[i];
@@ -53,7 +58,8 @@ static int pair_paths(const struct burnin_routes *r, const int *ca,
 		int b = pr->b < n_ports ? ca[pr->b] : -1;
 
 		p->start[i] = (uint32_t)p->n;
-		if (add_path(r, a, b, p) || (pr->bidir && add_path(r, b, a, p)))
+		if (add_path(r, a, b, p, i) ||
+		    (pr->bidir && add_path(r, b, a, p, i)))
 			return -ENOMEM;
 	}
 	p->start[n_pairs] = (uint32_t)p->n;
@@ -62,13 +68,14 @@ static int pair_paths(const struct burnin_routes *r, const int *ca,
 
 int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 		       size_t n_ports, const struct judge_pair *pairs,
-		       const uint64_t *err_delta, struct judge_result *res,
-		       struct judge_cable_result *out)
+		       const uint64_t *err_delta,
+		       const struct burnin_route_trust *trust,
+		       struct judge_result *res, struct judge_cable_result *out)
 {
 	size_t n_cables = (size_t)burnin_routes_n_cables(r);
 	struct judge_cable_in *in = calloc(n_cables + 1, sizeof(*in));
 	uint64_t *key = malloc((n_ports + 1) * sizeof(*key));
-	struct paths p = { 0 };
+	struct paths p = { .sl = trust ? trust->sl : 0 };
 	struct judge_cable_params cp;
 	int ret = -ENOMEM;
 
@@ -95,11 +102,21 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 	judge_cable_defaults(&cp);
 	ret = judge_cables(
 		&cp, pairs,
-		&(struct judge_routes){ p.start, p.cables, in, n_cables, key },
+		&(struct judge_routes){
+			.path_start = p.start,
+			.path_cables = p.cables,
+			.cables = in,
+			.n_cables = n_cables,
+			.port_key = key,
+			.adaptive = p.adaptive,
+			.unfollowed = trust ? trust->unfollowed : NULL,
+			.n_unfollowed = trust ? trust->n_unfollowed : 0,
+		},
 		res, out);
 out:
 	free(in);
 	free(key);
+	free(p.adaptive);
 	free(p.start);
 	free(p.cables);
 	return ret;

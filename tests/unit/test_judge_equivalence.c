@@ -26,6 +26,7 @@
 #include "burnin/burnin.h"
 #include "burnin/route_judge.h"
 #include "common/record.h"
+#include "fabric/ar_info.h"
 #include "reports/report.h"
 #include "route_fabric.h"
 
@@ -271,6 +272,10 @@ struct routed {
 	struct burnin_measure *m;
 	size_t n_m;
 	char path[64];
+	/* issue 33: the run's SL and its unfollowed steps (burnin's side;
+	 * the report's from the records), a cable's counters */
+	struct burnin_route_trust trust;
+	const uint64_t *cable_err;
 };
 
 static void load_tree(struct routed *x)
@@ -366,9 +371,10 @@ static void routed_pairs(struct routed *x, bool intra_leaf, int slow_port,
 				"test", "write", "dir", "bi", "a", port_json(a),
 				"b", port_json(b), "gbps", g, "gbps_min", g - 1,
 				"expected_gbps", 100.0, "status", "ok");
-			assert_int_equal(0, burnin_pair_route_fields(
-						    rec, x->routes, x->ca[a],
-						    x->ca[b], true));
+			assert_int_equal(
+				0, burnin_pair_route_fields(rec, x->routes,
+							    x->ca[a], x->ca[b],
+							    true, x->trust.sl));
 			assert_int_equal(0, record_writer_emit_steal(w, rec));
 			x->m[x->n_m++] = (struct burnin_measure){
 				.a = a,
@@ -436,6 +442,8 @@ static void same_routed_verdicts(struct routed *x, char *blamed_cables,
 	bp.routes = x->routes;
 	bp.route_ca = x->ca;
 	bp.cables = &cr;
+	bp.trust = x->trust;
+	bp.cable_err = x->cable_err;
 	assert_int_equal(0, burnin_judge(&bp, x->m, (int)x->n_m, v, n));
 	assert_int_equal(0, report_init(&r));
 	r.params.judge = bp.pairs;
@@ -511,6 +519,133 @@ static void test_routed(void **state)
 	routed_done(&x);
 }
 
+/* ---- issue 33: pairs that are no evidence by their route ---- */
+
+/* Switch guid routes every SL adaptively, as a routes file's lft record
+ * with "adaptive_routing": "on" says (the loader's reading of it). */
+static void ar_on(struct routed *x, int cable)
+{
+	struct fabric_ar *ar =
+		(struct fabric_ar *)burnin_routes_cable_ar(x->routes, cable);
+	json_t *lft = json_pack("{s:s}", "adaptive_routing", "on");
+
+	assert_non_null(ar);
+	assert_int_equal(0, fabric_ar_from_json(lft, ar));
+	json_decref(lft);
+}
+
+/* Appends one record to the routed records (for the report's side). */
+static void append(const struct routed *x, json_t *rec)
+{
+	struct record_writer *w = record_writer_open(x->path, true);
+
+	assert_non_null(w);
+	assert_int_equal(0, record_writer_emit_steal(w, rec));
+	assert_int_equal(0, record_writer_close(w));
+}
+
+static json_t *finding_not_followed(int round, const char *test)
+{
+	return record_finding(
+		"warn", "routes-not-followed",
+		json_pack("{s:i, s:s}", "round", round, "test", test),
+		json_pack("{s:i, s:s, s:i, s:[], s:s, s:i, s:i}", "round",
+			  round, "test", test, "cables_not_loaded", 1,
+			  "switches", "cause", "tables-changed", "sl", 0,
+			  "switches_ar_on", 0),
+		"none", "round %d (%s): routes not followed", round, test);
+}
+
+/* The load proof's error rise on cable c, as its cable-load record. */
+static json_t *cable_load(const struct routed *x, int c, int errors)
+{
+	const struct burnin_cable *cb = burnin_routes_cable(x->routes, c);
+	char id[BURNIN_CABLE_ID_LEN], g[19];
+
+	burnin_cable_id(x->routes, c, id, sizeof(id));
+	record_guid_str(cb->from_guid, g);
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:{s:s, s:i}, s:{}, "
+		"s:i, s:f, s:f, s:s, s:b, s:{s:i}, s:{}}",
+		"schema", "ibproof/1", "kind", "cable-load", "time",
+		"2026-12-04T00:00:00Z", "host", "node000", "version", "0.1.0",
+		"round", 1, "test", "write", "cable", id, "from", "guid", g,
+		"port", cb->from_port, "to", "flows", 1, "expected_bytes", 1.0,
+		"moved_bytes", 1.0, "status", "loaded", "inter_switch", 1,
+		"errors_from", "symbol_errors", errors, "errors_to");
+}
+
+static void test_routed_trust(void **state)
+{
+	struct routed x = { .t = { .leaves = 6, .spines = 6 } };
+	struct judge_step step = { .run = 0, .round = 0, .test = 0 };
+	char blamed[256], ambiguous[256];
+	uint64_t *err;
+	int ports, up, n_cables;
+
+	(void)state;
+	load_tree(&x);
+	up = cable_at(x.routes, RF_LEAF_GUID + 0, 1 + 6 + 1);
+	assert_true(up >= 0);
+	n_cables = burnin_routes_n_cables(x.routes);
+	err = malloc((size_t)n_cables * sizeof(*err));
+	assert_non_null(err);
+	for (int c = 0; c < n_cables; c++)
+		err[c] = BURNIN_CABLE_ERR_UNREAD;
+
+	/* the step the slow up-link's pairs ran in did not follow the
+	 * routes: nothing blamed by route, both sides (the report reads
+	 * the load proof's finding); a finding about another step
+	 * withholds nothing (control: today's blame of the up-link) */
+	routed_pairs(&x, true, -1, up);
+	append(&x, finding_not_followed(2, "write"));
+	x.trust = (struct burnin_route_trust){
+		.unfollowed = &(struct judge_step){ .round = 1 },
+		.n_unfollowed = 1,
+	};
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, up, blamed);
+	append(&x, finding_not_followed(1, "write"));
+	x.trust.unfollowed = &step;
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	assert_string_equal(blamed, "");
+	assert_string_equal(ambiguous, "");
+	/* its own counters still blame it */
+	err[up] = 5;
+	x.cable_err = err;
+	append(&x, cable_load(&x, up, 5));
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, up, blamed);
+	unlink(x.path);
+	free(x.m);
+
+	/* adaptive routing on at the up-link's leaf: its pairs there
+	 * (recorded "adaptive") blame no cable by route, both sides */
+	x.trust = (struct burnin_route_trust){ 0 };
+	x.cable_err = NULL;
+	ar_on(&x, up);
+	routed_pairs(&x, true, -1, up);
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	assert_string_equal(blamed, "");
+	assert_string_equal(ambiguous, "");
+	/* on an SL the leaf does not route adaptively: today's blame */
+	unlink(x.path);
+	free(x.m);
+	{
+		struct fabric_ar *ar =
+			(struct fabric_ar *)burnin_routes_cable_ar(x.routes,
+								   up);
+
+		ar->sl_mask = 1u << 3; /* SL 3 only */
+		ar->by_sl = true;
+	}
+	routed_pairs(&x, true, -1, up);
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, up, blamed);
+	free(err);
+	routed_done(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_demo_records),
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_routed),
+		cmocka_unit_test(test_routed_trust),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
