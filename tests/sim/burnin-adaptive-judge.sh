@@ -96,7 +96,7 @@ n=$(jq -c --arg a "${from%%:*}" --argjson ap "${from##*:}" \
 	--arg b "${to%%:*}" --argjson bp "${to##*:}" 'select(.[0] == "bad-cable"
 	and .[2].a.node == $a and .[2].a.port == $ap and .[2].b.node == $b and
 	.[2].b.port == $bp)' off.burnin | wc -l)
-[ "$n" = 1 ] && [ "$(wc -l <off.burnin)" = 1 ] ||
+{ [ "$n" = 1 ] && [ "$(wc -l <off.burnin)" = 1 ]; } ||
 	sim_fail "AR off: the slow up-link $up is not blamed alone: $(cat off.burnin)"
 [ "$(not_followed 'select(.kind == "finding")' off.jsonl)" = 0 ] ||
 	sim_fail "AR off: a routes-not-followed finding"
