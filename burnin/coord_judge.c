@@ -177,8 +177,8 @@ int burnin_coord_separate(struct burnin_coord *co,
 	for (int i = s->start[s->n_rounds - 1]; i < s->n_pairs; i++)
 		used[s->pairs[i].a] = used[s->pairs[i].b] = true;
 	added = burnin_route_separate(co->routes, co->route_ca, co->n_inv,
-				      cables, co->ctx->cfg->params.bidir, used,
-				      s);
+				      cables, co->ctx->cfg->params.bidir,
+				      co->ctx->cfg->params.sl, used, s);
 	if (new_round && added <= 0)
 		s->n_rounds--; /* nothing to run */
 	free(used);

@@ -129,6 +129,7 @@ struct separate {
 	const int *ca;
 	int n_ports;
 	bool bidir;
+	int sl; /* a path adaptive on it separates nothing */
 	int *port_of; /* per CA of the routes: its port, -1 none */
 	int *cand; /* per cable: its candidate index + 1 in the group */
 	uint64_t sig[64]; /* per candidate: the pairs taken that cross it */
@@ -136,12 +137,15 @@ struct separate {
 };
 
 /* Marks in hit[] the candidates the flow CA src -> CA dst crosses; false
- * when the routes have no path for it (another rail's fabric, a dead port). */
+ * when the routes have no path for it (another rail's fabric, a dead port)
+ * or its path is adaptive (not the one it would take). */
 static bool crossed(const struct separate *x, int src, int dst, bool *hit)
 {
 	int cables[MAX_PATH],
 		n = burnin_routes_path(x->r, src, dst, cables, MAX_PATH);
 
+	if (n > 0 && burnin_path_adaptive(x->r, cables, n, x->sl))
+		return false;
 	for (int k = 0; k < n; k++)
 		if (x->cand[cables[k]])
 			hit[x->cand[cables[k]] - 1] = true;
@@ -234,7 +238,8 @@ static int separate_group(struct separate *x,
 
 int burnin_route_separate(const struct burnin_routes *r, const int *ca,
 			  int n_ports, const struct judge_cable_result *cr,
-			  bool bidir, bool *used, struct burnin_schedule *s)
+			  bool bidir, int sl, bool *used,
+			  struct burnin_schedule *s)
 {
 	int n_cas = burnin_routes_n_cas(r), added = 0;
 	struct separate x = {
@@ -242,6 +247,7 @@ int burnin_route_separate(const struct burnin_routes *r, const int *ca,
 		.ca = ca,
 		.n_ports = n_ports,
 		.bidir = bidir,
+		.sl = sl,
 		.port_of = malloc((size_t)(n_cas + 1) * sizeof(int)),
 		.cand = calloc((size_t)burnin_routes_n_cables(r) + 1,
 			       sizeof(int)),

@@ -52,7 +52,9 @@ bool burnin_path_adaptive(const struct burnin_routes *r, const int *cables,
  * Retests that tell apart what the evidence fits equally (issue 31): for
  * each ambiguous group of cr (judge_cables()'s, on the ports whose CA in
  * r is ca[p]), pairs of ports not used (used[] marks those taken) whose
- * paths (both directions when bidir; both routed: never across rails)
+ * paths (both directions when bidir; both routed: never across rails;
+ * neither adaptive on SL sl, burnin_path_adaptive(): such a path is not
+ * the one its traffic takes, so it separates nothing)
  * cross some of its candidates (its
  * cables; its port: an end of the pair) and not the others, until every
  * candidate is crossed by a different set of them or no pair is left. One
@@ -62,7 +64,8 @@ bool burnin_path_adaptive(const struct burnin_routes *r, const int *cables,
 struct burnin_schedule;
 int burnin_route_separate(const struct burnin_routes *r, const int *ca,
 			  int n_ports, const struct judge_cable_result *cr,
-			  bool bidir, bool *used, struct burnin_schedule *s);
+			  bool bidir, int sl, bool *used,
+			  struct burnin_schedule *s);
 
 /* "0x0008f10300000004:3" into buf. */
 void burnin_cable_id(const struct burnin_routes *r, int c, char *buf,

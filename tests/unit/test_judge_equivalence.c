@@ -10,7 +10,10 @@
  * compares the two at 4,096 ports). With routes (issue 16): pair records
  * carrying their paths on a generated fat tree, the same blamed ports and
  * the same blamed and ambiguous cables through burnin_judge() with the
- * routes and through the report.
+ * routes and through the report. Issue 33: pairs on adaptive paths and
+ * pairs of steps whose routes were not followed blame no cable by route on
+ * either side (counters still do), and no retest is planned over an
+ * adaptive path.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -534,6 +537,20 @@ static void ar_on(struct routed *x, int cable)
 	json_decref(lft);
 }
 
+/* The same for SL sl only ("ar": {"sls": [sl]}). */
+static void ar_on_sl(struct routed *x, int cable, int sl)
+{
+	struct fabric_ar *ar =
+		(struct fabric_ar *)burnin_routes_cable_ar(x->routes, cable);
+	json_t *lft = json_pack("{s:s, s:{s:b, s:[i], s:[]}}",
+				"adaptive_routing", "on", "ar", "capable", 1,
+				"sls", sl, "transports_excluded");
+
+	assert_non_null(ar);
+	assert_int_equal(0, fabric_ar_from_json(lft, ar));
+	json_decref(lft);
+}
+
 /* Appends one record to the routed records (for the report's side). */
 static void append(const struct routed *x, json_t *rec)
 {
@@ -631,18 +648,55 @@ static void test_routed_trust(void **state)
 	/* on an SL the leaf does not route adaptively: today's blame */
 	unlink(x.path);
 	free(x.m);
-	{
-		struct fabric_ar *ar =
-			(struct fabric_ar *)burnin_routes_cable_ar(x.routes,
-								   up);
-
-		ar->sl_mask = 1u << 3; /* SL 3 only */
-		ar->by_sl = true;
-	}
+	ar_on_sl(&x, up, 3); /* SL 3 only: SL 0 is static */
 	routed_pairs(&x, true, -1, up);
 	same_routed_verdicts(&x, blamed, ambiguous, &ports);
 	names_only(&x, up, blamed);
 	free(err);
+	routed_done(&x);
+}
+
+/* The retests that would separate two candidates: none over adaptive
+ * paths (not the paths their traffic takes), some when the SL is static. */
+static void test_separate_adaptive(void **state)
+{
+	struct routed x = { .t = { .leaves = 6, .spines = 6 } };
+	uint32_t members[2];
+	struct judge_cable_group g = { .verdict = JUDGE_CABLE_AMBIGUOUS,
+				       .n = 2,
+				       .or_port = JUDGE_NO_PORT,
+				       .retest = JUDGE_NO_PAIR };
+	struct judge_cable_result cr = { .members = members,
+					 .groups = &g,
+					 .n_groups = 1 };
+	int n, added[2];
+
+	(void)state;
+	load_tree(&x);
+	n = rf_hosts(&x.t);
+	/* leaf 1's up-link to spine 0, spine 0's down-link to leaf 2 */
+	members[0] = (uint32_t)cable_at(x.routes, RF_LEAF_GUID + 1, 1 + 6 + 1);
+	members[1] = (uint32_t)cable_at(x.routes, RF_SPINE_GUID + 0, 1 + 2);
+	cr.n_cables = (size_t)burnin_routes_n_cables(x.routes);
+	for (int sl = 0; sl < 2; sl++) {
+		struct burnin_schedule s = { 0 };
+		bool *used = calloc((size_t)n, sizeof(*used));
+
+		assert_non_null(used);
+		assert_int_equal(0, burnin_schedule_new_round(&s));
+		added[sl] = burnin_route_separate(x.routes, x.ca, n, &cr, true,
+						  sl, used, &s);
+		burnin_schedule_free(&s);
+		free(used);
+		if (!sl) /* then every leaf routes SL 1 adaptively */
+			for (int l = 0; l < x.t.leaves; l++)
+				ar_on_sl(&x,
+					 cable_at(x.routes, RF_LEAF_GUID + l,
+						  1 + 6 + 1),
+					 1);
+	}
+	assert_true(added[0] > 0);
+	assert_int_equal(added[1], 0);
 	routed_done(&x);
 }
 
@@ -654,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_routed),
 		cmocka_unit_test(test_routed_trust),
+		cmocka_unit_test(test_separate_adaptive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
