@@ -32,6 +32,11 @@
  *   together, so no verdict depends on the order of pairs, cables or
  *   ports.
  *
+ * - Pairs that are no evidence by their route (issue 33: an adaptive
+ *   path, a step whose routes were not followed; judge_routes) judge
+ *   their ports only: no cable's figures, fine ends, retests or cleared
+ *   ports count them; a cable's counters still blame it.
+ *
  * Only inter-switch cables are judged: a host link and its HCA port are
  * one part to the port judge. Pure: no I/O, no globals. O(P x path
  * length) time and memory.
