@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "burnin/inventory.h"
+#include "judge/cablejudge.h"
 #include "judge/pairjudge.h"
 #include "rdma/transport.h"
 
@@ -126,6 +127,14 @@ struct judge_cable_result;
 
 #define BURNIN_CABLE_ERR_UNREAD UINT64_MAX
 
+/* Which pairs are no evidence by their route (route_judge.h, issue 33). */
+struct burnin_route_trust {
+	int sl; /* the run's SL (--sl): whose adaptive routing counts */
+	/* the steps the load proof found off the routes, or NULL */
+	const struct judge_step *unfollowed;
+	size_t n_unfollowed;
+};
+
 struct burnin_judge_params {
 	struct judge_params pairs;
 	double link_rate; /* every port's active rate, Gb/s; 0: no check;
@@ -137,6 +146,9 @@ struct burnin_judge_params {
 	 * counters were not read; NULL: none read */
 	const uint64_t *cable_err;
 	struct judge_cable_result *cables; /* out: the verdicts, or NULL */
+	/* which pairs are no evidence by route (route_judge.h): the SL,
+	 * the steps the load proof found off the routes */
+	struct burnin_route_trust trust;
 };
 
 enum burnin_blame {

@@ -571,6 +571,13 @@ static int finish(struct burnin_coord *co, struct burnin_port_verdict *v)
 		struct judge_cable_result cables = { 0 };
 
 		burnin_coord_judge(co, v, &cables);
+		if (cables.n_no_route) /* issue 33: say what was not judged */
+			log_warn("%zu pairs are no evidence by their routes "
+				 "(adaptive on SL %d, or of a step whose "
+				 "routes were not followed): no cable is "
+				 "judged by them; they blame ports by the pair "
+				 "rule, and cables by their own counters only",
+				 cables.n_no_route, co->ctx->cfg->params.sl);
 		if (burnin_emit_findings(co, v, &cables, &n_fail, &scope) < 0)
 			n_fail++;
 		burnin_coord_proof_close(co, &n_fail);

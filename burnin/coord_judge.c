@@ -30,7 +30,8 @@ int burnin_coord_route_fields(const struct burnin_coord *co,
 	b = co->route_ca
 		    ? co->route_ca[m->b]
 		    : burnin_routes_ca_by_guid(co->routes, co->inv[m->b].guid);
-	return burnin_pair_route_fields(rec, co->routes, a, b, m->bidir);
+	return burnin_pair_route_fields(rec, co->routes, a, b, m->bidir,
+					co->ctx->cfg->params.sl);
 }
 
 static json_t *or_port_ref(const struct burnin_coord *co,
@@ -134,6 +135,7 @@ int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 		       struct judge_cable_result *cables)
 {
 	struct burnin_judge_params jp = co->ctx->cfg->judge;
+	struct judge_step *unfollowed = NULL;
 	uint64_t *err = NULL;
 	int ret;
 
@@ -143,9 +145,15 @@ int burnin_coord_judge(struct burnin_coord *co, struct burnin_port_verdict *v,
 		jp.cables = cables;
 		err = proof_cable_errors(co);
 		jp.cable_err = err; /* the load proof's counters */
+		jp.trust.sl = co->ctx->cfg->params.sl;
+		if (burnin_load_proof_unfollowed(co->proof, &unfollowed,
+						 &jp.trust.n_unfollowed))
+			return -ENOMEM;
+		jp.trust.unfollowed = unfollowed;
 	}
 	ret = burnin_judge(&jp, co->m, co->n_m, v, co->n_inv);
 	free(err);
+	free(unfollowed);
 	return ret;
 }
 
@@ -169,8 +177,8 @@ int burnin_coord_separate(struct burnin_coord *co,
 	for (int i = s->start[s->n_rounds - 1]; i < s->n_pairs; i++)
 		used[s->pairs[i].a] = used[s->pairs[i].b] = true;
 	added = burnin_route_separate(co->routes, co->route_ca, co->n_inv,
-				      cables, co->ctx->cfg->params.bidir, used,
-				      s);
+				      cables, co->ctx->cfg->params.bidir,
+				      co->ctx->cfg->params.sl, used, s);
 	if (new_round && added <= 0)
 		s->n_rounds--; /* nothing to run */
 	free(used);

@@ -22,6 +22,7 @@ void burnin_judge_defaults(struct burnin_judge_params *jp)
 	jp->route_ca = NULL;
 	jp->cable_err = NULL;
 	jp->cables = NULL;
+	jp->trust = (struct burnin_route_trust){ 0 };
 }
 
 static struct judge_pair judge_pair_of(const struct burnin_measure *m)
@@ -75,7 +76,7 @@ static int judge_by_route(const struct burnin_judge_params *jp,
 	struct judge_cable_result own, *out = jp->cables ? jp->cables : &own;
 	int ret = burnin_route_judge(jp->routes, jp->route_ca,
 				     n_ports > 0 ? (size_t)n_ports : 0, in,
-				     jp->cable_err, res, out);
+				     jp->cable_err, &jp->trust, res, out);
 
 	if (ret)
 		judge_result_free(res);

@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "fabric/fabric_pma_read.h"
 #include "fabric/fabric_scope.h"
+#include "judge/cablejudge.h"
 
 #define LID_MAX 0xc000 /* unicast LIDs */
 #define PATH_MAX_HOPS 64
@@ -578,6 +579,27 @@ bool burnin_load_proof_step_followed(const struct burnin_load_proof *lp,
 		if (lp->unfollowed[i] == key)
 			return false;
 	return true;
+}
+
+int burnin_load_proof_unfollowed(const struct burnin_load_proof *lp,
+				 struct judge_step **out, size_t *n)
+{
+	size_t k = lp ? lp->n_unfollowed : 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!k)
+		return 0;
+	*out = malloc(k * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) /* step_key(): round << 1 | read */
+		(*out)[i] = (struct judge_step){
+			.round = (uint32_t)(lp->unfollowed[i] >> 1),
+			.test = (uint8_t)(lp->unfollowed[i] & 1),
+		};
+	*n = k;
+	return 0;
 }
 
 void burnin_load_proof_set_sl(struct burnin_load_proof *lp, int sl)

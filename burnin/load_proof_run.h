@@ -84,6 +84,14 @@ void burnin_load_proof_set_sl(struct burnin_load_proof *lp, int sl);
  */
 bool burnin_load_proof_step_followed(const struct burnin_load_proof *lp,
 				     int round, const char *test);
+/*
+ * The steps found off the routes so far (their routes-not-followed
+ * findings), as the cable judge takes them (judge/cablejudge.h; run 0,
+ * rounds from 0): *out malloc'd (NULL when none), *n. 0 or -ENOMEM.
+ */
+struct judge_step;
+int burnin_load_proof_unfollowed(const struct burnin_load_proof *lp,
+				 struct judge_step **out, size_t *n);
 /* cable-not-loaded findings so far. */
 int burnin_load_proof_not_loaded(const struct burnin_load_proof *lp);
 /*

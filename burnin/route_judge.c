@@ -19,11 +19,14 @@
 struct paths {
 	uint32_t *start, *cables;
 	size_t n, cap;
+	uint8_t *adaptive; /* per pair: burnin_path_adaptive() */
+	int sl;
 };
 
-/* Appends the path of CA src to CA dst; none when the routes lack it. */
+/* Appends the path of CA src to CA dst (pair i's); none when the routes
+ * lack it. */
 static int add_path(const struct burnin_routes *r, int src, int dst,
-		    struct paths *p)
+		    struct paths *p, size_t i)
 {
 	int cables[MAX_PATH], n;
 
@@ -32,6 +35,7 @@ static int add_path(const struct burnin_routes *r, int src, int dst,
 	n = burnin_routes_path(r, src, dst, cables, MAX_PATH);
 	if (n <= 0)
 		return 0;
+	p->adaptive[i] |= burnin_path_adaptive(r, cables, n, p->sl);
 	if (array_reserve(&p->cables, &p->cap, p->n + (size_t)n,
 			  sizeof(*p->cables)))
 		return -ENOMEM;
@@ -45,7 +49,8 @@ static int pair_paths(const struct burnin_routes *r, const int *ca,
 		      size_t n_pairs, struct paths *p)
 {
 	p->start = malloc((n_pairs + 1) * sizeof(*p->start));
-	if (!p->start)
+	p->adaptive = calloc(n_pairs + 1, 1);
+	if (!p->start || !p->adaptive)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_pairs; i++) {
 		const struct judge_pair *pr = &pairs[i];
@@ -53,7 +58,8 @@ static int pair_paths(const struct burnin_routes *r, const int *ca,
 		int b = pr->b < n_ports ? ca[pr->b] : -1;
 
 		p->start[i] = (uint32_t)p->n;
-		if (add_path(r, a, b, p) || (pr->bidir && add_path(r, b, a, p)))
+		if (add_path(r, a, b, p, i) ||
+		    (pr->bidir && add_path(r, b, a, p, i)))
 			return -ENOMEM;
 	}
 	p->start[n_pairs] = (uint32_t)p->n;
@@ -62,13 +68,14 @@ static int pair_paths(const struct burnin_routes *r, const int *ca,
 
 int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 		       size_t n_ports, const struct judge_pair *pairs,
-		       const uint64_t *err_delta, struct judge_result *res,
-		       struct judge_cable_result *out)
+		       const uint64_t *err_delta,
+		       const struct burnin_route_trust *trust,
+		       struct judge_result *res, struct judge_cable_result *out)
 {
 	size_t n_cables = (size_t)burnin_routes_n_cables(r);
 	struct judge_cable_in *in = calloc(n_cables + 1, sizeof(*in));
 	uint64_t *key = malloc((n_ports + 1) * sizeof(*key));
-	struct paths p = { 0 };
+	struct paths p = { .sl = trust ? trust->sl : 0 };
 	struct judge_cable_params cp;
 	int ret = -ENOMEM;
 
@@ -95,11 +102,21 @@ int burnin_route_judge(const struct burnin_routes *r, const int *ca,
 	judge_cable_defaults(&cp);
 	ret = judge_cables(
 		&cp, pairs,
-		&(struct judge_routes){ p.start, p.cables, in, n_cables, key },
+		&(struct judge_routes){
+			.path_start = p.start,
+			.path_cables = p.cables,
+			.cables = in,
+			.n_cables = n_cables,
+			.port_key = key,
+			.adaptive = p.adaptive,
+			.unfollowed = trust ? trust->unfollowed : NULL,
+			.n_unfollowed = trust ? trust->n_unfollowed : 0,
+		},
 		res, out);
 out:
 	free(in);
 	free(key);
+	free(p.adaptive);
 	free(p.start);
 	free(p.cables);
 	return ret;
@@ -112,6 +129,7 @@ struct separate {
 	const int *ca;
 	int n_ports;
 	bool bidir;
+	int sl; /* a path adaptive on it separates nothing */
 	int *port_of; /* per CA of the routes: its port, -1 none */
 	int *cand; /* per cable: its candidate index + 1 in the group */
 	uint64_t sig[64]; /* per candidate: the pairs taken that cross it */
@@ -119,12 +137,15 @@ struct separate {
 };
 
 /* Marks in hit[] the candidates the flow CA src -> CA dst crosses; false
- * when the routes have no path for it (another rail's fabric, a dead port). */
+ * when the routes have no path for it (another rail's fabric, a dead port)
+ * or its path is adaptive (not the one it would take). */
 static bool crossed(const struct separate *x, int src, int dst, bool *hit)
 {
 	int cables[MAX_PATH],
 		n = burnin_routes_path(x->r, src, dst, cables, MAX_PATH);
 
+	if (n > 0 && burnin_path_adaptive(x->r, cables, n, x->sl))
+		return false;
 	for (int k = 0; k < n; k++)
 		if (x->cand[cables[k]])
 			hit[x->cand[cables[k]] - 1] = true;
@@ -217,7 +238,8 @@ static int separate_group(struct separate *x,
 
 int burnin_route_separate(const struct burnin_routes *r, const int *ca,
 			  int n_ports, const struct judge_cable_result *cr,
-			  bool bidir, bool *used, struct burnin_schedule *s)
+			  bool bidir, int sl, bool *used,
+			  struct burnin_schedule *s)
 {
 	int n_cas = burnin_routes_n_cas(r), added = 0;
 	struct separate x = {
@@ -225,6 +247,7 @@ int burnin_route_separate(const struct burnin_routes *r, const int *ca,
 		.ca = ca,
 		.n_ports = n_ports,
 		.bidir = bidir,
+		.sl = sl,
 		.port_of = malloc((size_t)(n_cas + 1) * sizeof(int)),
 		.cand = calloc((size_t)burnin_routes_n_cables(r) + 1,
 			       sizeof(int)),

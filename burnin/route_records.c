@@ -7,6 +7,7 @@
 
 #include "burnin/route_judge.h"
 #include "common/record.h"
+#include "fabric/ar_info.h"
 
 #define MAX_PATH 64
 
@@ -32,9 +33,23 @@ static const char *route_error(int err)
 	}
 }
 
-/* The path src -> dst as an array of ids into *out; <0 why not. */
-static int path_json(const struct burnin_routes *r, int src, int dst,
-		     json_t **out)
+bool burnin_path_adaptive(const struct burnin_routes *r, const int *cables,
+			  int n, int sl)
+{
+	for (int k = 0; k < n; k++) {
+		const struct fabric_ar *ar =
+			burnin_routes_cable_ar(r, cables[k]);
+
+		if (ar && fabric_ar_for(ar, sl, FABRIC_AR_RC) == FABRIC_AR_ON)
+			return true;
+	}
+	return false;
+}
+
+/* The path src -> dst as an array of ids into *out (*adaptive: on SL sl,
+ * burnin_path_adaptive()); <0 why not. */
+static int path_json(const struct burnin_routes *r, int src, int dst, int sl,
+		     json_t **out, bool *adaptive)
 {
 	int cables[MAX_PATH], n;
 	json_t *arr;
@@ -44,6 +59,7 @@ static int path_json(const struct burnin_routes *r, int src, int dst,
 	n = burnin_routes_path(r, src, dst, cables, MAX_PATH);
 	if (n < 0)
 		return n;
+	*adaptive |= burnin_path_adaptive(r, cables, n, sl);
 	arr = json_array();
 	for (int i = 0; arr && i < n; i++) {
 		char id[BURNIN_CABLE_ID_LEN];
@@ -59,13 +75,14 @@ static int path_json(const struct burnin_routes *r, int src, int dst,
 }
 
 int burnin_pair_route_fields(json_t *rec, const struct burnin_routes *r,
-			     int ca_a, int ca_b, bool bidir)
+			     int ca_a, int ca_b, bool bidir, int sl)
 {
 	json_t *ab = NULL, *ba = NULL;
-	int ret = path_json(r, ca_a, ca_b, &ab);
+	bool adaptive = false;
+	int ret = path_json(r, ca_a, ca_b, sl, &ab, &adaptive);
 
 	if (!ret && bidir)
-		ret = path_json(r, ca_b, ca_a, &ba);
+		ret = path_json(r, ca_b, ca_a, sl, &ba, &adaptive);
 	if (ret == -ENOMEM) {
 		json_decref(ab);
 		return ret;
@@ -78,7 +95,8 @@ int burnin_pair_route_fields(json_t *rec, const struct burnin_routes *r,
 			       : 0;
 	}
 	if (json_object_set_new(rec, "cables", ab) ||
-	    (ba && json_object_set_new(rec, "cables_ba", ba)))
+	    (ba && json_object_set_new(rec, "cables_ba", ba)) ||
+	    (adaptive && json_object_set_new(rec, "adaptive", json_true())))
 		return -ENOMEM;
 	return 0;
 }
@@ -98,6 +116,9 @@ static json_t *cable_evidence(const struct judge_cable *v)
 		       (json_int_t)v->fine_ends, "bad_ends",
 		       (json_int_t)v->bad_ends, "worst_gbps",
 		       (double)v->worst_gbps, "by", by);
+	if (ev && v->n_no_route)
+		json_object_set_new(ev, "no_route_evidence",
+				    json_integer(v->n_no_route));
 	if (ev && v->err_delta)
 		json_object_set_new(ev, "err_delta",
 				    json_integer((json_int_t)v->err_delta));

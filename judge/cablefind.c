@@ -60,7 +60,7 @@ static json_t *cable_subject(const struct namer_ctx *x, uint32_t c, char *name,
 
 static json_t *route_figures(const struct judge_cable *v)
 {
-	return json_pack(
+	json_t *f = json_pack(
 		"{s:i, s:i, s:i, s:f, s:i, s:i, s:f, s:b, s:b}", "pairs",
 		(json_int_t)v->n_pairs, "measured", (json_int_t)v->n_meas,
 		"bad", (json_int_t)v->n_bad, "hit_ratio", (double)v->hit_ratio,
@@ -68,6 +68,11 @@ static json_t *route_figures(const struct judge_cable *v)
 		(json_int_t)v->bad_ends, "worst_gbps", (double)v->worst_gbps,
 		"by_route", !!(v->by & JUDGE_CABLE_BY_ROUTE), "by_counters",
 		!!(v->by & JUDGE_CABLE_BY_COUNTERS));
+
+	if (f && v->n_no_route) /* adaptive or off their routes (issue 33) */
+		json_object_set_new(f, "no_route_evidence",
+				    json_integer(v->n_no_route));
+	return f;
 }
 
 static uint32_t member(const struct namer_ctx *x, uint32_t k)

@@ -92,6 +92,8 @@ struct cable_state {
 	struct judge_cable_result *out;
 	uint32_t *c_start, *c_pairs; /* CSR: inter-switch cable -> pairs */
 	uint8_t *explained; /* per pair */
+	uint8_t *no_route; /* per pair: no evidence about its path's cables */
+	uint32_t *c_no_route; /* per cable: such pairs through it */
 	uint32_t *meas, *bad; /* per port: pairs not explained */
 	/* ... of those, per side of the path (ROLE_SRC: the port sends on
 	 * it, ROLE_DST: receives; a bidirectional pair both) */
@@ -143,18 +145,24 @@ static int build_cable_csr(struct cable_state *s)
 
 	if (!start)
 		return -ENOMEM;
-	for (uint32_t j = 0; j < rt->path_start[n_pairs]; j++) {
-		uint32_t c = rt->path_cables[j];
+	for (uint32_t i = 0; i < n_pairs; i++)
+		for (uint32_t j = rt->path_start[i]; j < rt->path_start[i + 1];
+		     j++) {
+			uint32_t c = rt->path_cables[j];
 
-		if (c >= rt->n_cables) {
-			free(start);
-			return -EINVAL;
-		}
-		if (judged(rt, c)) {
+			if (c >= rt->n_cables) {
+				free(start);
+				return -EINVAL;
+			}
+			if (!judged(rt, c))
+				continue;
+			if (s->no_route[i]) {
+				s->c_no_route[c]++;
+				continue;
+			}
 			start[c + 2]++;
 			total++;
 		}
-	}
 	s->c_pairs = malloc((total ? total : 1) * sizeof(*s->c_pairs));
 	if (!s->c_pairs) {
 		free(start);
@@ -165,7 +173,7 @@ static int build_cable_csr(struct cable_state *s)
 	for (uint32_t i = 0; i < n_pairs; i++)
 		for (uint32_t j = rt->path_start[i]; j < rt->path_start[i + 1];
 		     j++)
-			if (judged(rt, rt->path_cables[j]))
+			if (!s->no_route[i] && judged(rt, rt->path_cables[j]))
 				s->c_pairs[start[rt->path_cables[j] + 1]++] = i;
 	s->c_start = start;
 	return 0;
@@ -210,7 +218,8 @@ static void cable_figures(struct cable_state *s, uint32_t c)
 	*v = (struct judge_cable){ .or_port = JUDGE_NO_PORT,
 				   .worst_gbps = -1,
 				   .err_delta = s->rt->cables[c].err_delta,
-				   .group = UINT32_MAX };
+				   .group = UINT32_MAX,
+				   .n_no_route = s->c_no_route[c] };
 	for (uint32_t j = s->c_start[c]; j < s->c_start[c + 1]; j++) {
 		uint32_t i = s->c_pairs[j];
 		const struct judge_pair *p = &s->pairs[i];
@@ -429,8 +438,9 @@ static void port_counts(struct cable_state *s)
 	for (uint32_t i = 0; i < res->n_pairs; i++) {
 		const struct judge_pair *p = &s->pairs[i];
 
-		if (!measured(res, i) || p->a >= res->n_ports ||
-		    p->b >= res->n_ports || p->a == p->b)
+		if (!measured(res, i) || s->no_route[i] ||
+		    p->a >= res->n_ports || p->b >= res->n_ports ||
+		    p->a == p->b)
 			continue;
 		count_pair(s, i, 1);
 	}
@@ -715,8 +725,9 @@ static void consider(struct cable_state *s, const struct retests *rx,
 	uint32_t crossed = 0, total = grp->n + (grp->or_port != JUDGE_NO_PORT);
 	uint32_t lo, hi;
 
-	/* a measured one would have told them apart already */
-	if (measured(s->res, i) || p->a >= s->res->n_ports ||
+	/* a measured one would have told them apart already; one whose
+	 * path is not its route separates nothing */
+	if (measured(s->res, i) || s->no_route[i] || p->a >= s->res->n_ports ||
 	    p->b >= s->res->n_ports || p->a == p->b)
 		return;
 	lo = key_of(s, p->a) <= key_of(s, p->b) ? p->a : p->b;
@@ -892,6 +903,49 @@ out:
 	return ret;
 }
 
+/* ---- the pairs that are no evidence by route ---- */
+
+static uint64_t step_key(uint32_t run, uint32_t round, uint8_t test)
+{
+	return (uint64_t)run << 40 | (uint64_t)round << 1 | (test != 0);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* no_route[i]: pair i's path is adaptive, or its step was unfollowed. */
+static int mark_no_route(struct cable_state *s)
+{
+	const struct judge_routes *rt = s->rt;
+	size_t n = rt->unfollowed ? rt->n_unfollowed : 0;
+	uint64_t *keys = malloc((n ? n : 1) * sizeof(*keys));
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		keys[k] =
+			step_key(rt->unfollowed[k].run, rt->unfollowed[k].round,
+				 rt->unfollowed[k].test);
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (uint32_t i = 0; i < s->res->n_pairs; i++) {
+		const struct judge_pair *p = &s->pairs[i];
+		uint64_t key = step_key(p->run, p->round, p->test);
+
+		if (rt->path_start[i] == rt->path_start[i + 1])
+			continue; /* no path: nothing to withhold */
+		s->no_route[i] =
+			(rt->adaptive && rt->adaptive[i]) ||
+			(n && bsearch(&key, keys, n, sizeof(key), cmp_u64));
+		s->out->n_no_route += s->no_route[i];
+	}
+	free(keys);
+	return 0;
+}
+
 static uint8_t *steal(uint8_t **p)
 {
 	uint8_t *v = *p;
@@ -923,6 +977,8 @@ int judge_cables(const struct judge_cable_params *cp,
 		.tm = calloc(np, sizeof(uint32_t)),
 		.tb = calloc(np, sizeof(uint32_t)),
 		.bhash = calloc(rt->n_cables + 1, sizeof(uint64_t)),
+		.no_route = calloc(res->n_pairs ? res->n_pairs : 1, 1),
+		.c_no_route = calloc(rt->n_cables + 1, sizeof(uint32_t)),
 	};
 	int ret = -ENOMEM;
 
@@ -933,9 +989,10 @@ int judge_cables(const struct judge_cable_params *cp,
 	out->cleared = calloc(np, 1);
 	if (!s.explained || !s.meas || !s.bad || !s.rmeas[0] || !s.rmeas[1] ||
 	    !s.rbad[0] || !s.rbad[1] || !s.tstamp || !s.seen || !s.tm ||
-	    !s.tb || !s.bhash || !out->cables || !out->cleared)
+	    !s.tb || !s.bhash || !s.no_route || !s.c_no_route || !out->cables ||
+	    !out->cleared)
 		goto done;
-	ret = build_cable_csr(&s) ?: judge_all(&s);
+	ret = mark_no_route(&s) ?: build_cable_csr(&s) ?: judge_all(&s);
 done:
 	if (ret)
 		judge_cable_result_free(out);
@@ -955,6 +1012,8 @@ done:
 	free(s.tm);
 	free(s.tb);
 	free(s.bhash);
+	free(s.no_route);
+	free(s.c_no_route);
 	free(s.groups);
 	free(s.members);
 	return ret;

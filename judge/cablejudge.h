@@ -37,6 +37,11 @@
  *   together, so no verdict depends on the order of pairs, cables or
  *   ports.
  *
+ * - Pairs that are no evidence by their route (issue 33: an adaptive
+ *   path, a step whose routes were not followed; judge_routes) judge
+ *   their ports only: no cable's figures, fine ends, retests or cleared
+ *   ports count them; a cable's counters still blame it.
+ *
  * Only inter-switch cables are judged: a host link and its HCA port are
  * one part to the port judge (no flow crosses one and not the other). Pure: no I/O, no globals. O(P x path
  * length) time and memory.
@@ -98,6 +103,8 @@ struct judge_cable {
 	float hit_ratio; /* n_bad / n_meas */
 	float worst_gbps; /* of its measured ok pairs, -1 none */
 	uint32_t group; /* blamed or ambiguous: its finding, in groups */
+	uint32_t n_no_route; /* pairs through it by the tables that are no
+				evidence about it (judge_routes) */
 };
 
 #define JUDGE_NO_PAIR UINT32_MAX
@@ -123,6 +130,16 @@ struct judge_cable_group {
 };
 
 /*
+ * A step whose traffic the load proof found off the routes (a
+ * `routes-not-followed` finding): run, round and test as the pairs of
+ * judge_pairs() count them.
+ */
+struct judge_step {
+	uint32_t run, round;
+	uint8_t test;
+};
+
+/*
  * The pairs and their paths: the directed cables pair i crosses are
  * path_cables[path_start[i] .. path_start[i + 1]) (both directions for a
  * bidirectional test; a pair without a route has none).
@@ -135,6 +152,19 @@ struct judge_routes {
 	/* [n_ports]: each port's identity (judge_port_key()), so that no
 	 * choice between ports depends on their order; NULL: their index */
 	const uint64_t *port_key;
+	/*
+	 * Pairs that are no evidence about the cables of their path (issue
+	 * 33, docs/judging.md): adaptive[i] nonzero, pair i's path crosses a
+	 * switch that routes the run's SL adaptively (burnin/route_ar.h's
+	 * rule; NULL: none); or pair i ran in one of the steps unfollowed[]
+	 * (its run, round and test). They still judge their ports (the pair
+	 * rule); no cable is blamed, found fine or separated by them, and no
+	 * port's blame is withdrawn for them. A cable's own counters still
+	 * blame it.
+	 */
+	const uint8_t *adaptive;
+	const struct judge_step *unfollowed;
+	size_t n_unfollowed;
 };
 
 /* A port's identity: its port GUID, else a hash of host, CA and port. */
@@ -149,6 +179,7 @@ struct judge_cable_result {
 	uint8_t *explained; /* [n_pairs]: a bad pair a blamed or ambiguous
 			       cable explains */
 	size_t n_blamed, n_ambiguous;
+	size_t n_no_route; /* pairs with a path that are no evidence by it */
 	/* the findings, ordered by their first cable's id */
 	struct judge_cable_group *groups;
 	uint32_t *members; /* cable indices */

@@ -78,6 +78,7 @@ struct report_meas {
 	uint8_t status; /* 0 ok, 1 error, 2 not-tested */
 	uint8_t why; /* enum judge_why */
 	uint8_t retest; /* measured in a retest round */
+	uint8_t adaptive; /* its path is adaptive: no route evidence */
 	uint16_t run; /* the record file it came from: its link classes */
 	uint32_t error_completions;
 	const char *error; /* interned, when not ok */
@@ -261,6 +262,10 @@ int report_judge(struct report *r);
 int report_route_take_pair(struct report *r, const json_t *rec, size_t pair);
 int report_route_take_cable(struct report *r, const json_t *rec);
 int report_route_take_load(struct report *r, const json_t *rec);
+/* A routes-not-followed finding of record file run: its step (evidence
+ * round and test) is no route evidence to the cable judge. 0, -ENOMEM. */
+int report_route_take_finding(struct report *r, const json_t *rec,
+			      uint16_t run);
 struct scan_path;
 /*
  * A reading thread's own cable id -> index table, so that a pair's ids

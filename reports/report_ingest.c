@@ -229,6 +229,8 @@ static int ingest_pair(struct report *r, const json_t *rec, uint16_t run)
 			       .status = status_code(str_field(rec, "status")),
 			       .retest = json_is_true(
 				       json_object_get(rec, "retest")),
+			       .adaptive = json_is_true(
+				       json_object_get(rec, "adaptive")),
 			       .error_completions = error_completions(rec),
 			       .run = run,
 		       } };
@@ -300,6 +302,7 @@ static int ingest_pair_fast(void *ctx, const char *line, size_t len)
 			  : scan_eq(&sp.str[SF_STATUS], "error") ? 1
 								 : 2,
 		.retest = (uint8_t)sp.retest,
+		.adaptive = (uint8_t)sp.adaptive,
 		.error_completions = sp.error_completions > UINT32_MAX
 					     ? UINT32_MAX
 					     : (uint32_t)sp.error_completions,
@@ -440,7 +443,8 @@ static int ingest_record(struct report *r, json_t *rec, uint16_t run,
 	else if (!strcmp(kind, "link"))
 		ret = ingest_link(r, rec);
 	else if (!strcmp(kind, "finding") && !pair_finding(rec))
-		ret = report_finding_take(r, rec);
+		ret = report_route_take_finding(r, rec, run)
+			      ?: report_finding_take(r, rec);
 	else if (!strcmp(kind, "counters"))
 		ret = ingest_counters(r, rec);
 	else if (!strcmp(kind, "event"))

@@ -46,6 +46,9 @@ struct report_routes {
 	size_t n_pstart, cap_pstart, n_ent, cap_ent;
 	uint8_t *explained; /* per pair, after judging: a cable explains it */
 	size_t n_explained;
+	/* the steps of routes-not-followed findings: no route evidence */
+	struct judge_step *unfollowed;
+	size_t n_unfollowed, cap_unfollowed;
 };
 
 static struct report_routes *routes_of(struct report *r)
@@ -68,6 +71,7 @@ void report_route_free(struct report *r)
 	free(rt->pstart);
 	free(rt->ent_cable);
 	free(rt->explained);
+	free(rt->unfollowed);
 	free(rt);
 	r->routes = NULL;
 }
@@ -217,6 +221,30 @@ int report_route_take_cable(struct report *r, const json_t *rec)
 		return -ENOMEM;
 	json_decref(r->routes->cables[c].rec);
 	r->routes->cables[c].rec = json_incref((json_t *)rec);
+	return 0;
+}
+
+int report_route_take_finding(struct report *r, const json_t *rec, uint16_t run)
+{
+	const char *cat = json_string_value(json_object_get(rec, "category"));
+	const json_t *ev = json_object_get(rec, "evidence");
+	const json_t *round = json_object_get(ev, "round");
+	const char *test = json_string_value(json_object_get(ev, "test"));
+	struct report_routes *rt;
+
+	if (!cat || strcmp(cat, "routes-not-followed") ||
+	    !json_is_integer(round) || json_integer_value(round) < 0 || !test)
+		return 0; /* not one, or no step to withhold */
+	rt = routes_of(r);
+	if (!rt || array_reserve(&rt->unfollowed, &rt->cap_unfollowed,
+				 rt->n_unfollowed, sizeof(*rt->unfollowed)))
+		return -ENOMEM;
+	/* rounds as the pair records count them (from 1), run: the file */
+	rt->unfollowed[rt->n_unfollowed++] = (struct judge_step){
+		.run = run,
+		.round = (uint32_t)json_integer_value(round),
+		.test = !strcmp(test, "read"),
+	};
 	return 0;
 }
 
@@ -405,6 +433,7 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 	struct judge_cable_in *in;
 	uint32_t *start = NULL;
 	uint64_t *key = NULL;
+	uint8_t *adaptive = NULL;
 	int ret;
 
 	if (!rt || !rt->n_cables)
@@ -412,9 +441,12 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 	in = calloc(rt->n_cables, sizeof(*in));
 	key = malloc((r->n_hports + 1) * sizeof(*key));
 	start = paths_start(rt, res->n_pairs);
-	ret = in && key && start ? 0 : -ENOMEM;
+	adaptive = malloc(res->n_pairs + 1);
+	ret = in && key && start && adaptive ? 0 : -ENOMEM;
 	if (ret)
 		goto out;
+	for (size_t i = 0; i < res->n_pairs; i++) /* as burnin recorded */
+		adaptive[i] = r->meas[i].adaptive;
 	for (size_t c = 0; c < rt->n_cables; c++)
 		cable_in_of(&rt->cables[c], &in[c]);
 	for (size_t p = 0; p < r->n_hports; p++)
@@ -422,8 +454,16 @@ int report_route_judge(struct report *r, const struct judge_pair *pairs,
 					r->hports[p].ca, r->hports[p].port);
 	judge_cable_defaults(&cp);
 	ret = judge_cables(&cp, pairs,
-			   &(struct judge_routes){ start, rt->ent_cable, in,
-						   rt->n_cables, key },
+			   &(struct judge_routes){
+				   .path_start = start,
+				   .path_cables = rt->ent_cable,
+				   .cables = in,
+				   .n_cables = rt->n_cables,
+				   .port_key = key,
+				   .adaptive = adaptive,
+				   .unfollowed = rt->unfollowed,
+				   .n_unfollowed = rt->n_unfollowed,
+			   },
 			   res, &cr);
 	if (!ret) {
 		ret = judge_cable_findings(
@@ -441,5 +481,6 @@ out:
 	free(in);
 	free(key);
 	free(start);
+	free(adaptive);
 	return ret;
 }

@@ -274,6 +274,7 @@ enum {
 	BIT_ERRC = 15, /* optional ones */
 	BIT_RETEST = 16,
 	BIT_PATH = 17, /* and 18 */
+	BIT_ADAPTIVE = 19,
 };
 
 static int num_field(struct scan_pair *p, unsigned int i, struct scanner *sc)
@@ -348,6 +349,17 @@ static int pair_field(void *ctx, const struct scan_str *key, struct scanner *sc)
 		    v.type != V_LITERAL)
 			return -1;
 		p->retest = *at == 't';
+		return 1;
+	}
+	if (scan_eq(key, "adaptive")) { /* issue 33: no route evidence */
+		const char *at;
+
+		skip_ws(sc);
+		at = sc->p;
+		if (!once(&p->seen, BIT_ADAPTIVE) ||
+		    !scan_value(sc, &v, false) || v.type != V_LITERAL)
+			return -1;
+		p->adaptive = *at == 't';
 		return 1;
 	}
 	if (scan_eq(key, "cables") || scan_eq(key, "cables_ba"))

@@ -40,6 +40,7 @@ struct scan_pair {
 	double gbps, gbps_min, expected;
 	long long error_completions; /* 0 when absent */
 	int retest; /* "retest": true */
+	int adaptive; /* "adaptive": true (its path is adaptive) */
 	struct scan_ref a, b;
 	unsigned long seen;
 };

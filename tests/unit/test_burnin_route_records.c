@@ -54,7 +54,7 @@ static void pair_gets_both_paths(void **state)
 
 	(void)state;
 	across_leaves(r, &a, &b);
-	assert_int_equal(burnin_pair_route_fields(rec, r, a, b, true), 0);
+	assert_int_equal(burnin_pair_route_fields(rec, r, a, b, true, 0), 0);
 	ab = json_object_get(rec, "cables");
 	ba = json_object_get(rec, "cables_ba");
 	assert_int_equal(json_array_size(ab), 4);
@@ -66,7 +66,7 @@ static void pair_gets_both_paths(void **state)
 	assert_null(json_object_get(rec, "route"));
 	json_decref(rec);
 	rec = json_object();
-	assert_int_equal(burnin_pair_route_fields(rec, r, a, b, false), 0);
+	assert_int_equal(burnin_pair_route_fields(rec, r, a, b, false, 0), 0);
 	assert_null(json_object_get(rec, "cables_ba"));
 	json_decref(rec);
 	burnin_routes_free(r);
@@ -78,7 +78,7 @@ static void port_not_in_routes_is_named(void **state)
 	json_t *rec = json_object();
 
 	(void)state;
-	assert_int_equal(burnin_pair_route_fields(rec, r, 0, -1, true), 0);
+	assert_int_equal(burnin_pair_route_fields(rec, r, 0, -1, true, 0), 0);
 	assert_null(json_object_get(rec, "cables"));
 	assert_string_equal(json_string_value(json_object_get(rec, "route")),
 			    "not-in-routes");
@@ -125,7 +125,9 @@ static void cable_record_passes_schema(void **state)
 static void coord_hooks(void **state)
 {
 	struct dpath_port inv[4] = { 0 };
-	struct burnin_coord co = { .inv = inv, .n_inv = 4 };
+	struct burnin_config cfg = { 0 }; /* SL 0 */
+	struct burnin_ctx ctx = { .cfg = &cfg };
+	struct burnin_coord co = { .ctx = &ctx, .inv = inv, .n_inv = 4 };
 	struct burnin_measure m = { .a = 0, .b = 3, .bidir = false };
 	struct judge_cable_result cr = { 0 };
 	json_t *rec = json_object(), *out = json_array();

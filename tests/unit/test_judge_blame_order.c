@@ -310,7 +310,7 @@ static void write_pair(const struct world *w, struct record_writer *wr, int k,
 					    ? "a: 3 error completions"
 					    : "rank 1 did not report"));
 	assert_int_equal(0, burnin_pair_route_fields(rec, w->routes, w->ca[a],
-						     w->ca[b], w->bidir));
+						     w->ca[b], w->bidir, 0));
 	assert_int_equal(0, record_writer_emit_steal(wr, rec));
 }
 

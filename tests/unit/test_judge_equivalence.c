@@ -10,7 +10,10 @@
  * compares the two at 4,096 ports). With routes (issue 16): pair records
  * carrying their paths on a generated fat tree, the same blamed ports and
  * the same blamed and ambiguous cables through burnin_judge() with the
- * routes and through the report.
+ * routes and through the report. Issue 33: pairs on adaptive paths and
+ * pairs of steps whose routes were not followed blame no cable by route on
+ * either side (counters still do), and no retest is planned over an
+ * adaptive path.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +29,7 @@
 #include "burnin/burnin.h"
 #include "burnin/route_judge.h"
 #include "common/record.h"
+#include "fabric/ar_info.h"
 #include "reports/report.h"
 #include "route_fabric.h"
 
@@ -271,6 +275,10 @@ struct routed {
 	struct burnin_measure *m;
 	size_t n_m;
 	char path[64];
+	/* issue 33: the run's SL and its unfollowed steps (burnin's side;
+	 * the report's from the records), a cable's counters */
+	struct burnin_route_trust trust;
+	const uint64_t *cable_err;
 };
 
 static void load_tree(struct routed *x)
@@ -366,9 +374,10 @@ static void routed_pairs(struct routed *x, bool intra_leaf, int slow_port,
 				"test", "write", "dir", "bi", "a", port_json(a),
 				"b", port_json(b), "gbps", g, "gbps_min", g - 1,
 				"expected_gbps", 100.0, "status", "ok");
-			assert_int_equal(0, burnin_pair_route_fields(
-						    rec, x->routes, x->ca[a],
-						    x->ca[b], true));
+			assert_int_equal(
+				0, burnin_pair_route_fields(rec, x->routes,
+							    x->ca[a], x->ca[b],
+							    true, x->trust.sl));
 			assert_int_equal(0, record_writer_emit_steal(w, rec));
 			x->m[x->n_m++] = (struct burnin_measure){
 				.a = a,
@@ -419,6 +428,9 @@ static void burnin_cables(const struct routed *x,
 	}
 }
 
+/* The report reads every line through jansson, not the fast scanner. */
+static bool jansson_only;
+
 /* Both sides over the routed records: the same ports, the same cables;
  * returns the blamed cables (ids) and ports (count) for the caller. */
 static void same_routed_verdicts(struct routed *x, char *blamed_cables,
@@ -436,10 +448,13 @@ static void same_routed_verdicts(struct routed *x, char *blamed_cables,
 	bp.routes = x->routes;
 	bp.route_ca = x->ca;
 	bp.cables = &cr;
+	bp.trust = x->trust;
+	bp.cable_err = x->cable_err;
 	assert_int_equal(0, burnin_judge(&bp, x->m, (int)x->n_m, v, n));
 	assert_int_equal(0, report_init(&r));
 	r.params.judge = bp.pairs;
 	r.params.threads = 1;
+	r.params.no_fast_path = jansson_only;
 	assert_int_equal(0, report_analyse(&r, files, 1, NULL));
 	*blamed_ports = 0;
 	for (size_t i = 0; i < r.n_hports; i++) {
@@ -511,6 +526,188 @@ static void test_routed(void **state)
 	routed_done(&x);
 }
 
+/* ---- issue 33: pairs that are no evidence by their route ---- */
+
+/* Switch guid routes every SL adaptively, as a routes file's lft record
+ * with "adaptive_routing": "on" says (the loader's reading of it). */
+static void ar_on(struct routed *x, int cable)
+{
+	struct fabric_ar *ar =
+		(struct fabric_ar *)burnin_routes_cable_ar(x->routes, cable);
+	json_t *lft = json_pack("{s:s}", "adaptive_routing", "on");
+
+	assert_non_null(ar);
+	assert_int_equal(0, fabric_ar_from_json(lft, ar));
+	json_decref(lft);
+}
+
+/* The same for SL sl only ("ar": {"sls": [sl]}). */
+static void ar_on_sl(struct routed *x, int cable, int sl)
+{
+	struct fabric_ar *ar =
+		(struct fabric_ar *)burnin_routes_cable_ar(x->routes, cable);
+	json_t *lft = json_pack("{s:s, s:{s:b, s:[i], s:[]}}",
+				"adaptive_routing", "on", "ar", "capable", 1,
+				"sls", sl, "transports_excluded");
+
+	assert_non_null(ar);
+	assert_int_equal(0, fabric_ar_from_json(lft, ar));
+	json_decref(lft);
+}
+
+/* Appends one record to the routed records (for the report's side). */
+static void append(const struct routed *x, json_t *rec)
+{
+	struct record_writer *w = record_writer_open(x->path, true);
+
+	assert_non_null(w);
+	assert_int_equal(0, record_writer_emit_steal(w, rec));
+	assert_int_equal(0, record_writer_close(w));
+}
+
+static json_t *finding_not_followed(int round, const char *test)
+{
+	return record_finding(
+		"warn", "routes-not-followed",
+		json_pack("{s:i, s:s}", "round", round, "test", test),
+		json_pack("{s:i, s:s, s:i, s:[], s:s, s:i, s:i}", "round",
+			  round, "test", test, "cables_not_loaded", 1,
+			  "switches", "cause", "tables-changed", "sl", 0,
+			  "switches_ar_on", 0),
+		"none", "round %d (%s): routes not followed", round, test);
+}
+
+/* The load proof's error rise on cable c, as its cable-load record. */
+static json_t *cable_load(const struct routed *x, int c, int errors)
+{
+	const struct burnin_cable *cb = burnin_routes_cable(x->routes, c);
+	char id[BURNIN_CABLE_ID_LEN], g[19];
+
+	burnin_cable_id(x->routes, c, id, sizeof(id));
+	record_guid_str(cb->from_guid, g);
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:{s:s, s:i}, s:{}, "
+		"s:i, s:f, s:f, s:s, s:b, s:{s:i}, s:{}}",
+		"schema", "ibproof/1", "kind", "cable-load", "time",
+		"2026-12-04T00:00:00Z", "host", "node000", "version", "0.1.0",
+		"round", 1, "test", "write", "cable", id, "from", "guid", g,
+		"port", cb->from_port, "to", "flows", 1, "expected_bytes", 1.0,
+		"moved_bytes", 1.0, "status", "loaded", "inter_switch", 1,
+		"errors_from", "symbol_errors", errors, "errors_to");
+}
+
+static void test_routed_trust(void **state)
+{
+	struct routed x = { .t = { .leaves = 6, .spines = 6 } };
+	struct judge_step step = { .run = 0, .round = 0, .test = 0 };
+	char blamed[256], ambiguous[256];
+	uint64_t *err;
+	int ports, up, n_cables;
+
+	(void)state;
+	load_tree(&x);
+	up = cable_at(x.routes, RF_LEAF_GUID + 0, 1 + 6 + 1);
+	assert_true(up >= 0);
+	n_cables = burnin_routes_n_cables(x.routes);
+	err = malloc((size_t)n_cables * sizeof(*err));
+	assert_non_null(err);
+	for (int c = 0; c < n_cables; c++)
+		err[c] = BURNIN_CABLE_ERR_UNREAD;
+
+	/* the step the slow up-link's pairs ran in did not follow the
+	 * routes: nothing blamed by route, both sides (the report reads
+	 * the load proof's finding); a finding about another step
+	 * withholds nothing (control: today's blame of the up-link) */
+	routed_pairs(&x, true, -1, up);
+	append(&x, finding_not_followed(2, "write"));
+	x.trust = (struct burnin_route_trust){
+		.unfollowed = &(struct judge_step){ .round = 1 },
+		.n_unfollowed = 1,
+	};
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, up, blamed);
+	append(&x, finding_not_followed(1, "write"));
+	x.trust.unfollowed = &step;
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	assert_string_equal(blamed, "");
+	assert_string_equal(ambiguous, "");
+	/* its own counters still blame it */
+	err[up] = 5;
+	x.cable_err = err;
+	append(&x, cable_load(&x, up, 5));
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, up, blamed);
+	unlink(x.path);
+	free(x.m);
+
+	/* adaptive routing on at the up-link's leaf: its pairs there
+	 * (recorded "adaptive") blame no cable by route, both sides */
+	x.trust = (struct burnin_route_trust){ 0 };
+	x.cable_err = NULL;
+	ar_on(&x, up);
+	routed_pairs(&x, true, -1, up);
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	assert_string_equal(blamed, "");
+	assert_string_equal(ambiguous, "");
+	jansson_only = true; /* the reader's path takes "adaptive" too */
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	assert_string_equal(blamed, "");
+	jansson_only = false;
+	/* on an SL the leaf does not route adaptively: today's blame */
+	unlink(x.path);
+	free(x.m);
+	ar_on_sl(&x, up, 3); /* SL 3 only: SL 0 is static */
+	routed_pairs(&x, true, -1, up);
+	same_routed_verdicts(&x, blamed, ambiguous, &ports);
+	names_only(&x, up, blamed);
+	free(err);
+	routed_done(&x);
+}
+
+/* The retests that would separate two candidates: none over adaptive
+ * paths (not the paths their traffic takes), some when the SL is static. */
+static void test_separate_adaptive(void **state)
+{
+	struct routed x = { .t = { .leaves = 6, .spines = 6 } };
+	uint32_t members[2];
+	struct judge_cable_group g = { .verdict = JUDGE_CABLE_AMBIGUOUS,
+				       .n = 2,
+				       .or_port = JUDGE_NO_PORT,
+				       .retest = JUDGE_NO_PAIR };
+	struct judge_cable_result cr = { .members = members,
+					 .groups = &g,
+					 .n_groups = 1 };
+	int n, added[2];
+
+	(void)state;
+	load_tree(&x);
+	n = rf_hosts(&x.t);
+	/* leaf 1's up-link to spine 0, spine 0's down-link to leaf 2 */
+	members[0] = (uint32_t)cable_at(x.routes, RF_LEAF_GUID + 1, 1 + 6 + 1);
+	members[1] = (uint32_t)cable_at(x.routes, RF_SPINE_GUID + 0, 1 + 2);
+	cr.n_cables = (size_t)burnin_routes_n_cables(x.routes);
+	for (int sl = 0; sl < 2; sl++) {
+		struct burnin_schedule s = { 0 };
+		bool *used = calloc((size_t)n, sizeof(*used));
+
+		assert_non_null(used);
+		assert_int_equal(0, burnin_schedule_new_round(&s));
+		added[sl] = burnin_route_separate(x.routes, x.ca, n, &cr, true,
+						  sl, used, &s);
+		burnin_schedule_free(&s);
+		free(used);
+		if (!sl) /* then every leaf routes SL 1 adaptively */
+			for (int l = 0; l < x.t.leaves; l++)
+				ar_on_sl(&x,
+					 cable_at(x.routes, RF_LEAF_GUID + l,
+						  1 + 6 + 1),
+					 1);
+	}
+	assert_true(added[0] > 0);
+	assert_int_equal(added[1], 0);
+	routed_done(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +715,8 @@ int main(void)
 		cmocka_unit_test(test_demo_records),
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_routed),
+		cmocka_unit_test(test_routed_trust),
+		cmocka_unit_test(test_separate_adaptive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
