@@ -97,6 +97,20 @@ line=$(grep 'not-tested *2 ports, PortCounters: no answer: ' pma-hca.txt)
 case $line in *"node002 mlx5_0:1"*"node007 mlx5_0:1"* | *"node007 mlx5_0:1"*"node002 mlx5_0:1"*) ;;
 *) sim_fail "pma-hca: the text does not group the two ports: $(cat pma-hca.txt)" ;;
 esac
+# the report over those records: INCOMPLETE (exit 1), its coverage block
+# counts exactly what the tool's end record counted, by reason too
+"$IBPROOF" report pma-hca.jsonl --json pma-hca.rep >pma-hca.rep.out 2>&1
+rc=$?
+[ "$rc" = 1 ] || sim_fail "report over pma-hca: exit $rc, want 1"
+[ "$(jq -r '.verdict' pma-hca.rep)" = incomplete ] ||
+	sim_fail "report over pma-hca: verdict $(jq -r '.verdict' pma-hca.rep)"
+[ "$(jq -r '.coverage.scope[] | select(.tool == "fabric counters" and
+	.part == "ports") | "\(.in_scope) \(.tested) \(.not_tested)"' pma-hca.rep)" = \
+	"$nports $((nports - 2)) 2" ] ||
+	sim_fail "report coverage: $(jq -c '.coverage' pma-hca.rep)"
+[ "$(jq -r '.coverage.not_tested_by_reason.ports["no-answer"]' pma-hca.rep)" = 2 ] ||
+	sim_fail "report coverage by reason: $(jq -c '.coverage' pma-hca.rep)"
+sim_log "ok: pma-hca: the report is INCOMPLETE, its coverage block $nports / $((nports - 2)) / 2"
 # the known gaps accepted by name: exit 0, said
 run pma-accepted counters --since-clear --accept-untested 'node002 mlx5_0:1,node007 mlx5_0:1'
 [ "$rc" = 0 ] || sim_fail "accepted gaps: exit $rc"
