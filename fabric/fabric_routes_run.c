@@ -22,8 +22,6 @@
 
 #define SMP_RETRIES 2
 
-const struct fabric_smp_ops *fabric_smp = &fabric_mad_smp_ops;
-
 /* A switch whose table was not read: not tested, and why. */
 static int unread(struct fabric_scope *scope, struct fabric_findings *fs,
 		  const struct fabric_node *n, int rc, int mad_status)

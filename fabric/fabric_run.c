@@ -21,6 +21,7 @@
 
 const struct fabric_disc_ops *fabric_disc = &fabric_ibnd_ops;
 const struct fabric_pma_ops *fabric_pma = &fabric_mad_pma_ops;
+const struct fabric_smp_ops *fabric_smp = &fabric_mad_smp_ops;
 
 /* Loads the model from the chosen input; returns an exit code. */
 int fabric_load_model(const struct fabric_args *a, struct fabric **out)
