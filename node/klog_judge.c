@@ -15,14 +15,23 @@
 #include "node/klog.h"
 #include "node/node.h"
 
+/* 9999-12-31T23:59:59Z: later is no time a log line means (and would
+ * not fit a time_t's conversion) */
+#define KLOG_TIME_MAX 253402300799.0
+
 char *klog_time_str(const struct klog_event *ev, char buf[40])
 {
-	if (ev->time >= 0) {
-		time_t t = (time_t)ev->time;
-		struct tm tm;
+	struct tm tm;
+	time_t t;
 
-		gmtime_r(&t, &tm);
-		strftime(buf, 40, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (ev->time > KLOG_TIME_MAX) {
+		snprintf(buf, 40, "time out of range");
+	} else if (ev->time >= 0) {
+		t = (time_t)ev->time;
+		if (gmtime_r(&t, &tm))
+			strftime(buf, 40, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		else
+			snprintf(buf, 40, "time out of range");
 	} else if (ev->mono >= 0) {
 		snprintf(buf, 40, "uptime %.1f s", ev->mono);
 	} else {
