@@ -11,22 +11,12 @@
 
 #include "burnin/burnin.h"
 #include "common/array.h"
+#include "common/cli.h"
 #include "common/lines.h"
 #include "common/sysfs.h"
 
 #define NODE_PARTNERS 3
 #define NODE_MAX_ROUNDS 256
-
-static bool host_listed(const char *hosts, const char *host)
-{
-	size_t len = strlen(host);
-
-	for (const char *p = hosts; p && *p;
-	     p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, host, len) && (p[len] == ',' || !p[len]))
-			return true;
-	return false;
-}
 
 /* Every listed host must own a port; 0 or -EINVAL with a message. */
 static int check_hosts(const char *hosts, const struct dpath_port *ports, int n,
@@ -198,7 +188,7 @@ int burnin_schedule_node(const char *hosts, const struct dpath_port *ports,
 	    !np.want)
 		goto out;
 	for (int i = 0; i < n; i++) {
-		np.target[i] = host_listed(hosts, ports[i].host);
+		np.target[i] = cli_list_has(hosts, ports[i].host);
 		refs += !np.target[i];
 	}
 	ret = -EINVAL;

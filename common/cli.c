@@ -327,3 +327,14 @@ void cli_man(FILE *f, const struct cli_cmd *cmd)
 	man_text(f, strchr(cli_exit_codes_help, '\n') + 1);
 	fputs(".fi\n", f);
 }
+
+bool cli_list_has(const char *list, const char *item)
+{
+	size_t len = strlen(item);
+
+	for (const char *p = list; p && *p;
+	     p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, item, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}

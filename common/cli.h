@@ -2,6 +2,7 @@
 #ifndef IBPROOF_COMMON_CLI_H
 #define IBPROOF_COMMON_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit codes of every subcommand (documented in README and --help). */
@@ -113,6 +114,11 @@ int cli_parse_long(const struct cli_cmd *cmd, const char *opt, const char *arg,
  * nothing; *out is set only on success. For programs without a cli_cmd.
  */
 int cli_str_to_long(const char *s, long min, long max, long *out);
+
+/* Whether item is one of the entries of the comma-separated list (an
+ * option's value: --accept-untested, node:HOST,..., a port filter); a NULL
+ * or empty list has none. */
+bool cli_list_has(const char *list, const char *item);
 
 /* The exit-code paragraph shared by every --help and the README. */
 extern const char cli_exit_codes_help[];

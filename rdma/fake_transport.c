@@ -19,6 +19,7 @@
 
 #include "rdma/fake_transport.h"
 #include "rdma/transport.h"
+#include "common/cli.h"
 #include "common/ibport.h"
 #include "common/log.h"
 #include "common/record.h"
@@ -404,17 +405,6 @@ static void fake_port(struct dpath_port *p, int i)
 	p->rail = i % cfg.rails;
 }
 
-static bool filter_has(const char *filter, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = filter; p;
-	     p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
-			return true;
-	return false;
-}
-
 static int fake_list_ports(const char *filter, struct dpath_port **ports,
 			   int *n_ports)
 {
@@ -445,8 +435,8 @@ static int fake_list_ports(const char *filter, struct dpath_port **ports,
 		fake_port(&p[k], i);
 		snprintf(name, sizeof(name), "%s:%d", p[k].ca, p[k].port);
 		snprintf(full, sizeof(full), "%s:%s", p[k].host, name);
-		if (!filter || filter_has(filter, name) ||
-		    filter_has(filter, full))
+		if (!filter || cli_list_has(filter, name) ||
+		    cli_list_has(filter, full))
 			k++;
 	}
 	*ports = p;

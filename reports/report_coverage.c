@@ -13,23 +13,12 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/cli.h"
 #include "reports/report.h"
 
 static const char *str_at(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
-}
-
-/* Is part named in the comma list (the report's --accept-untested)? */
-static bool listed(const char *list, const char *part)
-{
-	size_t len = strlen(part);
-
-	for (const char *p = list; p && *p;
-	     p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, part, len) && (p[len] == ',' || !p[len]))
-			return true;
-	return false;
 }
 
 static bool in_array(const json_t *a, const char *s)
@@ -82,7 +71,8 @@ static int take_run(struct report *r, const json_t *end)
 		if (!c)
 			return -ENOMEM;
 		c->runs++;
-		c->accepted = listed(r->params.accept_untested, "unknown");
+		c->accepted =
+			cli_list_has(r->params.accept_untested, "unknown");
 		return 0;
 	}
 	json_object_foreach((json_t *)scope, part, v)
@@ -98,7 +88,7 @@ static int take_run(struct report *r, const json_t *end)
 		c->not_tested += count_at(v, "not_tested");
 		c->accepted |= json_is_true(json_object_get(v, "accepted")) ||
 			       in_array(acc, part) ||
-			       listed(r->params.accept_untested, part);
+			       cli_list_has(r->params.accept_untested, part);
 	}
 	return 0;
 }
@@ -182,7 +172,8 @@ static int take_unended(struct report *r)
 			return -ENOMEM;
 		c->runs++;
 		c->unended++;
-		c->accepted = listed(r->params.accept_untested, "unknown");
+		c->accepted =
+			cli_list_has(r->params.accept_untested, "unknown");
 	}
 	return 0;
 }
@@ -235,7 +226,8 @@ static long long stray_untested(const struct report *r, const char **part)
 	{
 		const char *why;
 
-		if (part_scoped(r, p) || listed(r->params.accept_untested, p))
+		if (part_scoped(r, p) ||
+		    cli_list_has(r->params.accept_untested, p))
 			continue;
 		json_object_foreach(reasons, why, n) sum +=
 			json_integer_value(n);

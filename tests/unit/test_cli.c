@@ -95,6 +95,20 @@ static void test_rejects_bad_numbers(void **state)
 	assert_int_equal(CLI_PARSE_ERROR, parse(3, trailing, &c, &s));
 }
 
+static void test_list_has_whole_entries_only(void **state)
+{
+	(void)state;
+	assert_true(cli_list_has("ports,cables", "cables"));
+	assert_true(cli_list_has("ports,cables", "ports"));
+	assert_true(cli_list_has("node1", "node1"));
+	/* a prefix or a longer name is another entry */
+	assert_false(cli_list_has("node10,node2", "node1"));
+	assert_false(cli_list_has("node1", "node10"));
+	assert_false(cli_list_has("", "node1"));
+	assert_false(cli_list_has(NULL, "node1"));
+	assert_true(cli_list_has("a,,b", "b"));
+}
+
 static void test_help_comes_from_the_table(void **state)
 {
 	char *buf = NULL;
@@ -122,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_own_and_shared_options),
 		cmocka_unit_test(test_rejects_unknown_and_disabled_options),
 		cmocka_unit_test(test_rejects_bad_numbers),
+		cmocka_unit_test(test_list_has_whole_entries_only),
 		cmocka_unit_test(test_help_comes_from_the_table),
 	};
 
