@@ -23,13 +23,8 @@ GEN_FATTREE=$(realpath "$GEN_FATTREE")
 sim_setup
 export IBPROOF_HOST=simhost
 
-"$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
-	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
-sim_start "$PWD/net"
-sim_opensm_engine ftree
-sim_client "$IBPROOF" fabric routes --records routes.jsonl >routes.out 2>&1 ||
-	sim_fail "fabric routes: $(tail -3 routes.out)"
-leaves=$(jq -r 'select(.kind == "lft") | .node' routes.jsonl | grep leaf |
+sim_tree ftree tree --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4
+leaves=$(jq -r 'select(.kind == "lft") | .node' tree.jsonl | grep leaf |
 	paste -sd, -)
 [ -n "$leaves" ] || sim_fail "no leaf in the routes"
 # the routes with AR on at the leaves, every SL (as a switch answering AR
@@ -37,10 +32,10 @@ leaves=$(jq -r 'select(.kind == "lft") | .node' routes.jsonl | grep leaf |
 jq -c --arg l ",$leaves," 'if .kind == "lft" and
 	(.node as $n | $l | contains(",\($n),")) then .adaptive_routing = "on" |
 	.ar = {capable: true, enabled: true, sls: [range(16)],
-	transports_excluded: []} else . end' routes.jsonl >ar.jsonl
+	transports_excluded: []} else . end' tree.jsonl >ar.jsonl
 
-"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$PWD/routes.jsonl" \
-	--routes routes.jsonl --schedule cover --coverage cover.cov \
+"$IBPROOF" burnin --dry-run --transport fake --fake "routes=$PWD/tree.jsonl" \
+	--routes tree.jsonl --schedule cover --coverage cover.cov \
 	>cover.out 2>&1 || sim_fail "dry run: $(tail -3 cover.out)"
 up=$(jq -r 'select(.kind == "coverage-cable" and .inter_switch and .up) |
 	.cable' cover.cov | head -1)
@@ -90,7 +85,7 @@ not_followed() {
 	jq -c "$1 | select(.category == \"routes-not-followed\")" "$2" | wc -l
 }
 
-run off routes.jsonl ""
+run off tree.jsonl ""
 from=${up%%->*} to=${up##*->}
 n=$(jq -c --arg a "${from%%:*}" --argjson ap "${from##*:}" \
 	--arg b "${to%%:*}" --argjson bp "${to##*:}" 'select(.[0] == "bad-cable"

@@ -21,33 +21,27 @@ GEN_FATTREE=$(realpath "$GEN_FATTREE")
 sim_setup
 export IBPROOF_HOST=simhost
 
-"$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
-	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
-sim_start "$PWD/net"
-sim_opensm_engine ftree
-sim_client "$IBPROOF" fabric routes --records routes.jsonl >routes.out 2>&1
-rc=$?
-[ "$rc" = 0 ] || sim_fail "fabric routes: exit $rc: $(tail -3 routes.out)"
-n_sw=$(jq -s '[.[] | select(.kind == "lft")] | length' routes.jsonl)
-n_unknown=$(jq -s '[.[] | select(.kind == "lft" and .adaptive_routing == "unknown")] | length' routes.jsonl)
+sim_tree ftree tree --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4
+n_sw=$(jq -s '[.[] | select(.kind == "lft")] | length' tree.jsonl)
+n_unknown=$(jq -s '[.[] | select(.kind == "lft" and .adaptive_routing == "unknown")] | length' tree.jsonl)
 [ "$n_sw" -gt 0 ] && [ "$n_sw" = "$n_unknown" ] ||
 	sim_fail "$n_unknown of $n_sw switches unknown (ibsim answers no AR)"
-[ "$(grep -c 'adaptive routing:' routes.out)" = 1 ] ||
-	sim_fail "not one AR summary line: $(grep 'adaptive routing' routes.out)"
-grep -q "0 on, 0 off, $n_sw unknown" routes.out ||
-	sim_fail "summary: $(grep 'adaptive routing' routes.out)"
+[ "$(grep -c 'adaptive routing:' tree.rt)" = 1 ] ||
+	sim_fail "not one AR summary line: $(grep 'adaptive routing' tree.rt)"
+grep -q "0 on, 0 off, $n_sw unknown" tree.rt ||
+	sim_fail "summary: $(grep 'adaptive routing' tree.rt)"
 
-spine=$(jq -r 'select(.kind == "lft") | .node' routes.jsonl | grep -m1 spine)
+spine=$(jq -r 'select(.kind == "lft") | .node' tree.jsonl | grep -m1 spine)
 [ -n "$spine" ] || sim_fail "no spine in the routes"
 # ar_routes FILE SLS: the routes with $spine's AR on for SLS (a JSON array)
 ar_routes() {
 	jq -c --arg s "$spine" --argjson sls "$2" 'if .kind == "lft" and .node == $s
 		then .adaptive_routing = "on" | .ar = {capable: true,
 			enabled: true, sls: $sls, transports_excluded: []}
-		else . end' routes.jsonl >"$1"
+		else . end' tree.jsonl >"$1"
 }
 ar_routes ar-all.jsonl "$(jq -nc '[range(16)]')"
-fake="routes=$PWD/routes.jsonl"
+fake="routes=$PWD/tree.jsonl"
 plan() { # plan OUT ROUTES ARGS...: a dry-run cover plan; its exit code
 	local out=$1 routes=$2
 	shift 2
@@ -55,7 +49,7 @@ plan() { # plan OUT ROUTES ARGS...: a dry-run cover plan; its exit code
 		--routes "$routes" --schedule cover "$@" >"$out" 2>&1
 }
 
-plan base.out routes.jsonl --coverage base.cov
+plan base.out tree.jsonl --coverage base.cov
 rc=$?
 [ "$rc" = 0 ] || sim_fail "cover on the read routes: exit $rc: $(tail -3 base.out)"
 grep -q "adaptive routing on SL 0: 0 of" base.out ||

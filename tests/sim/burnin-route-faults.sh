@@ -39,12 +39,6 @@ GEN_FATTREE=$(realpath "$GEN_FATTREE")
 sim_setup
 export IBPROOF_HOST=simhost
 
-# route NAME: opensm -R $engine on the running ibsim, the routes to NAME.jsonl
-route() {
-	sim_opensm_engine "$engine"
-	sim_client "$IBPROOF" fabric routes --records "$1.jsonl" >"$1.rt" 2>&1 ||
-		sim_fail "fabric routes: $(tail -3 "$1.rt")"
-}
 
 # dry ROUTES SCHEDULE OUT [ARGS...]: --dry-run over ROUTES; OUT.cov the
 # certificate, OUT.plan the plan, OUT.out what it printed
@@ -108,10 +102,7 @@ check_allpairs() {
 		"$aware contended rounds (route-blind: $blind; busiest cable $most flows)"
 }
 
-"$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
-	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
-sim_start "$PWD/net"
-route full
+sim_tree "$engine" full --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4
 dry full.jsonl cover full-cover
 check_cover full-cover
 dry full.jsonl all-pairs full-ap
@@ -279,11 +270,11 @@ sim_stop
 
 # The tree with three hosts unplugged before routing.
 rm -f ibsim.log
-sim_start "$PWD/net"
+sim_start "$PWD/full.net"
 for h in node006-mlx5_0 node011-mlx5_0 node016-mlx5_0; do
 	sim_cmd "Unlink \"$h\""
 done
-route missing
+sim_routes "$engine" missing
 dry missing.jsonl cover missing-cover
 check_cover missing-cover
 [ "$(head_of missing-cover unreachable)" -gt 0 ] ||
@@ -325,12 +316,8 @@ sim_stop
 
 # The demo's 324-HCA tree (scripts/demo's): 18 leaves x 18 hosts, 8 spines,
 # 16 up-links per leaf, routed by $engine.
-rm -f ibsim.log
-"$GEN_FATTREE" --radix 36 --leaves 18 --spines 8 --uplinks 16 \
-	--hosts-per-leaf 18 --net demo-net --spec demo-spec.csv >/dev/null ||
-	sim_fail "gen_fattree (demo)"
-sim_start "$PWD/demo-net"
-route demo
+sim_tree "$engine" demo --radix 36 --leaves 18 --spines 8 --uplinks 16 \
+	--hosts-per-leaf 18
 dry demo.jsonl cover demo-cover
 check_cover demo-cover
 dry demo.jsonl all-pairs demo-ap

@@ -27,16 +27,11 @@ GEN_FATTREE=$(realpath "$GEN_FATTREE")
 sim_setup
 export IBPROOF_HOST=simhost
 
-"$GEN_FATTREE" --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4 \
-	--net net --spec spec.csv >/dev/null || sim_fail "gen_fattree"
-sim_start "$PWD/net"
-sim_opensm_engine "$engine"
-sim_client "$IBPROOF" fabric routes --records routes.jsonl >routes.out 2>&1 ||
-	sim_fail "fabric routes: $(tail -3 routes.out)"
-fake="routes=$PWD/routes.jsonl"
+sim_tree "$engine" tree --radix 8 --leaves 4 --spines 4 --uplinks 4 --hosts-per-leaf 4
+fake="routes=$PWD/tree.jsonl"
 
 "$IBPROOF" burnin --dry-run --transport fake --fake "$fake" \
-	--routes routes.jsonl --schedule cover --plan plan.txt \
+	--routes tree.jsonl --schedule cover --plan plan.txt \
 	--coverage cov.jsonl >dry.out 2>&1 || sim_fail "dry run: $(tail -3 dry.out)"
 grep -q '^#.*duplex' plan.txt || sim_fail "the cover plan is not full-duplex"
 jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
@@ -47,7 +42,7 @@ jq -r 'select(.kind == "coverage-cable" and .inter_switch and .reachable) |
 run() {
 	sim_client "$IBPROOF" burnin --transport fake --no-progress \
 		--warmup 0.1 --duration 1 --retests 0 --timeout 60 \
-		--fake "$2" --routes routes.jsonl --prove-load \
+		--fake "$2" --routes tree.jsonl --prove-load \
 		--schedule pairs:plan.txt --records "$1.jsonl" \
 		--coverage "$1.cert" >"$1.out" 2>&1
 }

@@ -33,18 +33,11 @@ export IBPROOF_HOST=simhost
 tree() {
 	local name=$1
 	shift
-	"$GEN_FATTREE" --levels 3 "$@" --net "$name.net" \
-		--spec "$name.csv" >/dev/null || sim_fail "gen_fattree $*"
-	sim_stop
-	rm -f ibsim.log
-	sim_start "$PWD/$name.net"
-	sim_opensm_engine "$engine"
+	sim_tree "$engine" "$name" --levels 3 "$@"
 	if [ "$engine" = ftree ]; then
 		grep -q 'FatTree rank (roots to leaf switches): 3$' osm/osm.log ||
 			sim_fail "$name: opensm ftree does not report rank 3"
 	fi
-	sim_client "$IBPROOF" fabric routes --records "$name.jsonl" \
-		>"$name.rt" 2>&1 || sim_fail "fabric routes: $(tail -3 "$name.rt")"
 }
 
 # cover NAME [MISSING]: the cover plan and its certificate, checked; with
@@ -111,9 +104,7 @@ tree_missing() {
 	for h in node002-mlx5_0 node007-mlx5_0 node012-mlx5_0; do
 		sim_cmd "Unlink \"$h\""
 	done
-	sim_opensm_engine "$engine"
-	sim_client "$IBPROOF" fabric routes --records tm.jsonl >tm.rt 2>&1 ||
-		sim_fail "fabric routes: $(tail -3 tm.rt)"
+	sim_routes "$engine" tm
 }
 tree_missing
 cover tm missing

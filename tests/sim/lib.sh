@@ -126,6 +126,28 @@ sim_opensm_engine() {
 	grep -qi "$engine" osm/osm.log || sim_fail "opensm did not use $engine"
 }
 
+# sim_routes ENGINE NAME: opensm routed by ENGINE on the running ibsim, then
+# `ibproof fabric routes` into NAME.jsonl (its output in NAME.rt)
+sim_routes() {
+	sim_opensm_engine "$1"
+	sim_client "$IBPROOF" fabric routes --records "$2.jsonl" >"$2.rt" 2>&1 ||
+		sim_fail "fabric routes: exit $?: $(tail -3 "$2.rt")"
+}
+
+# sim_tree ENGINE NAME GEN_FATTREE_ARGS...: the fat tree NAME.net (its spec
+# NAME.csv) in a fresh ibsim, routed: sim_routes ENGINE NAME
+sim_tree() {
+	local engine=$1 name=$2
+
+	shift 2
+	"$GEN_FATTREE" "$@" --net "$name.net" --spec "$name.csv" >/dev/null ||
+		sim_fail "gen_fattree $*"
+	sim_stop
+	rm -f ibsim.log
+	sim_start "$PWD/$name.net"
+	sim_routes "$engine" "$name"
+}
+
 sim_stop() {
 	local i
 	[ -n "$SIM_PID" ] || return 0

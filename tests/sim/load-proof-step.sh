@@ -22,24 +22,19 @@ GEN_FATTREE=$(realpath "$GEN_FATTREE")
 sim_setup
 MOVED=4000000000 # bytes each flow moved: 10^9 words
 
-"$GEN_FATTREE" --radix 8 --leaves 2 --spines 2 --hosts-per-leaf 4 \
-	--uplinks 4 --speed EDR --net net --spec spec.csv ||
-	sim_fail "gen_fattree"
-sim_start "$PWD/net"
-sim_opensm_engine ftree
-sim_client "$IBPROOF" fabric routes --records routes.jsonl >routes.out 2>&1 ||
-	sim_fail "fabric routes: $(cat routes.out)"
+sim_tree ftree tree --radix 8 --leaves 2 --spines 2 --hosts-per-leaf 4 \
+	--uplinks 4 --speed EDR
 guid() { # CA name -> port GUID
 	jq -r --arg n "$1" 'select(.kind == "link") | .a, .b |
 		select(.type == "ca" and .name == $n) | .port_guid' \
-		routes.jsonl | head -1
+		tree.jsonl | head -1
 }
 g1=$(guid "node001 mlx5_0") g2=$(guid "node002 mlx5_0")
 g5=$(guid "node005 mlx5_0") g6=$(guid "node006 mlx5_0")
-[ -n "$g1" ] && [ -n "$g6" ] || sim_fail "no CA GUIDs in routes.jsonl"
+[ -n "$g1" ] && [ -n "$g6" ] || sim_fail "no CA GUIDs in tree.jsonl"
 
 # Leaf-to-leaf flows: node001 -> node005, node002 -> node006.
-sim_client "$PROOF_STEP" routes.jsonl plan.txt go step.jsonl "$MOVED" \
+sim_client "$PROOF_STEP" tree.jsonl plan.txt go step.jsonl "$MOVED" \
 	"$g1:$g5" "$g2:$g6" >step.out 2>step.err &
 step=$!
 for i in $(seq 600); do
