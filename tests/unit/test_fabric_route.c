@@ -404,6 +404,52 @@ static int run_captured(struct fabric_args *a, const char *out)
 	return rc;
 }
 
+/* The fixture of the fabric_routes_run() tests: the fake tree behind
+ * both seams, a records file and an output file, and the run's args. */
+struct run_fix {
+	void *st;
+	char recs[32];
+	char out[40];
+	struct fabric_args a;
+};
+
+static int run_setup(void **state)
+{
+	struct run_fix *r = calloc(1, sizeof(*r));
+	int fd, fo;
+
+	assert_non_null(r);
+	assert_int_equal(0, setup(&r->st));
+	snprintf(r->recs, sizeof(r->recs), "/tmp/ibproof-routes-XXXXXX");
+	snprintf(r->out, sizeof(r->out), "/tmp/ibproof-routes-out-XXXXXX");
+	fd = mkstemp(r->recs);
+	fo = mkstemp(r->out);
+	assert_true(fd >= 0 && fo >= 0);
+	close(fd);
+	close(fo);
+	fake = r->st;
+	fake_reads = 0;
+	refuse_status = 0;
+	fake_mkey_calls = 0;
+	fabric_disc = &fake_disc;
+	fabric_smp = &fake_smp;
+	r->a.tool = "fabric routes";
+	r->a.common.records = r->recs;
+	*state = r;
+	return 0;
+}
+
+static int run_teardown(void **state)
+{
+	struct run_fix *r = *state;
+
+	unlink(r->recs);
+	unlink(r->out);
+	teardown(&r->st);
+	free(r);
+	return 0;
+}
+
 /*
  * A switch that does not answer is named, not tested; the others are
  * still read. The run is INCOMPLETE (exit 1) with no fail finding, its
@@ -412,26 +458,11 @@ static int run_captured(struct fabric_args *a, const char *out)
  */
 static void test_run_silent_switch(void **state)
 {
-	char recs[] = "/tmp/ibproof-routes-XXXXXX";
-	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
+	struct run_fix *r = *state;
+	const char *recs = r->recs, *out = r->out;
 	char accept[] = "spine02";
-	struct fabric_args a = { 0 };
-	int fd = mkstemp(recs), fo = mkstemp(out);
-	void *st = NULL;
 
-	(void)state;
-	assert_int_equal(0, setup(&st));
-	fake = st;
-	fake_reads = 0;
-	refuse_status = 0;
-	assert_true(fd >= 0 && fo >= 0);
-	close(fd);
-	close(fo);
-	fabric_disc = &fake_disc;
-	fabric_smp = &fake_smp;
-	a.tool = "fabric routes";
-	a.common.records = recs;
-	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&r->a, out));
 	assert_int_equal(4, fake_reads);
 	assert_int_equal(3, count_lines(recs, "\"kind\":\"lft\""));
 	assert_int_equal(16, count_lines(recs, "\"kind\":\"link\""));
@@ -457,18 +488,15 @@ static void test_run_silent_switch(void **state)
 
 	/* the same gap, accepted by name: exit 0, said in the end record */
 	fake_reads = 0;
-	assert_int_equal(0, fabric_scope_accept_arg(&a.accept, accept));
-	assert_int_equal(IBP_EXIT_PASS, run_captured(&a, out));
+	assert_int_equal(0, fabric_scope_accept_arg(&r->a.accept, accept));
+	assert_int_equal(IBP_EXIT_PASS, run_captured(&r->a, out));
 	assert_int_equal(1, count_lines(recs, "\"accepted_untested\":["
 					      "\"spine02\"]"));
 	assert_int_equal(1, count_lines(recs, "\"severity\":\"info\","
 					      "\"category\":\"not-tested\""));
 	assert_int_equal(0, count_lines(out, "INCOMPLETE"));
 	assert_int_equal(1, count_lines(out, "(accepted)"));
-	fabric_scope_accept_free(&a.accept);
-	unlink(recs);
-	unlink(out);
-	teardown(&st);
+	fabric_scope_accept_free(&r->a.accept);
 }
 
 /*
@@ -477,24 +505,11 @@ static void test_run_silent_switch(void **state)
  */
 static void test_run_refusing_switch(void **state)
 {
-	char recs[] = "/tmp/ibproof-routes-XXXXXX";
-	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
-	struct fabric_args a = { 0 };
-	int fd = mkstemp(recs), fo = mkstemp(out);
-	void *st = NULL;
+	struct run_fix *r = *state;
+	const char *recs = r->recs, *out = r->out;
 
-	(void)state;
-	assert_int_equal(0, setup(&st));
-	fake = st;
-	assert_true(fd >= 0 && fo >= 0);
-	close(fd);
-	close(fo);
-	fabric_disc = &fake_disc;
-	fabric_smp = &fake_smp;
-	a.tool = "fabric routes";
-	a.common.records = recs;
 	refuse_status = 0x0c; /* unsupported attribute */
-	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&r->a, out));
 	assert_int_equal(2, count_lines(recs, "\"category\":\"not-tested\""));
 	assert_int_equal(1, count_lines(recs, "\"mad_status\":12,"
 					      "\"mad_status_text\":"
@@ -507,34 +522,24 @@ static void test_run_refusing_switch(void **state)
 	assert_int_equal(1, count_lines(out, "INCOMPLETE: 2 of 4 tables not "
 					     "tested"));
 	refuse_status = 0x01; /* busy */
-	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&r->a, out));
 	assert_int_equal(1, count_lines(recs, "\"action\":\"retest\""));
 	assert_int_equal(1, count_lines(recs, "\"mad_status_text\":"
 					      "\"busy\""));
 	refuse_status = 0;
-	unlink(recs);
-	unlink(out);
-	teardown(&st);
 }
 
 /* --paths through a switch whose table was not read: "not tested", never
  * "no route" (exit 1 either way). */
 static void test_paths_unread_table(void **state)
 {
-	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
+	struct run_fix *r = *state;
 	char paths[] = "/tmp/ibproof-routes-paths-XXXXXX";
 	static const int lids[] = { 1, 6, 7, 8 };
-	struct fabric_args a = { 0 };
-	int fo = mkstemp(out), fp = mkstemp(paths);
-	void *st = NULL;
+	int fp = mkstemp(paths);
 	FILE *f;
 
-	(void)state;
-	assert_int_equal(0, setup(&st));
-	fake = st;
-	refuse_status = 0;
-	assert_true(fo >= 0 && fp >= 0);
-	close(fo);
+	assert_true(fp >= 0);
 	f = fdopen(fp, "w");
 	assert_non_null(f);
 	for (int i = 0; i < 4; i++)
@@ -542,17 +547,13 @@ static void test_paths_unread_table(void **state)
 			if (i != j)
 				fprintf(f, "%d %d\n", lids[i], lids[j]);
 	fclose(f);
-	fabric_disc = &fake_disc;
-	fabric_smp = &fake_smp;
-	a.tool = "fabric routes";
-	a.paths = paths;
-	assert_int_equal(1, run_captured(&a, out));
-	assert_true(count_lines(out, "at spine02: its forwarding table was "
-				     "not read (not tested)") > 0);
-	assert_int_equal(0, count_lines(out, "No route"));
-	unlink(out);
+	r->a.common.records = NULL;
+	r->a.paths = paths;
+	assert_int_equal(1, run_captured(&r->a, r->out));
+	assert_true(count_lines(r->out, "at spine02: its forwarding table was "
+					"not read (not tested)") > 0);
+	assert_int_equal(0, count_lines(r->out, "No route"));
 	unlink(paths);
-	teardown(&st);
 }
 
 /*
@@ -561,28 +562,14 @@ static void test_paths_unread_table(void **state)
  */
 static void test_run_mkey_secret(void **state)
 {
-	char recs[] = "/tmp/ibproof-routes-XXXXXX";
-	char out[] = "/tmp/ibproof-routes-out-XXXXXX";
-	struct fabric_args a = { 0 };
-	int fd = mkstemp(recs), fo = mkstemp(out);
-	void *st = NULL;
+	struct run_fix *r = *state;
+	const char *recs = r->recs, *out = r->out;
 
-	(void)state;
-	assert_int_equal(0, setup(&st));
-	fake = st;
-	assert_true(fd >= 0 && fo >= 0);
-	close(fd);
-	close(fo);
-	fabric_disc = &fake_disc;
-	fabric_smp = &fake_smp;
-	a.tool = "fabric routes";
-	a.common.records = recs;
-	a.common.verbose = 2;
-	a.mkey.set = true;
-	a.mkey.key = 0x1122334455667788ull;
-	fake_mkey_calls = 0;
+	r->a.common.verbose = 2;
+	r->a.mkey.set = true;
+	r->a.mkey.key = 0x1122334455667788ull;
 	log_set_level(LOG_LEVEL_DEBUG);
-	assert_int_equal(IBP_EXIT_FAIL, run_captured(&a, out));
+	assert_int_equal(IBP_EXIT_FAIL, run_captured(&r->a, out));
 	log_set_level(LOG_LEVEL_WARN);
 	assert_int_equal(1, fake_mkey_calls);
 	assert_true(fake_mkey == 0x1122334455667788ull);
@@ -592,13 +579,10 @@ static void test_run_mkey_secret(void **state)
 	assert_int_equal(0, count_lines(out, "1234605616436508552"));
 	assert_true(count_lines(out, "spine02") > 0); /* it did print */
 	/* no key given: none set */
-	a.mkey.set = false;
+	r->a.mkey.set = false;
 	fake_mkey_calls = 0;
-	run_captured(&a, out);
+	run_captured(&r->a, out);
 	assert_int_equal(0, fake_mkey_calls);
-	unlink(recs);
-	unlink(out);
-	teardown(&st);
 }
 
 int main(void)
@@ -619,10 +603,14 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_endpoints, setup,
 						teardown),
-		cmocka_unit_test(test_run_silent_switch),
-		cmocka_unit_test(test_run_refusing_switch),
-		cmocka_unit_test(test_run_mkey_secret),
-		cmocka_unit_test(test_paths_unread_table),
+		cmocka_unit_test_setup_teardown(test_run_silent_switch,
+						run_setup, run_teardown),
+		cmocka_unit_test_setup_teardown(test_run_refusing_switch,
+						run_setup, run_teardown),
+		cmocka_unit_test_setup_teardown(test_run_mkey_secret, run_setup,
+						run_teardown),
+		cmocka_unit_test_setup_teardown(test_paths_unread_table,
+						run_setup, run_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
