@@ -63,11 +63,17 @@ json_t *node_port_record(const struct node_port *p);
  * -warning, -rx-power-low) appended to findings (NULL: not judged); ops
  * NULL: the ports are not this host's (a --sysfs-root fixture), said in
  * the record. An InfiniBand port's module is not readable from the host:
- * the record says where to read it.
+ * the record says where to read it. A module the kernel can be asked for
+ * (its driver has module EEPROM ops) is in node's scope: one it did not
+ * return (an error, the timeout) is a `not-tested` finding, never a
+ * silent pass. scope (NULL: not counted) counts them.
  */
+struct node_module_scope {
+	int in_scope, tested;
+};
 json_t *node_xcvr_record(const struct node_port *p,
 			 const struct xcvr_ethtool_ops *ops, double timeout_s,
-			 json_t *findings);
+			 json_t *findings, struct node_module_scope *scope);
 /* A port reference of p on this host. */
 json_t *node_port_ref(const char *host, const struct node_port *p);
 /*

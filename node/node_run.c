@@ -76,13 +76,19 @@ static void node_run_record(struct node_ctx *c, const char *event, int rc,
 					: outcome[rc & 3]));
 		json_object_set_new(rec, "exit_code", json_integer(rc));
 		json_object_set_new(rec, "verdict", json_string(verdict));
-		/* scope (issue 32): the RDMA ports read from sysfs (the
-		 * PCIe links are pcie's run, whose records are copied in) */
-		json_object_set_new(rec, "scope",
-				    json_pack("{s:{s:i, s:i, s:i, s:i}}",
-					      "ports", "in_scope", c->n,
-					      "tested", c->n, "not_tested", 0,
-					      "accepted", 0));
+		/* scope (issue 32): the RDMA ports read from sysfs and the
+		 * RoCE modules asked for (the PCIe links are pcie's run,
+		 * whose records are copied in) */
+		json_object_set_new(
+			rec, "scope",
+			json_pack("{s:{s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i, "
+				  "s:i}}",
+				  "ports", "in_scope", c->n, "tested", c->n,
+				  "not_tested", 0, "accepted", 0, "modules",
+				  "in_scope", c->modules.in_scope, "tested",
+				  c->modules.tested, "not_tested",
+				  c->modules.in_scope - c->modules.tested,
+				  "accepted", 0));
 	}
 	node_emit(c, rec);
 	json_decref(rec);
@@ -201,7 +207,7 @@ static int scan_ports(struct node_ctx *c)
 		rec = node_xcvr_record(&c->ports[i], o->ethtool,
 				       o->timeout_s > 0 ? o->timeout_s
 							: NODE_XCVR_TIMEOUT_S,
-				       c->findings);
+				       c->findings, &c->modules);
 		if (rec)
 			node_emit(c, rec);
 		json_decref(rec);

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "common/record.h"
+#include "node/node.h"
 
 /* The options of `ibproof node` (node_cli.c) and the whole run. */
 struct node_run_opts {
@@ -48,6 +49,7 @@ struct node_ctx {
 	json_t *skipped, *notes;
 	struct node_port *ports, *ref;
 	int n, n_ref;
+	struct node_module_scope modules; /* RoCE modules asked, and read */
 	bool no_test; /* a check could not run: exit 3 */
 };
 

@@ -3,11 +3,12 @@
  * node_xcvr.c: the modules of this node's ports, as far as the host can
  * read them. An Ethernet/RoCE port's module comes from the kernel's module
  * EEPROM API (fabric/xcvr_ethtool.h: netlink by page and bank, the ioctl as
- * fallback), bounded by a timeout. An InfiniBand port's is not readable
+ * fallback), bounded by a timeout; one it could not read is not tested. An InfiniBand port's is not readable
  * from the host: mlx5's IPoIB netdevs have no module EEPROM ops, so
  * `ethtool -m ib0` fails by design; it is read in-band (`fabric cables`) or
  * from ibdiagnet/mlxlink files.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,8 +37,7 @@ static json_t *unread_record(const struct node_port *p, const char *source,
 
 /*
  * The module's fail and warn findings (fabric/xcvr_judge.c: alarm,
- * warning, Rx power low, unapproved), about this host's port. An
- * unreadable module is said by its record alone.
+ * warning, Rx power low, unapproved), about this host's port.
  */
 static void judge_module(const struct node_port *p, const struct xcvr_port *xp,
 			 json_t *findings)
@@ -60,13 +60,34 @@ static void judge_module(const struct node_port *p, const struct xcvr_port *xp,
 	fabric_findings_free(&fs);
 }
 
-/* The module of an Ethernet/RoCE port through the kernel's API. */
+/* A module in scope that the kernel did not return: not tested. */
+static void module_not_tested(const struct node_port *p, const char *why,
+			      json_t *findings)
+{
+	json_t *ev = json_pack("{s:s, s:s, s:s}", "part", "modules", "reason",
+			       "unreadable", "why", why);
+	json_t *f = record_finding(
+		"warn", "not-tested", node_port_ref(record_hostname(), p), ev,
+		"retest",
+		"%s port %d (%s): its module was not read, so not judged: %s; "
+		"read it with ethtool -m %s",
+		p->ca, p->port, p->netdev, why, p->netdev);
+
+	if (f)
+		json_array_append_new(findings, f);
+}
+
+/* The module of an Ethernet/RoCE port through the kernel's API. A driver
+ * without module EEPROM ops (-EOPNOTSUPP: a virtual or backplane port) has
+ * no module to judge; any other failure leaves one untested. */
 static json_t *ethernet_record(const struct node_port *p,
 			       const struct xcvr_ethtool_ops *ops,
-			       double timeout_s, json_t *findings)
+			       double timeout_s, json_t *findings,
+			       struct node_module_scope *scope)
 {
 	struct xcvr_port xp = { .link_up = node_port_usable(p) };
 	json_t *rec;
+	int rc;
 
 	/* "gpu017 mlx5_2" port 1, as the judge's messages name it */
 	snprintf(xp.ref.name, sizeof(xp.ref.name), "%.40s %.40s",
@@ -75,7 +96,13 @@ static json_t *ethernet_record(const struct node_port *p,
 	xp.ref.guid = p->node_guid;
 	xp.ref.port_guid = p->guid;
 	xp.ref.type = FABRIC_NODE_CA;
-	xcvr_ethtool_module(ops, p->netdev, timeout_s, &xp.info);
+	rc = xcvr_ethtool_module(ops, p->netdev, timeout_s, &xp.info);
+	if (rc != -EOPNOTSUPP && scope) {
+		scope->in_scope++;
+		scope->tested += xp.info.present;
+	}
+	if (rc != -EOPNOTSUPP && !xp.info.present && findings)
+		module_not_tested(p, xp.info.why, findings);
 	judge_module(p, &xp, findings);
 	rec = xcvr_record(&xp);
 	if (rec && json_object_set_new(rec, "port",
@@ -88,7 +115,7 @@ static json_t *ethernet_record(const struct node_port *p,
 
 json_t *node_xcvr_record(const struct node_port *p,
 			 const struct xcvr_ethtool_ops *ops, double timeout_s,
-			 json_t *findings)
+			 json_t *findings, struct node_module_scope *scope)
 {
 	char why[256];
 
@@ -113,5 +140,5 @@ json_t *node_xcvr_record(const struct node_port *p,
 			 p->netdev);
 		return unread_record(p, "ethtool-netlink", why);
 	}
-	return ethernet_record(p, ops, timeout_s, findings);
+	return ethernet_record(p, ops, timeout_s, findings, scope);
 }

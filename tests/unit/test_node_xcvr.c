@@ -47,7 +47,7 @@ static void test_roce_module_read(void **state)
 	(void)state;
 	fm_sff8636(&m);
 	fake = (struct fake_eth){ .m = &m };
-	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL, NULL);
 	assert_non_null(rec);
 	assert_string_equal("transceiver", str_at(rec, "kind"));
 	assert_string_equal("ethtool-netlink", str_at(rec, "source"));
@@ -77,7 +77,7 @@ static void test_roce_module_unreadable(void **state)
 	(void)state;
 	fake = (struct fake_eth){ .nl_rc = -EOPNOTSUPP,
 				  .info_rc = -EOPNOTSUPP };
-	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL, NULL);
 	assert_false(json_is_true(json_object_get(rec, "present")));
 	assert_non_null(strstr(str_at(rec, "unreadable"),
 			       "eth2: the driver has no module EEPROM ops"));
@@ -89,19 +89,20 @@ static void test_roce_module_judged(void **state)
 {
 	struct node_port p = roce_port("eth2");
 	json_t *findings = json_array(), *rec, *f;
+	struct node_module_scope scope = { 0 };
 	struct fake_module m;
 	char buf[128];
 
 	(void)state;
 	fm_sff8636(&m);
 	fake = (struct fake_eth){ .m = &m };
-	rec = node_xcvr_record(&p, &fake_ops, 5, findings);
+	rec = node_xcvr_record(&p, &fake_ops, 5, findings, &scope);
 	assert_int_equal(0, json_array_size(findings)); /* clean */
 	json_decref(rec);
 
 	fm_put16(&m, 0, 36, 500); /* lane 2: 0.05 mW, low alarm 0.1 mW */
 	fake = (struct fake_eth){ .m = &m };
-	rec = node_xcvr_record(&p, &fake_ops, 5, findings);
+	rec = node_xcvr_record(&p, &fake_ops, 5, findings, &scope);
 	json_decref(rec);
 	assert_int_equal(1, json_array_size(findings));
 	f = json_array_get(findings, 0);
@@ -113,11 +114,32 @@ static void test_roce_module_judged(void **state)
 	assert_string_equal("mlx5_2 port 1 transceiver-rx-power-low",
 			    node_finding_short(f, buf, sizeof(buf)));
 
-	/* a module that cannot be read: its record says so, no finding */
-	fake = (struct fake_eth){ .nl_rc = -EIO };
-	rec = node_xcvr_record(&p, &fake_ops, 5, findings);
+	assert_int_equal(2, scope.in_scope);
+	assert_int_equal(2, scope.tested);
+
+	/* a module the kernel could be asked for but did not return: not
+	 * tested (issue 32's fail closed), never a silent pass */
+	fake = (struct fake_eth){ .nl_rc = -EIO, .info_rc = -EIO };
+	rec = node_xcvr_record(&p, &fake_ops, 5, findings, &scope);
 	json_decref(rec);
-	assert_int_equal(1, json_array_size(findings));
+	assert_int_equal(2, json_array_size(findings));
+	f = json_array_get(findings, 1);
+	assert_string_equal("not-tested", str_at(f, "category"));
+	assert_string_equal("retest", str_at(f, "action"));
+	assert_string_equal("modules",
+			    str_at(json_object_get(f, "evidence"), "part"));
+	assert_non_null(strstr(str_at(f, "message"), "ethtool -m eth2"));
+	assert_int_equal(3, scope.in_scope);
+	assert_int_equal(2, scope.tested);
+
+	/* a driver without module EEPROM ops has no module to judge: said
+	 * by the record, outside the scope */
+	fake = (struct fake_eth){ .nl_rc = -EOPNOTSUPP,
+				  .info_rc = -EOPNOTSUPP };
+	rec = node_xcvr_record(&p, &fake_ops, 5, findings, &scope);
+	json_decref(rec);
+	assert_int_equal(2, json_array_size(findings));
+	assert_int_equal(3, scope.in_scope);
 	json_decref(findings);
 }
 
@@ -129,14 +151,14 @@ static void test_not_read_said_why(void **state)
 	(void)state;
 	/* a --sysfs-root tree: its netdevs are not this host's */
 	fake = (struct fake_eth){ 0 };
-	rec = node_xcvr_record(&p, NULL, 5, NULL);
+	rec = node_xcvr_record(&p, NULL, 5, NULL, NULL);
 	assert_string_equal("eth2: not read (the ports come from "
 			    "--sysfs-root, not from this host)",
 			    str_at(rec, "unreadable"));
 	json_decref(rec);
 	/* no netdev */
 	p = roce_port("");
-	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL, NULL);
 	assert_string_equal("mlx5_2 port 1: no netdev, so no module EEPROM "
 			    "API to ask",
 			    str_at(rec, "unreadable"));
@@ -144,7 +166,7 @@ static void test_not_read_said_why(void **state)
 	/* InfiniBand: never asked (IPoIB netdevs have no module ops) */
 	p = roce_port("ib0");
 	snprintf(p.link_layer, sizeof(p.link_layer), "InfiniBand");
-	rec = node_xcvr_record(&p, &fake_ops, 5, NULL);
+	rec = node_xcvr_record(&p, &fake_ops, 5, NULL, NULL);
 	assert_string_equal("node", str_at(rec, "source"));
 	assert_non_null(strstr(str_at(rec, "unreadable"),
 			       "not readable from the host (IPoIB netdevs "
@@ -160,7 +182,7 @@ static void test_kernel_loopback(void **state)
 	json_t *rec;
 
 	(void)state;
-	rec = node_xcvr_record(&p, &xcvr_ethtool_kernel_ops, 5, NULL);
+	rec = node_xcvr_record(&p, &xcvr_ethtool_kernel_ops, 5, NULL, NULL);
 	assert_non_null(rec);
 	assert_false(json_is_true(json_object_get(rec, "present")));
 	assert_non_null(strstr(str_at(rec, "unreadable"),
