@@ -191,7 +191,8 @@ static void print_opt(FILE *f, const struct cli_opt *o)
 		n = snprintf(left, sizeof(left), "      --%s", o->name);
 	if (o->arg && n > 0 && (size_t)n < sizeof(left))
 		snprintf(left + n, sizeof(left) - (size_t)n, " %s", o->arg);
-	fprintf(f, "%-32s %s\n", left, o->help);
+	/* two blanks at least: scripts/gen-docs splits option from text there */
+	fprintf(f, "%-31s  %s\n", left, o->help);
 }
 
 void cli_usage(FILE *f, const struct cli_cmd *cmd)

@@ -190,7 +190,8 @@ static const struct cli_cmd cables_cmd = {
 			  "read modules from ibdiagnet2.db_csv (CABLE_INFO) or "
 			  "ibdiagnet2.cables" },
 			{ "from-mlxlink", KEY_FROM_MLXLINK, "[PORT=]FILE",
-			  "read a module from mlxlink -m output (repeatable)" },
+			  "read a module from mlxlink -m output, and its BER "
+			  "figures with -c (text or --json; repeatable)" },
 			{ "approved-vendors", KEY_APPROVED_VENDORS, "LIST",
 			  "comma-separated vendor names; others get a warning" },
 			INPUT_OPTS,

@@ -4,7 +4,8 @@
  * their judgement. The text layout ("Key : value" lines under a heading
  * and a rule of dashes; BER as "3E-12", "15E-255" for about zero; raw
  * errors per lane comma-separated, above 2^32) is that of the public
- * captures in tests/fixtures/phy/ (their README names the sources).
+ * captures in tests/fixtures/phy/ (their README names the sources);
+ * `mlxlink -c --json` goes through phy_ber_json.c to the same checks.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,12 +17,8 @@
 
 #include "common/lines.h"
 #include "fabric/phy_ber.h"
+#include "fabric/phy_ber_int.h"
 #include "fabric/xcvr_text.h"
-
-struct ber_parse {
-	struct phy_ber *b;
-	struct lines in;
-};
 
 static char *trim(char *s)
 {
@@ -89,6 +86,8 @@ static bool lanes_value(char *s, struct phy_ber *b)
 static int bad(struct ber_parse *p, const char *key, const char *v,
 	       const char *want)
 {
+	if (p->json)
+		p->in.line = phy_ber_json_line(p->json, p->sect, key);
 	return lines_error(&p->in, "%s \"%.40s\": expected %s", key, v, want);
 }
 
@@ -125,7 +124,7 @@ static int small_key(struct ber_parse *p, const char *key, const char *v,
 	return 0;
 }
 
-static int field(struct ber_parse *p, const char *key, char *v)
+int phy_ber_field(struct ber_parse *p, const char *key, char *v)
 {
 	struct phy_ber *b = p->b;
 	double minutes;
@@ -174,23 +173,42 @@ static int ber_line(void *arg, char *line)
 		return 0;
 	*colon = '\0';
 	xcvr_strip_sgr(colon + 1);
-	return field(p, trim(line), trim(colon + 1));
+	return phy_ber_field(p, trim(line), trim(colon + 1));
 }
 
-static void ber_init(struct phy_ber *b)
+void phy_ber_init(struct phy_ber *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->minutes = -1;
 	b->link_down = b->link_recovery = -1;
 }
 
+/* The first character that is not a blank: '{' for --json. */
+static int first_char(FILE *f)
+{
+	int c;
+
+	while ((c = getc(f)) != EOF && isspace(c))
+		;
+	return c;
+}
+
 int phy_ber_load_mlxlink(const char *path, struct phy_ber *b, char *err,
 			 size_t errlen)
 {
 	struct ber_parse p = { .b = b };
+	FILE *f;
 	int rc;
 
-	ber_init(b);
+	phy_ber_init(b);
+	f = fopen(path, "re");
+	if (f && first_char(f) == '{') {
+		rc = phy_ber_load_json(f, path, b, err, errlen);
+		fclose(f);
+		return rc;
+	}
+	if (f)
+		fclose(f);
 	rc = lines_open(&p.in, path, err, errlen);
 	if (!rc)
 		rc = lines_each(&p.in, ber_line, &p);
@@ -202,9 +220,15 @@ int phy_ber_parse_text(const char *path, const char *text, struct phy_ber *b,
 		       char *err, size_t errlen)
 {
 	struct ber_parse p = { .b = b };
+	const char *s = text;
 	int rc;
 
-	ber_init(b);
+	phy_ber_init(b);
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '{')
+		return phy_ber_parse_json(path, text, strlen(text), b, err,
+					  errlen);
 	lines_open_text(&p.in, path, text, err, errlen);
 	rc = lines_each(&p.in, ber_line, &p);
 	lines_close(&p.in);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzz target: `mlxlink -c` "Physical Counters and BER Info"
- * (fabric/phy_ber.c). Oracles: a refused input is "PATH:LINE: ..."; every
- * figure read is finite and not negative; the lanes stay within a port's;
- * the judgement's findings name a category of its own.
+ * Fuzz target: `mlxlink -c` "Physical Counters and BER Info", as text or
+ * --json (fabric/phy_ber.c, phy_ber_json.c). Oracles: a refused input is
+ * "PATH:LINE: ..."; every figure read is finite and not negative; the
+ * lanes stay within a port's; the judgement's findings name a category of
+ * its own.
  */
 #include <math.h>
 

@@ -64,6 +64,17 @@ comp=$root/usr/share/bash-completion/completions/ibproof
 got=$(bash -c 'source "$1"; COMP_WORDS=(ibproof node --li); COMP_CWORD=2; _ibproof
 	echo "${COMPREPLY[*]}"' _ "$comp") || fail "the bash completion does not load"
 [ "$got" = --light ] || fail "completion of 'ibproof node --li': '$got'"
+# an option whose name and ARG fill the help's column (--from-mlxlink
+# [PORT=]FILE) and one whose ARG is quoted words (--launcher "CMD ...")
+got=$(bash -c 'source "$1"; COMP_WORDS=(ibproof fabric cables --from-m)
+	COMP_CWORD=3; _ibproof; echo "${COMPREPLY[*]}"' _ "$comp") ||
+	fail "the bash completion does not load"
+[ "$got" = --from-mlxlink ] ||
+	fail "completion of 'ibproof fabric cables --from-m': '$got'"
+got=$(bash -c 'source "$1"; COMP_WORDS=(ibproof node --laun); COMP_CWORD=2
+	_ibproof; echo "${COMPREPLY[*]}"' _ "$comp") ||
+	fail "the bash completion does not load"
+[ "$got" = --launcher ] || fail "completion of 'ibproof node --laun': '$got'"
 
 # ---- systemd units: verified in the installed tree, not enabled ----
 for u in ibproof-light.service ibproof-light.timer; do

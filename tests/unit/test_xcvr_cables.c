@@ -281,7 +281,8 @@ static void test_fabric_cables_from_cables_file(void **state)
 /* fabric cables --from-mlxlink leaf01:1=FILE on a model: the figures in
  * the port's transceiver record, judged at the model's speed (4x EDR:
  * the real capture's raw 2E-9 is over the NRZ bound), the finding at the
- * port; a malformed figure is an input error. */
+ * port; the same from mlxlink --json; a malformed figure is an input
+ * error. */
 static void test_cables_run_joins_ber(void **state)
 {
 	char recs[] = "/tmp/ibproof-phy-ber-XXXXXX", arg[512];
@@ -309,6 +310,15 @@ static void test_cables_run_joins_ber(void **state)
 					"\"node\":\"leaf01\",\"port\":1"));
 	assert_int_equal(1, count_lines(recs, "\"category\":\"ber-raw\"",
 					"\"speed\":\"EDR\""));
+	/* mlxlink -m -c --json: module and figures from one file, one record */
+	snprintf(arg, sizeof(arg), "leaf01:1=%s",
+		 FIXTURES_DIR "/phy/mlxlink-json-400g-dr4.json");
+	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a));
+	assert_int_equal(1, count_lines(recs, "\"serial\":\"S00XXX000000\"",
+					"\"raw_errors_per_lane\":[3017647.0,"
+					"15132549.0,7368641.0,9233545.0]"));
+	assert_int_equal(1, count_lines(recs, "\"category\":\"ber-raw\"",
+					"SN S00XXX000000): raw BER 5e-10"));
 	snprintf(arg, sizeof(arg), "leaf01:1=%s",
 		 FIXTURES_DIR "/fabric/small.topo");
 	assert_int_equal(IBP_EXIT_PASS, fabric_cables_run(&a)); /* no block */

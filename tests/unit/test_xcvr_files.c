@@ -209,6 +209,33 @@ static void test_mlxlink_json(void **state)
 	assert_int_equal(4, x.lanes);
 }
 
+/* The real MFT 4.34.1 --json output (tests/fixtures/phy/): a 400G DR4
+ * OSFP, its vendor name and serial anonymised by its publisher. */
+static void test_mlxlink_json_real(void **state)
+{
+	struct xcvr_info x;
+	char err[256] = "";
+	int up;
+
+	(void)state;
+	assert_int_equal(0, xcvr_load_mlxlink(FIXTURES_DIR
+					      "/phy/mlxlink-json-400g-dr4.json",
+					      &x, &up, err, sizeof(err)));
+	assert_true(x.present);
+	assert_int_equal(1, up); /* State : Active */
+	assert_string_equal("EXAMPLE", x.vendor);
+	assert_string_equal("OSFP-400G-DR4", x.part_number);
+	assert_string_equal("S00XXX000000", x.serial);
+	assert_string_equal("1A", x.revision);
+	assert_float_equal(61.0, x.temp_c, 1e-9);
+	assert_float_equal(80.0, x.thresh[XCVR_TEMP].high_alarm, 1e-9);
+	assert_float_equal(3.2355, x.vcc_v, 1e-9);
+	assert_float_equal(248.416, x.lane[XCVR_TX_BIAS][2], 1e-9);
+	assert_float_equal(3.583, xcvr_dbm(x.lane[XCVR_RX_POWER][0]), 1e-3);
+	assert_float_equal(1.274, xcvr_dbm(x.lane[XCVR_TX_POWER][3]), 1e-3);
+	assert_int_equal(4, x.lanes);
+}
+
 static void test_mlxlink_bad(void **state)
 {
 	struct xcvr_info x;
@@ -275,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_dbcsv_huge_line),
 		cmocka_unit_test(test_mlxlink_text),
 		cmocka_unit_test(test_mlxlink_json),
+		cmocka_unit_test(test_mlxlink_json_real),
 		cmocka_unit_test(test_mlxlink_bad),
 		cmocka_unit_test(test_mlxlink_not_finite),
 	};
