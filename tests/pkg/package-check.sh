@@ -101,8 +101,9 @@ promtool=$("$repo/scripts/promtool-path") || fail "no promtool"
 	>/dev/null || fail "promtool check rules on the installed rules"
 [ -x "$root/usr/libexec/ibproof/slurm/ibproof-healthcheck" ] ||
 	fail "no usr/libexec/ibproof/slurm/ibproof-healthcheck"
-[ -f "$root/usr/share/ibproof/slurm/ibproof-validate.sbatch" ] ||
-	fail "no usr/share/ibproof/slurm/ibproof-validate.sbatch"
+for f in ibproof-validate.sbatch ibproof-acceptance.sbatch; do
+	[ -f "$root/usr/share/ibproof/slurm/$f" ] || fail "no usr/share/ibproof/slurm/$f"
+done
 
 # ---- the installed demo ----
 cd / || exit 1
