@@ -231,6 +231,62 @@ static void html_disable(struct report_buf *b, const struct report *r)
 	report_buf_puts(b, "</ul>\n");
 }
 
+/* One end of a row of the per-cable view: end, counters, BER before FEC. */
+static void cable_end_row(struct report_buf *b, const struct report *r,
+			  const struct report_buf *cable,
+			  const struct report_end *e, int window, int phy)
+{
+	struct report_buf t = { 0 };
+
+	report_buf_puts(b, "<tr class=\"cable-row\">");
+	put_text(b, "td", cable->s ? cable->s : "");
+	if (e->type || e->guid || e->name || e->host)
+		report_end_text(&t, e);
+	else
+		report_buf_puts(&t, "far end (not known)");
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+	report_window_text(&t, window >= 0 ? &r->windows[window] : NULL);
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+	report_phy_text(&t, phy >= 0 ? &r->phys[phy] : NULL);
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+	report_buf_puts(b, "</tr>\n");
+}
+
+/* The per-cable view: the cables with an error in their window or a BER
+ * before FEC, each end's figures (issue 35). */
+static void html_cables(struct report_buf *b, const struct report *r)
+{
+	if (!r->n_cable_rows)
+		return;
+	report_buf_printf(
+		b,
+		"<h2>Cables: errors and BER</h2>\n<p class=\"note\">%zu cables "
+		"with counters or BER read; %zu with errors in their window or "
+		"a BER before FEC, below.</p>\n<table id=\"cables\"><tr><th>"
+		"cable</th><th>end</th><th>counters: window, bits, errors, "
+		"BER</th><th>BER before FEC</th></tr>\n",
+		r->n_cable_rows, r->n_cable_notable);
+	for (size_t i = 0; i < r->n_cable_rows; i++) {
+		const struct report_cable_row *row = &r->cable_rows[i];
+		struct report_buf c = { 0 };
+
+		if (!row->notable)
+			continue;
+		report_end_text(&c, &row->a);
+		if (row->b.type || row->b.guid || row->b.name) {
+			report_buf_puts(&c, " <-> ");
+			report_end_text(&c, &row->b);
+		}
+		cable_end_row(b, r, &c, &row->a, row->window[0], row->phy[0]);
+		cable_end_row(b, r, &c, &row->b, row->window[1], row->phy[1]);
+		report_buf_free(&c);
+	}
+	report_buf_puts(b, "</table>\n");
+}
+
 /*
  * The page's one script (the CSP allows inline script, nothing else): the
  * status line, a filter box and sortable columns for each table, and the
@@ -246,7 +302,7 @@ static const char html_script[] =
 	"  function rows(t) { return Array.prototype.slice.call(t.rows, 1); }\n"
 	"  function key(r, i) { var s = r.cells[i] ? r.cells[i].textContent : '';\n"
 	"    var n = parseFloat(s); return isNaN(n) || String(n) !== s.trim() ? s : n; }\n"
-	"  ['findings', 'disable'].forEach(function (id) {\n"
+	"  ['findings', 'disable', 'cables'].forEach(function (id) {\n"
 	"    var t = document.getElementById(id); if (!t) return;\n"
 	"    var f = document.createElement('input');\n"
 	"    f.className = 'filter'; f.placeholder = 'filter ' + id; f.id = id + '-filter';\n"
@@ -277,8 +333,10 @@ static void html_data(struct report_buf *b, const struct report *r)
 	json_t *doc = report_to_json(r);
 	char *text;
 
-	if (doc)
+	if (doc) { /* the tables show them; the data block stays small */
 		json_object_del(doc, "ports");
+		json_object_del(doc, "cables");
+	}
 	/* ASCII only: HTML takes no C1 controls or non-characters raw, and
 	 * bidi overrides would reorder the page (fuzz_report_formats) */
 	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS |
@@ -302,6 +360,7 @@ int report_write_html(const struct report *r, const char *path)
 	html_coverage(&b, r);
 	html_findings(&b, r);
 	html_disable(&b, r);
+	html_cables(&b, r);
 	report_buf_puts(&b, "<h2>Fabric map</h2>\n");
 	if (report_svg_map(&b, r))
 		b.oom = true;
