@@ -190,10 +190,10 @@ static void window_span(struct report_buf *b, const struct report_window *w)
 	if (!isnan(w->seconds))
 		report_buf_printf(b, " %.3g s", w->seconds);
 	if (w->start)
-		report_buf_printf(b, " from %s", w->start);
-	if (w->end)
-		report_buf_printf(b, " %s %s", w->start ? "to" : "read",
-				  w->end);
+		report_buf_printf(b, " from %s to %s", w->start,
+				  w->end ? w->end : "an end not said");
+	else if (w->end)
+		report_buf_printf(b, ", read at %s", w->end);
 }
 
 static void window_error_list(struct report_buf *b,

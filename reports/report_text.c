@@ -338,12 +338,17 @@ static void row_end_line(const struct report *r, FILE *out,
 /* The cables with an error in their window or a BER before FEC. */
 static void print_cables(const struct report *r, FILE *out)
 {
+	size_t ports = 0;
+
 	if (!r->n_cable_rows)
 		return;
+	for (size_t i = 0; i < r->n_cable_rows; i++)
+		ports += !r->cable_rows[i].b.type && !r->cable_rows[i].b.guid &&
+			 !r->cable_rows[i].b.name;
 	fprintf(out,
-		"\ncables: %zu with counters or BER read, %zu with errors or "
-		"BER before FEC:\n",
-		r->n_cable_rows, r->n_cable_notable);
+		"\ncables: %zu with counters or BER read (and %zu ports on "
+		"no known cable), %zu with errors or BER before FEC:\n",
+		r->n_cable_rows - ports, ports, r->n_cable_notable);
 	for (size_t i = 0; i < r->n_cable_rows; i++) {
 		const struct report_cable_row *row = &r->cable_rows[i];
 		struct report_buf b = { 0 };
