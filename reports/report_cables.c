@@ -22,12 +22,14 @@ static const char *str_field(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
-/* A number of the record, NAN when absent or null. */
+/* A figure of the record (bits, seconds, BER, counts), NAN when absent,
+ * null or negative: no such figure is below zero. */
 static double num_field(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
+	double d = json_is_number(v) ? json_number_value(v) : NAN;
 
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return d >= 0 ? d : NAN;
 }
 
 /* Each error counter of obj ({Name: value}) into w. */
@@ -185,8 +187,10 @@ static void window_span(struct report_buf *b, const struct report_window *w)
 		report_buf_puts(b, "since the last clear");
 	else if (!strcmp(w->mode, "baseline"))
 		report_buf_puts(b, "since the baseline");
-	else
+	else if (!strcmp(w->mode, "window"))
 		report_buf_puts(b, "window");
+	else /* a mode this report does not know: as the record said */
+		report_buf_printf(b, "window (mode %s)", w->mode);
 	if (!isnan(w->seconds))
 		report_buf_printf(b, " %.3g s", w->seconds);
 	if (w->start)
