@@ -32,7 +32,8 @@ static double num_field(const json_t *o, const char *key)
 	return d >= 0 ? d : NAN;
 }
 
-/* Each error counter of obj ({Name: value}) into w. */
+/* Each error counter of obj ({Name: value}) into w; other keys (data,
+ * packets, a driver's hw_counters) are not errors of the PMA's. */
 static void window_errors(struct report_window *w, const json_t *obj)
 {
 	const char *name;
@@ -40,7 +41,9 @@ static void window_errors(struct report_window *w, const json_t *obj)
 
 	json_object_foreach((json_t *)obj, name, v)
 	{
-		int id = ib_pc_index(name);
+		/* IBTA names (fabric), or sysfs ones (`ibproof node`) */
+		int id = ib_pc_index(name) >= 0 ? ib_pc_index(name)
+						: ib_pc_sysfs_index(name);
 
 		if (id < 0 || !ib_pc_defs[id].error || !json_is_integer(v) ||
 		    json_integer_value(v) < 0)

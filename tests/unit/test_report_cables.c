@@ -166,6 +166,17 @@ static void test_not_read_is_said(void **state)
 			    "SymbolErrorCounter 7; BER: not known (no bits "
 			    "counted; judged by count)",
 			    t);
+	/* `ibproof node`'s records: sysfs names, a driver's own counters */
+	take(&r, "{\"kind\":\"counters\",\"subject\":{\"host\":\"node1\","
+		 "\"ca\":\"rxe0\",\"port\":1,\"guid\":\"0x505400fffeee0101\"},"
+		 "\"counters\":{\"link_downed\":2,\"rcvd_seq_err\":9}}");
+	text_of(&r.windows[2], NULL, t, sizeof(t));
+	assert_non_null(strstr(t, "; errors: LinkDownedCounter 2; "));
+	take(&r, "{\"kind\":\"counters\",\"subject\":{\"host\":\"node1\","
+		 "\"ca\":\"rxe1\",\"port\":1,\"guid\":\"0x505400fffeee0102\"},"
+		 "\"counters\":{\"rcvd_seq_err\":9}}");
+	text_of(&r.windows[3], NULL, t, sizeof(t));
+	assert_non_null(strstr(t, "; errors: not read; "));
 	report_fini(&r);
 }
 
