@@ -70,6 +70,7 @@ struct report_link {
  */
 struct report_window {
 	struct report_end at; /* the port read */
+	const char *stamp; /* when: its end, else the record's time */
 	const char *mode; /* window, since-clear, baseline; NULL: none said */
 	const char *start, *end; /* RFC 3339, as the record said, or NULL */
 	double seconds, xmit_bits, rcv_bits;
@@ -81,6 +82,7 @@ struct report_window {
 
 struct report_phy {
 	struct report_end at; /* the port read */
+	const char *stamp; /* the record's time */
 	const char *source, *speed; /* the record's, or NULL */
 	double raw, effective, symbol; /* BER */
 	double effective_errors, symbol_errors, minutes; /* since the clear */

@@ -67,18 +67,45 @@ static void window_saturated(struct report_window *w, const json_t *names)
 	}
 }
 
-static int end_keys(struct hashmap *m, const json_t *ref,
-		    const struct report_end *e, size_t idx)
+typedef const char *stamp_fn(const struct report *r, uint64_t idx);
+
+static const char *window_stamp(const struct report *r, uint64_t i)
+{
+	return r->windows[i].stamp;
+}
+
+static const char *phy_stamp(const struct report *r, uint64_t i)
+{
+	return r->phys[i].stamp;
+}
+
+/* A port read twice keeps its later read (by stamp, RFC 3339 UTC), so
+ * the view does not depend on which reading thread came last. */
+static int put_later(const struct report *r, struct hashmap *m, uint64_t key,
+		     size_t idx, stamp_fn *stamp)
+{
+	uint64_t old;
+
+	if (hashmap_get(m, key, &old) && old != idx &&
+	    strcmp(stamp(r, old) ?: "", stamp(r, idx) ?: "") >= 0)
+		return 0;
+	return hashmap_put(m, key, idx);
+}
+
+static int end_keys(const struct report *r, struct hashmap *m,
+		    const json_t *ref, const struct report_end *e, size_t idx,
+		    stamp_fn *stamp)
 {
 	uint64_t pg = 0;
 	const char *s = str_field(ref, "port_guid");
 
 	if (s && record_guid_parse(s, &pg))
 		pg = 0;
-	if (e->guid && hashmap_put(m, report_end_key(e->guid, e->port), idx))
+	if (e->guid &&
+	    put_later(r, m, report_end_key(e->guid, e->port), idx, stamp))
 		return -ENOMEM;
 	if (pg && pg != e->guid &&
-	    hashmap_put(m, report_end_key(pg, e->port), idx))
+	    put_later(r, m, report_end_key(pg, e->port), idx, stamp))
 		return -ENOMEM;
 	return 0;
 }
@@ -118,7 +145,9 @@ int report_window_take(struct report *r, const json_t *rec)
 	if (!w->errors_known)
 		window_errors(w, json_object_get(rec, "counters"));
 	r->n_windows++;
-	return end_keys(&r->window_by_end, ref, &e, r->n_windows - 1);
+	w->stamp = w->end ?: strtab_intern(&r->strs, str_field(rec, "time"));
+	return end_keys(r, &r->window_by_end, ref, &e, r->n_windows - 1,
+			window_stamp);
 }
 
 int report_phy_take(struct report *r, const json_t *rec,
@@ -144,8 +173,9 @@ int report_phy_take(struct report *r, const json_t *rec,
 		.minutes = num_field(ber, "minutes"),
 	};
 	r->n_phys++;
-	return end_keys(&r->phy_by_end, json_object_get(rec, "port"), e,
-			r->n_phys - 1);
+	p->stamp = strtab_intern(&r->strs, str_field(rec, "time"));
+	return end_keys(r, &r->phy_by_end, json_object_get(rec, "port"), e,
+			r->n_phys - 1, phy_stamp);
 }
 
 static bool lookup(const struct hashmap *m, const struct report_end *e,
@@ -275,8 +305,10 @@ void report_phy_text(struct report_buf *b, const struct report_phy *p)
 	}
 	report_buf_printf(b, "BER before FEC (%s",
 			  p->source ?: "source unknown");
-	if (p->speed)
+	if (p->speed && strcmp(p->speed, "unknown"))
 		report_buf_printf(b, ", %s", p->speed);
+	else
+		report_buf_puts(b, ", speed not said");
 	if (!isnan(p->minutes))
 		report_buf_printf(b, ", over %.3g min", p->minutes);
 	report_buf_puts(b, ")");
