@@ -258,8 +258,11 @@ static void window_error_list(struct report_buf *b,
 static void window_ber(struct report_buf *b, const struct report_window *w)
 {
 	if (isnan(w->ber_bits) || isnan(w->ber)) {
-		report_buf_puts(b, "BER: not known (no bits counted; judged "
-				   "by count)");
+		/* fabric counters judged such a window by count */
+		report_buf_puts(b, w->mode ? "BER: not known (no bits counted; "
+					     "judged by count)"
+					   : "BER: not known (no bits in the "
+					     "record)");
 		return;
 	}
 	report_buf_printf(b, "BER %.2g over %.3g bits", w->ber, w->ber_bits);

@@ -164,7 +164,7 @@ static void test_not_read_is_said(void **state)
 	assert_string_equal("values as read (the record has no window): sent: "
 			    "not known, received: not known; errors: "
 			    "SymbolErrorCounter 7; BER: not known (no bits "
-			    "counted; judged by count)",
+			    "in the record)",
 			    t);
 	/* `ibproof node`'s records: sysfs names, a driver's own counters */
 	take(&r, "{\"kind\":\"counters\",\"subject\":{\"host\":\"node1\","
