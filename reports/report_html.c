@@ -39,6 +39,7 @@ static const char html_head[] =
 	"th[data-sort=up]::after{content:' \\25B2'}th[data-sort=down]::after{content:' \\25BC'}\n"
 	".hist-bar{fill:#1565c0}.axis{font-size:10px}.note{font-size:12px;color:#555}\n"
 	"figure{display:inline-block;margin:.5em 1em}\n"
+	".figures{font-size:11px;color:#444}\n"
 	"</style></head><body>\n";
 
 static void put_text(struct report_buf *b, const char *tag, const char *s)
@@ -153,15 +154,40 @@ static void end_text(struct report_buf *t, const struct report_end *e)
 	report_buf_puts(t, "]");
 }
 
+/* The end's counters window and BER before FEC, when the records hold
+ * any (the per-cable view, issue 35), each on a line of its own. */
+static void end_figures(struct report_buf *b, const struct report *r,
+			const struct report_end *e)
+{
+	struct report_buf t = { 0 };
+
+	if (!r->n_windows && !r->n_phys)
+		return;
+	report_buf_puts(&t, "counters: ");
+	report_window_text(&t, report_window_at(r, e));
+	report_buf_puts(b, "<br><span class=\"figures\">");
+	report_html_escape(b, t.s ? t.s : "");
+	report_buf_puts(b, "</span>");
+	report_buf_free(&t);
+	if (!r->n_phys)
+		return;
+	report_phy_text(&t, report_phy_at(r, e));
+	report_buf_puts(b, "<br><span class=\"figures\">");
+	report_html_escape(b, t.s ? t.s : "");
+	report_buf_puts(b, "</span>");
+	report_buf_free(&t);
+}
+
 /* One end; a swap-cables entry shows the second cable's end below it. */
-static void end_cell(struct report_buf *b, const struct report_end *e,
-		     const struct report_end *swap)
+static void end_cell(struct report_buf *b, const struct report *r,
+		     const struct report_end *e, const struct report_end *swap)
 {
 	struct report_buf t = { 0 };
 
 	report_buf_puts(b, "<td>");
 	end_text(&t, e);
 	report_html_escape(b, t.s ? t.s : "");
+	end_figures(b, r, e);
 	if (swap->type || swap->guid) {
 		report_buf_free(&t);
 		end_text(&t, swap);
@@ -172,7 +198,8 @@ static void end_cell(struct report_buf *b, const struct report_end *e,
 	report_buf_free(&t);
 }
 
-static void entry_row(struct report_buf *b, const struct report_entry *e)
+static void entry_row(struct report_buf *b, const struct report *r,
+		      const struct report_entry *e)
 {
 	report_buf_puts(b, "<tr class=\"disable\" data-key=\"");
 	report_html_escape(b, e->key);
@@ -194,8 +221,8 @@ static void entry_row(struct report_buf *b, const struct report_entry *e)
 		put_text(b, "td", "");
 		report_buf_free(&t);
 	} else {
-		end_cell(b, &e->port, &e->swap_port);
-		end_cell(b, &e->peer, &e->swap_peer);
+		end_cell(b, r, &e->port, &e->swap_port);
+		end_cell(b, r, &e->peer, &e->swap_peer);
 	}
 	report_buf_puts(b, "<td>");
 	for (size_t k = 0; k < json_array_size(e->reasons); k++) {
@@ -217,7 +244,7 @@ static void html_disable(struct report_buf *b, const struct report *r)
 		"<h2>Disable list (%zu)</h2>\n<table id=\"disable\"><tr><th></th><th>action</th><th>port</th><th>other end</th><th>reasons</th><th>confidence</th><th>common cause</th></tr>\n",
 		r->n_entries);
 	for (size_t i = 0; i < r->n_entries; i++)
-		entry_row(b, &r->entries[i]);
+		entry_row(b, r, &r->entries[i]);
 	report_buf_puts(b, "</table>\n");
 	if (!json_array_size(r->reenable))
 		return;
