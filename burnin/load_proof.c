@@ -11,6 +11,7 @@
 #include "common/array.h"
 #include "common/ibport.h"
 #include "common/record.h"
+#include "fabric/fabric_limits.h"
 
 int burnin_loads_add_flow(struct burnin_step_loads *l, int src, int dst,
 			  double rate_gbps, const int *cables, int n)
@@ -195,6 +196,66 @@ void burnin_cable_prove(const struct burnin_cable_load *load,
 		verdict(load->moved_bytes, out->sent_bytes, out->sent_known);
 }
 
+/* Bits an end received between two reads; -1 when not known exactly. */
+static double rcv_bits(const struct fabric_pc *before,
+		       const struct fabric_pc *after)
+{
+	uint64_t words;
+
+	if (burnin_counter_delta(IB_PC_RCV_DATA, before->v[IB_PC_RCV_DATA],
+				 before->ext, after->v[IB_PC_RCV_DATA],
+				 after->ext, &words) != BURNIN_DELTA_EXACT)
+		return -1;
+	return (double)words * 32.0;
+}
+
+/* One end's rises through the counter limits; the sum of those over. */
+static uint64_t judge_end(const struct fabric_pc *before,
+			  const struct fabric_pc *after, const uint64_t *rise,
+			  const struct burnin_cable_link *link, bool *over)
+{
+	struct fabric_limit_in in = {
+		.data_bits = rcv_bits(before, after),
+		.seconds = link->seconds > 0 ? link->seconds : 0,
+		.speed = (enum ib_speed)link->speed,
+		.lanes = link->lanes,
+	};
+	struct fabric_limit_out o;
+	uint64_t total = 0, d;
+
+	for (int i = 0; i < FABRIC_PC_ERRORS_END; i++) {
+		over[i] = false;
+		if (!rise[i] || !ib_pc_defs[i].error)
+			continue;
+		in.count = rise[i];
+		in.saturated = burnin_counter_delta(i, before->v[i], false,
+						    after->v[i], false,
+						    &d) != BURNIN_DELTA_EXACT;
+		in.threshold = fabric_limits[i].window;
+		fabric_limit_judge(i, &in, &o);
+		over[i] = o.severity && !strcmp(o.severity, "fail");
+		total += over[i] ? rise[i] : 0;
+	}
+	return total;
+}
+
+void burnin_cable_judge_errors(const struct burnin_cable_counters *c,
+			       const struct burnin_cable_link *link,
+			       struct burnin_cable_proof *out)
+{
+	out->errors_over = 0;
+	memset(out->from_over, 0, sizeof(out->from_over));
+	memset(out->to_over, 0, sizeof(out->to_over));
+	if (out->status != BURNIN_CABLE_UNREAD && c->read)
+		out->errors_over +=
+			judge_end(&c->from_before, &c->from_after,
+				  out->from_errors, link, out->from_over);
+	if (out->to_read && c->to_read)
+		out->errors_over +=
+			judge_end(&c->to_before, &c->to_after, out->to_errors,
+				  link, out->to_over);
+}
+
 const char *burnin_cable_status_name(enum burnin_cable_status s)
 {
 	static const char *const names[] = {
@@ -209,13 +270,14 @@ const char *burnin_cable_status_name(enum burnin_cable_status s)
 							      : "unknown";
 }
 
-/* {Name: delta} of the error counters that rose. */
-static json_t *errors_object(const uint64_t *d)
+/* {Name: delta} of the error counters that rose (only those over their
+ * limit when over is not NULL). */
+static json_t *errors_object(const uint64_t *d, const bool *over)
 {
 	json_t *o = json_object();
 
 	for (int i = 0; o && i < FABRIC_PC_ERRORS_END; i++)
-		if (d[i] && ib_pc_defs[i].error)
+		if (d[i] && ib_pc_defs[i].error && (!over || over[i]))
 			json_object_set_new(o, ib_pc_defs[i].name,
 					    json_integer((json_int_t)d[i]));
 	return o;
@@ -267,11 +329,17 @@ json_t *burnin_cable_load_record(int round, const char *test,
 		json_object_set_new(r, "sent",
 				    json_string(delta_name(p->sent_known)));
 		json_object_set_new(r, "errors_from",
-				    errors_object(p->from_errors));
+				    errors_object(p->from_errors, NULL));
+		json_object_set_new(
+			r, "errors_over_from",
+			errors_object(p->from_errors, p->from_over));
 	}
-	if (p->to_read)
+	if (p->to_read) {
 		json_object_set_new(r, "errors_to",
-				    errors_object(p->to_errors));
+				    errors_object(p->to_errors, NULL));
+		json_object_set_new(r, "errors_over_to",
+				    errors_object(p->to_errors, p->to_over));
+	}
 	return r;
 }
 

@@ -114,6 +114,9 @@ struct burnin_cable_proof {
 	uint64_t from_errors[FABRIC_PC_ERRORS_END]; /* error deltas */
 	uint64_t to_errors[FABRIC_PC_ERRORS_END];
 	bool to_read;
+	/* burnin_cable_judge_errors(): the rises that broke their limit */
+	bool from_over[FABRIC_PC_ERRORS_END], to_over[FABRIC_PC_ERRORS_END];
+	uint64_t errors_over; /* their sum, both ends */
 };
 
 /* Judges one cable of a step from its load and counters. Pure. */
@@ -121,6 +124,27 @@ void burnin_cable_prove(const struct burnin_cable_load *load,
 			const struct burnin_cable_counters *c,
 			struct burnin_cable_proof *out);
 const char *burnin_cable_status_name(enum burnin_cable_status s);
+
+/* What a cable's error rises in a step are judged against. */
+struct burnin_cable_link {
+	int speed; /* enum ib_speed */
+	int lanes;
+	double seconds; /* the step's: warm-up + duration */
+};
+
+/*
+ * Judges each error counter's rise at each end of a proven cable (out of
+ * burnin_cable_prove()) by the one table of counter limits, as `fabric
+ * counters` judges a window (fabric/fabric_limits.h, docs/judging.md):
+ * bit errors per bit the end received in the step (at least the link's
+ * signalling over its seconds), events per step. A rise whose severity is
+ * fail is over its limit (out->from_over/to_over, summed into
+ * out->errors_over): the same count passes over many bits and fails over
+ * few. Pure.
+ */
+void burnin_cable_judge_errors(const struct burnin_cable_counters *c,
+			       const struct burnin_cable_link *link,
+			       struct burnin_cable_proof *out);
 
 /* Names and ends of a cable, as records write them. */
 struct burnin_cable_ref {

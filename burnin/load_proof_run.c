@@ -50,6 +50,8 @@ struct burnin_load_proof {
 	size_t n_t, cap_t, cap_before;
 	/* run totals: per route cable, the error deltas at its two ends */
 	uint64_t (*errors)[FABRIC_PC_ERRORS_END];
+	/* ... and the part of them over their limit in their step */
+	uint64_t *errors_over;
 	bool *errors_read; /* per route cable: counters read in a step */
 	/* per route cable: a step proved it loaded, or not loaded (issue 32:
 	 * one only ever unread, unproven or idle is not tested) */
@@ -72,11 +74,12 @@ static int alloc_tables(struct burnin_load_proof *lp, int n_inv)
 	lp->capacity = calloc(nc, sizeof(*lp->capacity));
 	lp->target_of_end = malloc(nc * sizeof(*lp->target_of_end));
 	lp->errors = calloc(nc, sizeof(*lp->errors));
+	lp->errors_over = calloc(nc, sizeof(*lp->errors_over));
 	lp->errors_read = calloc(nc, sizeof(*lp->errors_read));
 	lp->decided = calloc(nc, sizeof(*lp->decided));
 	lp->inv_ca = malloc((size_t)(n_inv ? n_inv : 1) * sizeof(int));
 	if (!lp->capacity || !lp->target_of_end || !lp->errors ||
-	    !lp->errors_read || !lp->decided || !lp->inv_ca)
+	    !lp->errors_over || !lp->errors_read || !lp->decided || !lp->inv_ca)
 		return -ENOMEM;
 	for (int c = 0; c < lp->n_cables; c++) {
 		lp->capacity[c] = burnin_routes_cable(lp->r, c)->capacity_gbps;
@@ -208,6 +211,7 @@ void burnin_load_proof_close(struct burnin_load_proof *lp)
 	free(lp->capacity);
 	free(lp->target_of_end);
 	free(lp->errors);
+	free(lp->errors_over);
 	free(lp->errors_read);
 	free(lp->decided);
 	free(lp->inv_ca);
@@ -378,6 +382,7 @@ static void add_errors(struct burnin_load_proof *lp, int cable,
 	lp->errors_read[cable] = true;
 	for (int i = 0; i < FABRIC_PC_ERRORS_END; i++)
 		lp->errors[cable][i] += p->from_errors[i] + p->to_errors[i];
+	lp->errors_over[cable] += p->errors_over;
 }
 
 /* A cable-load record into the records and the certificate; stolen. */
@@ -409,8 +414,18 @@ static int prove_cable(struct burnin_load_proof *lp,
 	struct burnin_cable_ref ref;
 	int rc = 0;
 
+	const struct burnin_cable *rc_cable =
+		burnin_routes_cable(lp->r, l->cable);
+	struct burnin_cable_link link = {
+		.speed = rc_cable->speed,
+		.lanes = rc_cable->width,
+		.seconds = s->seconds,
+	};
+
 	cable_counters(lp, l, &c);
 	burnin_cable_prove(l, &c, &p);
+	/* its error rises by the counter limits, with the step's bits */
+	burnin_cable_judge_errors(&c, &link, &p);
 	add_errors(lp, l->cable, &p);
 	cable_ref(lp, l->cable, name, sizeof(name), &ref);
 	rc = emit_load(
@@ -627,9 +642,7 @@ int burnin_load_proof_cable_error_total(const struct burnin_load_proof *lp,
 	*total = 0;
 	if (!e || !lp->errors_read[cable])
 		return -ENODATA;
-	for (int i = 0; i < FABRIC_PC_ERRORS_END; i++)
-		if (ib_pc_defs[i].error)
-			*total += e[i];
+	*total = lp->errors_over[cable];
 	return 0;
 }
 

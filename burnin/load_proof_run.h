@@ -102,10 +102,12 @@ int burnin_load_proof_not_loaded(const struct burnin_load_proof *lp);
 const uint64_t *
 burnin_load_proof_cable_errors(const struct burnin_load_proof *lp, int cable);
 /*
- * The sum of those rises over the error counters (XmitWait, congestion,
- * not counted) into *total: the cable judge's err_delta
- * (judge/cablejudge.h, struct judge_cable_in). 0, or -ENODATA when the
- * cable's counters were never read (has_counters false).
+ * The sum of the rises that broke their limit in their step, by the one
+ * table of counter limits with the bits the cable carried in that step
+ * (burnin_cable_judge_errors(); XmitWait, congestion, never counted), into
+ * *total: the cable judge's err_delta (judge/cablejudge.h, struct
+ * judge_cable_in). 0, or -ENODATA when the cable's counters were never
+ * read (has_counters false).
  */
 int burnin_load_proof_cable_error_total(const struct burnin_load_proof *lp,
 					int cable, uint64_t *total);

@@ -56,6 +56,8 @@ static void fill_cable(struct burnin_cable *c, const struct fabric_port *p)
 	c->inter_switch = p->node->type == FABRIC_NODE_SWITCH &&
 			  q->node->type == FABRIC_NODE_SWITCH;
 	c->capacity_gbps = ib_data_rate_gbps(p->speed, p->width);
+	c->speed = p->speed;
+	c->width = p->width;
 }
 
 /* Every up link, both directions; the reverse index after. */

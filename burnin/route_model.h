@@ -32,6 +32,7 @@ struct burnin_cable {
 	bool inter_switch; /* both ends are switches */
 	int reverse; /* index of the cable the other way, -1 none */
 	double capacity_gbps; /* the data rate of its width x speed */
+	int speed, width; /* enum ib_speed, lanes: its error limits */
 };
 
 struct burnin_route_ca {

@@ -300,6 +300,14 @@ static void judge_end(const struct fabric_port *p,
 	fabric_limit_judge(id, &in, o);
 }
 
+void fabric_port_ber(const struct fabric_port *p,
+		     const struct fabric_port_counters *pc,
+		     const struct fabric_window *w, struct fabric_limit_out *o)
+{
+	judge_end(p, pc, IB_PC_SYMBOL_ERRORS,
+		  fabric_limits[IB_PC_SYMBOL_ERRORS].window, w, o);
+}
+
 struct cable_judged {
 	const struct fabric_port *p;
 	const struct fabric_port_counters *a, *b;

@@ -85,6 +85,16 @@ int fabric_counters_check(const struct fabric *m,
 			  const struct fabric_thresholds *t,
 			  const struct fabric_window *w,
 			  struct fabric_findings *out);
+/*
+ * The BER of p's SymbolErrorCounter rise in window w, judged as the check
+ * judges it (fabric_limits.h): o->how FABRIC_JUDGED_BER with the bits,
+ * figure, bound and source; FABRIC_JUDGED_COUNT when no bits are known.
+ * For the counters record's window (docs/records.md).
+ */
+struct fabric_limit_out;
+void fabric_port_ber(const struct fabric_port *p,
+		     const struct fabric_port_counters *pc,
+		     const struct fabric_window *w, struct fabric_limit_out *o);
 /* "window", "since-clear" or "baseline" (records' window.mode). */
 const char *fabric_window_mode_name(const struct fabric_window *w);
 

@@ -9,6 +9,7 @@
 #include "common/ibcage.h"
 #include "common/record.h"
 #include "common/text.h"
+#include "fabric/fabric_limits.h"
 #include "fabric/fabric_report.h"
 
 /* Sets key to the n bytes at s; 0 or -1 (o is kept either way). */
@@ -186,11 +187,60 @@ static json_t *window_bits(const struct fabric_port_counters *pc, int id)
 	return json_real((double)pc->delta.v[id] * 32.0);
 }
 
-/* {mode, start, end, seconds, xmit_bits, rcv_bits}: what a record covers. */
-static json_t *window_json(const struct fabric_port_counters *pc,
+/* {Name: rise} of every error counter in the window (since a clear: the
+ * value), and the names of those whose rise is a lower bound. */
+static int window_errors(json_t *o, const struct fabric_port_counters *pc)
+{
+	json_t *e = json_object(), *sat = json_array();
+	int rc = !e || !sat;
+
+	for (int i = 0; !rc && i < IB_PC_COUNT; i++) {
+		if (!ib_pc_defs[i].error)
+			continue;
+		rc = json_object_set_new(
+			e, ib_pc_defs[i].name,
+			json_integer((json_int_t)(pc->delta.v[i] > INT64_MAX
+							  ? INT64_MAX
+							  : pc->delta.v[i])));
+		if (!rc && pc->saturated[i])
+			rc = json_array_append_new(
+				sat, json_string(ib_pc_defs[i].name));
+	}
+	if (!rc)
+		rc = json_object_set(o, "errors", e);
+	if (!rc && json_array_size(sat))
+		rc = json_object_set(o, "errors_saturated", sat);
+	json_decref(e);
+	json_decref(sat);
+	return rc;
+}
+
+/* The symbol errors per bit, as the check judged them: ber_bits (null
+ * when no bits are known), ber, ber_limit, ber_limit_source. */
+static int window_ber(json_t *o, const struct fabric_port *p,
+		      const struct fabric_port_counters *pc,
+		      const struct fabric_window *w)
+{
+	struct fabric_limit_out b;
+
+	fabric_port_ber(p, pc, w, &b);
+	if (b.how != FABRIC_JUDGED_BER)
+		return json_object_set_new(o, "ber_bits", json_null()) ||
+		       json_object_set_new(o, "ber", json_null());
+	return json_object_set_new(o, "ber_bits", json_real(b.bits)) ||
+	       json_object_set_new(o, "ber", json_real(b.figure)) ||
+	       json_object_set_new(o, "ber_limit", json_real(b.limit)) ||
+	       json_object_set_new(o, "ber_limit_source",
+				   json_string(b.source));
+}
+
+/* {mode, start, end, seconds, xmit_bits, rcv_bits, errors, ber_bits, ber
+ * ...}: what a record covers, and what the errors were in it. */
+static json_t *window_json(const struct fabric_port *p,
+			   const struct fabric_port_counters *pc,
 			   const struct fabric_window *w)
 {
-	return json_pack(
+	json_t *o = json_pack(
 		"{s:s,s:o,s:o,s:o,s:o,s:o}", "mode", fabric_window_mode_name(w),
 		"start", w && w->start[0] ? json_string(w->start) : json_null(),
 		"end", w && w->end[0] ? json_string(w->end) : json_null(),
@@ -198,6 +248,12 @@ static json_t *window_json(const struct fabric_port_counters *pc,
 		w && w->seconds > 0 ? json_real(w->seconds) : json_null(),
 		"xmit_bits", window_bits(pc, IB_PC_XMIT_DATA), "rcv_bits",
 		window_bits(pc, IB_PC_RCV_DATA));
+
+	if (o && (window_errors(o, pc) || window_ber(o, p, pc, w))) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
 }
 
 json_t *fabric_counters_record(const struct fabric_port *p,
@@ -220,7 +276,7 @@ json_t *fabric_counters_record(const struct fabric_port *p,
 	    json_object_set_new(rec, "extended", json_boolean(pc->cur.ext)) ||
 	    json_object_set_new(rec, "extended_errors",
 				json_boolean(pc->cur.ext_err)) ||
-	    json_object_set_new(rec, "window", window_json(pc, w))) {
+	    json_object_set_new(rec, "window", window_json(p, pc, w))) {
 		json_decref(rec);
 		return NULL;
 	}

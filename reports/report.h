@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "common/hashmap.h"
+#include "common/ibport.h"
 #include "common/strtab.h"
 #include "judge/judge_options.h"
 #include "judge/pairjudge.h"
@@ -59,6 +60,39 @@ struct report_hport { /* an HCA port seen in the records */
 struct report_link {
 	struct report_end a, b;
 	const char *width, *speed, *state, *phys_state;
+};
+
+/*
+ * The per-cable figures (issue 35, report_cables.c): what a port's
+ * `counters` record says of its window, and what a `transceiver` record's
+ * `ber` says before FEC. A figure not read is NAN (a string NULL): the
+ * outputs say "not read", never a blank that reads as zero.
+ */
+struct report_window {
+	struct report_end at; /* the port read */
+	const char *stamp; /* when: its end, else the record's time */
+	const char *mode; /* window, since-clear, baseline; NULL: none said */
+	const char *start, *end; /* RFC 3339, as the record said, or NULL */
+	double seconds, xmit_bits, rcv_bits;
+	double ber_bits, ber, ber_limit; /* symbol errors per bit, judged */
+	const char *ber_source;
+	uint64_t errors[IB_PC_COUNT]; /* rise in the window, by enum ib_pc */
+	uint32_t errors_known, errors_saturated; /* bit i: counter i */
+};
+
+struct report_phy {
+	struct report_end at; /* the port read */
+	const char *stamp; /* the record's time */
+	const char *source, *speed; /* the record's, or NULL */
+	double raw, effective, symbol; /* BER */
+	double effective_errors, symbol_errors, minutes; /* since the clear */
+};
+
+/* One cable of the per-cable view, and the figures read at each end. */
+struct report_cable_row {
+	struct report_end a, b; /* b all zero: its far end is not known */
+	int window[2], phy[2]; /* indexes into the report's, -1: not read */
+	bool notable; /* an error counted in a window, or BER before FEC */
 };
 
 /* A pair as judging sees it: its two ports, and its verdict. */
@@ -172,6 +206,14 @@ struct report {
 	struct report_xcvr *xcvrs; /* from `transceiver` records */
 	size_t n_xcvrs, cap_xcvrs;
 	struct hashmap xcvr_by_end; /* hash of (guid, port) -> xcvrs */
+	struct report_window *windows; /* from `counters` records */
+	size_t n_windows, cap_windows;
+	struct hashmap window_by_end; /* hash of (guid, port) -> windows */
+	struct report_phy *phys; /* `ber` of `transceiver` records */
+	size_t n_phys, cap_phys;
+	struct hashmap phy_by_end; /* hash of (guid, port) -> phys */
+	struct report_cable_row *cable_rows; /* report_cable_rows_build() */
+	size_t n_cable_rows, cap_cable_rows, n_cable_notable;
 	struct namemap *node_names; /* --node-name-map, or NULL */
 	struct attr_pair *pairs;
 	struct report_meas *meas;
@@ -324,6 +366,34 @@ json_t *report_coverage_json(const struct report *r);
 struct report_buf;
 void report_coverage_lines(const struct report *r, struct report_buf *b);
 
+/*
+ * The per-cable view (report_cables.c, issue 35). While reading (r->lock
+ * held): a `counters` record's window and errors; the `ber` of a
+ * `transceiver` record at end e. After reading: one row per cable of the
+ * `link` records that has a figure at either end, then one per port read
+ * on no known cable, ordered by ends. Each 0 or -ENOMEM.
+ */
+int report_window_take(struct report *r, const json_t *rec);
+int report_phy_take(struct report *r, const json_t *rec,
+		    const struct report_end *e);
+int report_cable_rows_build(struct report *r);
+/* The window's figures at end e (guid, port), or NULL: not read. */
+const struct report_window *report_window_at(const struct report *r,
+					     const struct report_end *e);
+const struct report_phy *report_phy_at(const struct report *r,
+				       const struct report_end *e);
+/*
+ * "window 3.0 s from START to END: sent 3e+11 bits, received 1e+10 bits;
+ * errors: SymbolErrorCounter 50; BER 1.7e-10 over 3e+11 bits (limit
+ * 1e-12)", or "counters not read" (w NULL).
+ */
+void report_window_text(struct report_buf *b, const struct report_window *w);
+/* "BER before FEC (mlxlink, NDR, over 12 min): raw 1.2e-06, effective
+ * 3e-12, symbol 1.5e-254 (0 symbol errors)", or "... not read". */
+void report_phy_text(struct report_buf *b, const struct report_phy *p);
+/* The rows as JSON (report --json: `cables`). */
+json_t *report_cable_rows_json(const struct report *r);
+
 /* Verdict and counts. */
 bool report_passed(const struct report *r);
 void report_verdict_line(const struct report *r, char *buf, size_t len);
@@ -366,6 +436,7 @@ void report_locate_text(struct report_buf *b, const struct report_entry *e);
 int report_print_text(const struct report *r, FILE *out);
 json_t *report_to_json(const struct report *r);
 json_t *report_entry_json(const struct report_entry *e);
+json_t *report_end_json(const struct report_end *e);
 int report_write_json(const struct report *r, const char *path);
 int report_write_csv(const struct report *r, const char *path);
 int report_write_script(const struct report *r, const char *path);

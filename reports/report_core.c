@@ -75,6 +75,11 @@ void report_fini(struct report *r)
 	free(r->links);
 	free(r->xcvrs);
 	hashmap_free(&r->xcvr_by_end);
+	free(r->windows);
+	hashmap_free(&r->window_by_end);
+	free(r->phys);
+	hashmap_free(&r->phy_by_end);
+	free(r->cable_rows);
 	free(r->pairs);
 	free(r->meas);
 	free(r->attr);
@@ -149,7 +154,7 @@ int report_analyse(struct report *r, char **files, int n, const char *previous)
 		return ret;
 	if (!r->n_pairs && !r->n_records)
 		return -ENODATA;
-	ret = report_coverage_build(r) ?:
+	ret = report_coverage_build(r) ?: report_cable_rows_build(r) ?:
 	      report_judging_from_runs(r, files, n) ?: report_judge(r) ?:
 	      report_build_disable_list(r) ?:
 	      report_group_common_causes(r) ?: report_group_events(r);

@@ -39,6 +39,7 @@ static const char html_head[] =
 	"th[data-sort=up]::after{content:' \\25B2'}th[data-sort=down]::after{content:' \\25BC'}\n"
 	".hist-bar{fill:#1565c0}.axis{font-size:10px}.note{font-size:12px;color:#555}\n"
 	"figure{display:inline-block;margin:.5em 1em}\n"
+	".figures{font-size:11px;color:#444}\n"
 	"</style></head><body>\n";
 
 static void put_text(struct report_buf *b, const char *tag, const char *s)
@@ -153,15 +154,40 @@ static void end_text(struct report_buf *t, const struct report_end *e)
 	report_buf_puts(t, "]");
 }
 
+/* The end's counters window and BER before FEC, when the records hold
+ * any (the per-cable view, issue 35), each on a line of its own. */
+static void end_figures(struct report_buf *b, const struct report *r,
+			const struct report_end *e)
+{
+	struct report_buf t = { 0 };
+
+	if (!r->n_windows && !r->n_phys)
+		return;
+	report_buf_puts(&t, "counters: ");
+	report_window_text(&t, report_window_at(r, e));
+	report_buf_puts(b, "<br><span class=\"figures\">");
+	report_html_escape(b, t.s ? t.s : "");
+	report_buf_puts(b, "</span>");
+	report_buf_free(&t);
+	if (!r->n_phys)
+		return;
+	report_phy_text(&t, report_phy_at(r, e));
+	report_buf_puts(b, "<br><span class=\"figures\">");
+	report_html_escape(b, t.s ? t.s : "");
+	report_buf_puts(b, "</span>");
+	report_buf_free(&t);
+}
+
 /* One end; a swap-cables entry shows the second cable's end below it. */
-static void end_cell(struct report_buf *b, const struct report_end *e,
-		     const struct report_end *swap)
+static void end_cell(struct report_buf *b, const struct report *r,
+		     const struct report_end *e, const struct report_end *swap)
 {
 	struct report_buf t = { 0 };
 
 	report_buf_puts(b, "<td>");
 	end_text(&t, e);
 	report_html_escape(b, t.s ? t.s : "");
+	end_figures(b, r, e);
 	if (swap->type || swap->guid) {
 		report_buf_free(&t);
 		end_text(&t, swap);
@@ -172,7 +198,8 @@ static void end_cell(struct report_buf *b, const struct report_end *e,
 	report_buf_free(&t);
 }
 
-static void entry_row(struct report_buf *b, const struct report_entry *e)
+static void entry_row(struct report_buf *b, const struct report *r,
+		      const struct report_entry *e)
 {
 	report_buf_puts(b, "<tr class=\"disable\" data-key=\"");
 	report_html_escape(b, e->key);
@@ -194,8 +221,8 @@ static void entry_row(struct report_buf *b, const struct report_entry *e)
 		put_text(b, "td", "");
 		report_buf_free(&t);
 	} else {
-		end_cell(b, &e->port, &e->swap_port);
-		end_cell(b, &e->peer, &e->swap_peer);
+		end_cell(b, r, &e->port, &e->swap_port);
+		end_cell(b, r, &e->peer, &e->swap_peer);
 	}
 	report_buf_puts(b, "<td>");
 	for (size_t k = 0; k < json_array_size(e->reasons); k++) {
@@ -217,7 +244,7 @@ static void html_disable(struct report_buf *b, const struct report *r)
 		"<h2>Disable list (%zu)</h2>\n<table id=\"disable\"><tr><th></th><th>action</th><th>port</th><th>other end</th><th>reasons</th><th>confidence</th><th>common cause</th></tr>\n",
 		r->n_entries);
 	for (size_t i = 0; i < r->n_entries; i++)
-		entry_row(b, &r->entries[i]);
+		entry_row(b, r, &r->entries[i]);
 	report_buf_puts(b, "</table>\n");
 	if (!json_array_size(r->reenable))
 		return;
@@ -229,6 +256,62 @@ static void html_disable(struct report_buf *b, const struct report *r)
 			 json_string_value(json_object_get(
 				 json_array_get(r->reenable, i), "location")));
 	report_buf_puts(b, "</ul>\n");
+}
+
+/* One end of a row of the per-cable view: end, counters, BER before FEC. */
+static void cable_end_row(struct report_buf *b, const struct report *r,
+			  const struct report_buf *cable,
+			  const struct report_end *e, int window, int phy)
+{
+	struct report_buf t = { 0 };
+
+	report_buf_puts(b, "<tr class=\"cable-row\">");
+	put_text(b, "td", cable->s ? cable->s : "");
+	if (e->type || e->guid || e->name || e->host)
+		report_end_text(&t, e);
+	else
+		report_buf_puts(&t, "far end (not known)");
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+	report_window_text(&t, window >= 0 ? &r->windows[window] : NULL);
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+	report_phy_text(&t, phy >= 0 ? &r->phys[phy] : NULL);
+	put_text(b, "td", t.s ? t.s : "");
+	report_buf_free(&t);
+	report_buf_puts(b, "</tr>\n");
+}
+
+/* The per-cable view: the cables with an error in their window or a BER
+ * before FEC, each end's figures (issue 35). */
+static void html_cables(struct report_buf *b, const struct report *r)
+{
+	if (!r->n_cable_rows)
+		return;
+	report_buf_printf(
+		b,
+		"<h2>Cables: errors and BER</h2>\n<p class=\"note\">%zu cables "
+		"with counters or BER read; %zu with errors in their window or "
+		"a BER before FEC, below.</p>\n<table id=\"cables\"><tr><th>"
+		"cable</th><th>end</th><th>counters: window, bits, errors, "
+		"BER</th><th>BER before FEC</th></tr>\n",
+		r->n_cable_rows, r->n_cable_notable);
+	for (size_t i = 0; i < r->n_cable_rows; i++) {
+		const struct report_cable_row *row = &r->cable_rows[i];
+		struct report_buf c = { 0 };
+
+		if (!row->notable)
+			continue;
+		report_end_text(&c, &row->a);
+		if (row->b.type || row->b.guid || row->b.name) {
+			report_buf_puts(&c, " <-> ");
+			report_end_text(&c, &row->b);
+		}
+		cable_end_row(b, r, &c, &row->a, row->window[0], row->phy[0]);
+		cable_end_row(b, r, &c, &row->b, row->window[1], row->phy[1]);
+		report_buf_free(&c);
+	}
+	report_buf_puts(b, "</table>\n");
 }
 
 /*
@@ -246,7 +329,7 @@ static const char html_script[] =
 	"  function rows(t) { return Array.prototype.slice.call(t.rows, 1); }\n"
 	"  function key(r, i) { var s = r.cells[i] ? r.cells[i].textContent : '';\n"
 	"    var n = parseFloat(s); return isNaN(n) || String(n) !== s.trim() ? s : n; }\n"
-	"  ['findings', 'disable'].forEach(function (id) {\n"
+	"  ['findings', 'disable', 'cables'].forEach(function (id) {\n"
 	"    var t = document.getElementById(id); if (!t) return;\n"
 	"    var f = document.createElement('input');\n"
 	"    f.className = 'filter'; f.placeholder = 'filter ' + id; f.id = id + '-filter';\n"
@@ -277,8 +360,10 @@ static void html_data(struct report_buf *b, const struct report *r)
 	json_t *doc = report_to_json(r);
 	char *text;
 
-	if (doc)
+	if (doc) { /* the tables show them; the data block stays small */
 		json_object_del(doc, "ports");
+		json_object_del(doc, "cables");
+	}
 	/* ASCII only: HTML takes no C1 controls or non-characters raw, and
 	 * bidi overrides would reorder the page (fuzz_report_formats) */
 	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS |
@@ -302,6 +387,7 @@ int report_write_html(const struct report *r, const char *path)
 	html_coverage(&b, r);
 	html_findings(&b, r);
 	html_disable(&b, r);
+	html_cables(&b, r);
 	report_buf_puts(&b, "<h2>Fabric map</h2>\n");
 	if (report_svg_map(&b, r))
 		b.oom = true;

@@ -381,7 +381,8 @@ static int ingest_transceiver(struct report *r, const json_t *rec)
 			&r->strs, str_field(rec, "unreadable")
 					  ?: "the module did not answer");
 	r->n_xcvrs++;
-	return xcvr_key(r, e.guid, e.port, r->n_xcvrs - 1)
+	return report_phy_take(r, rec, &e) ?:
+	       xcvr_key(r, e.guid, e.port, r->n_xcvrs - 1)
 		       ?: xcvr_key(r, guid_field(ref, "port_guid"), e.port,
 				   r->n_xcvrs - 1);
 }
@@ -400,17 +401,20 @@ static int ingest_link(struct report *r, const json_t *rec)
 	return report_link_add(r, &l);
 }
 
-/* counters and port records may carry the transceiver of a port. */
+/* A counters record: its window and errors (the per-cable view); it and
+ * port records may carry the transceiver of a port. */
 static int ingest_counters(struct report *r, const json_t *rec)
 {
 	const json_t *subj = json_object_get(rec, "subject");
 	struct report_end e;
 	uint64_t idx;
 
-	if (!json_object_get(rec, "transceiver") ||
+	int ret = report_window_take(r, rec);
+
+	if (ret || !json_object_get(rec, "transceiver") ||
 	    report_end_from(r, subj, &e) || e.type != 'c' || !e.guid ||
 	    !hashmap_get(&r->hport_by_guid, e.guid, &idx))
-		return 0;
+		return ret;
 	report_xcvr_from(r, rec, &r->hports[idx].xcvr);
 	return 0;
 }

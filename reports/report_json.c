@@ -8,7 +8,7 @@
 #include "common/record.h"
 #include "reports/report.h"
 
-static json_t *end_json(const struct report_end *e)
+json_t *report_end_json(const struct report_end *e)
 {
 	struct report_buf loc = { 0 };
 	json_t *o;
@@ -81,16 +81,17 @@ json_t *report_entry_json(const struct report_entry *e)
 		json_object_set_new(o, "peer", json_null());
 		return o;
 	}
-	json_object_set_new(o, "port", end_json(&e->port));
-	json_object_set_new(o, "peer", end_json(&e->peer));
+	json_object_set_new(o, "port", report_end_json(&e->port));
+	json_object_set_new(o, "peer", report_end_json(&e->peer));
 	if (e->n_also) {
 		json_t *a = json_array();
 
 		for (int i = 0; a && i < e->n_also; i++)
 			json_array_append_new(
-				a, json_pack("{s:o,s:o}", "port",
-					     end_json(&e->also[i]), "peer",
-					     end_json(&e->also_peer[i])));
+				a,
+				json_pack("{s:o,s:o}", "port",
+					  report_end_json(&e->also[i]), "peer",
+					  report_end_json(&e->also_peer[i])));
 		json_object_set_new(o, "same_module", a);
 	}
 	if (e->candidates) { /* locate: all of them, and the retest */
@@ -100,8 +101,9 @@ json_t *report_entry_json(const struct report_entry *e)
 	if (e->swap_port.type || e->swap_port.guid)
 		json_object_set_new(o, "swap_with",
 				    json_pack("{s:o,s:o}", "port",
-					      end_json(&e->swap_port), "peer",
-					      end_json(&e->swap_peer)));
+					      report_end_json(&e->swap_port),
+					      "peer",
+					      report_end_json(&e->swap_peer)));
 	json_object_set_new(o, "transceivers",
 			    json_pack("[o,o*]", xcvr_json(&e->port, "port"),
 				      e->peer.type || e->peer.guid
@@ -211,6 +213,8 @@ json_t *report_to_json(const struct report *r)
 		ports);
 	if (doc) /* per tool and part: in scope, tested, not (issue 32) */
 		json_object_set_new(doc, "coverage", report_coverage_json(r));
+	if (doc) /* the per-cable view: windows, bits, errors, BER */
+		json_object_set_new(doc, "cables", report_cable_rows_json(r));
 	if (doc && r->judging) /* the options pairs were judged with */
 		json_object_set(doc, "judging", r->judging);
 	return doc;

@@ -271,7 +271,10 @@ static uint64_t error_sum(const json_t *errs, uint64_t sum)
  * A `cable-load` record of the load proof: its error rises at both ends,
  * summed over the steps into the cable judge's cable (joined on the egress
  * end, from.guid + from.port, the cable id), as burnin's rank 0 sums them
- * (burnin_load_proof_cable_error_total): counters count when read.
+ * (burnin_load_proof_cable_error_total): counters count when read. Since
+ * issue 35 burnin judges each rise by the counter limits with the bits of
+ * its step, and only those over their limit count (`errors_over_from`,
+ * `errors_over_to`); a record from before has every rise counted.
  */
 int report_route_take_load(struct report *r, const json_t *rec)
 {
@@ -295,8 +298,14 @@ int report_route_take_load(struct report *r, const json_t *rec)
 	if (!json_is_object(ef))
 		return 0; /* unread: no counters of this step */
 	c->load_read = true;
-	c->load_err = error_sum(json_object_get(rec, "errors_to"),
-				error_sum(ef, c->load_err));
+	if (json_is_object(json_object_get(rec, "errors_over_from")))
+		c->load_err = error_sum(
+			json_object_get(rec, "errors_over_to"),
+			error_sum(json_object_get(rec, "errors_over_from"),
+				  c->load_err));
+	else
+		c->load_err = error_sum(json_object_get(rec, "errors_to"),
+					error_sum(ef, c->load_err));
 	return 0;
 }
 

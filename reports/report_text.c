@@ -284,6 +284,90 @@ static void xcvr_lines(FILE *out, const struct report_entry *e)
 	}
 }
 
+/* The counters window and the BER before FEC at each end, under its
+ * entry, when the records hold any (the per-cable view, issue 35). */
+static void figure_lines(const struct report *r, FILE *out,
+			 const struct report_entry *e)
+{
+	const struct report_end *ends[2] = { &e->port, &e->peer };
+
+	for (int k = 0; k < 2 && (r->n_windows || r->n_phys); k++) {
+		struct report_buf b = { 0 };
+
+		if (k && !e->peer.type && !e->peer.guid && !e->peer.name &&
+		    !e->peer.host)
+			break;
+		report_buf_printf(
+			&b, "         %s counters: ", k ? "peer" : "port");
+		report_window_text(&b, report_window_at(r, ends[k]));
+		put_line(out, &b);
+		report_buf_free(&b);
+		if (!r->n_phys)
+			continue;
+		report_buf_printf(&b, "         %s ", k ? "peer" : "port");
+		report_phy_text(&b, report_phy_at(r, ends[k]));
+		put_line(out, &b);
+		report_buf_free(&b);
+	}
+}
+
+/* One end of a row of the per-cable view: its window, and its BER before
+ * FEC when any port's was read. */
+static void row_end_line(const struct report *r, FILE *out,
+			 const struct report_end *e, int window, int phy)
+{
+	struct report_buf name = { 0 }, b = { 0 };
+
+	if (e->type || e->guid || e->name || e->host)
+		report_end_text(&name, e);
+	else
+		report_buf_puts(&name, "far end (not known)");
+	report_buf_printf(&b, "    %s: ", name.s ? name.s : "");
+	report_window_text(&b, window >= 0 ? &r->windows[window] : NULL);
+	put_line(out, &b);
+	report_buf_free(&b);
+	if (r->n_phys) {
+		report_buf_printf(&b, "    %s: ", name.s ? name.s : "");
+		report_phy_text(&b, phy >= 0 ? &r->phys[phy] : NULL);
+		put_line(out, &b);
+		report_buf_free(&b);
+	}
+	report_buf_free(&name);
+}
+
+/* The cables with an error in their window or a BER before FEC. */
+static void print_cables(const struct report *r, FILE *out)
+{
+	size_t ports = 0;
+
+	if (!r->n_cable_rows)
+		return;
+	for (size_t i = 0; i < r->n_cable_rows; i++)
+		ports += !r->cable_rows[i].b.type && !r->cable_rows[i].b.guid &&
+			 !r->cable_rows[i].b.name;
+	fprintf(out,
+		"\ncables: %zu with counters or BER read (and %zu ports on "
+		"no known cable), %zu with errors or BER before FEC:\n",
+		r->n_cable_rows - ports, ports, r->n_cable_notable);
+	for (size_t i = 0; i < r->n_cable_rows; i++) {
+		const struct report_cable_row *row = &r->cable_rows[i];
+		struct report_buf b = { 0 };
+
+		if (!row->notable)
+			continue;
+		report_buf_puts(&b, "  ");
+		report_end_text(&b, &row->a);
+		if (row->b.type || row->b.guid || row->b.name) {
+			report_buf_puts(&b, " <-> ");
+			report_end_text(&b, &row->b);
+		}
+		put_line(out, &b);
+		report_buf_free(&b);
+		row_end_line(r, out, &row->a, row->window[0], row->phy[0]);
+		row_end_line(r, out, &row->b, row->window[1], row->phy[1]);
+	}
+}
+
 static void print_entries(const struct report *r, FILE *out)
 {
 	fprintf(out, "\ndisable list (%zu):\n", r->n_entries);
@@ -296,6 +380,7 @@ static void print_entries(const struct report *r, FILE *out)
 		if (r->entries[i].kind != ENTRY_PORT)
 			continue;
 		xcvr_lines(out, &r->entries[i]);
+		figure_lines(r, out, &r->entries[i]);
 	}
 	if (!json_array_size(r->reenable))
 		return;
@@ -340,5 +425,6 @@ int report_print_text(const struct report *r, FILE *out)
 	for (size_t s = 0; s < 3; s++)
 		print_findings(r, out, severities[s]);
 	print_entries(r, out);
+	print_cables(r, out);
 	return fflush(out) ? -errno : 0;
 }

@@ -20,4 +20,6 @@ want="demo: the report found all $n injected faults and nothing else"
 jq -e '.verdict == "fail"' "$out/report.json" >/dev/null ||
 	{ echo "demo-check: the report's verdict is not FAIL" >&2; exit 1; }
 "$here/check-xcvr-ends" "$out" || exit 1
+# its faulty links' window, bits, errors and BER in the per-cable view
+"$here/check-cable-ber" "$out" "$out/fabric/counters.jsonl" || exit 1
 echo "demo-check: demo exit 0, its last line: $last"

@@ -5,7 +5,9 @@
 # check and counters records must list one disable entry per faulty cable
 # (a swapped pair is one swap-cables entry) and nothing else. Faults whose
 # action is `none` (a port someone disabled, an extra cable) are findings,
-# not entries, and must appear as findings (scripts/demo-verify).
+# not entries, and must appear as findings (scripts/demo-verify). The
+# report's per-cable view shows the window, bits, errors and BER of the
+# cables with errors (tests/e2e/check-cable-ber).
 # Environment: IBPROOF, GEN_FATTREE (as for the sim tier).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,7 @@ fi
 "$IBPROOF" report "$work/discover.jsonl" "$work/check.jsonl" \
 	"$work/counters.jsonl" "$work/cables.jsonl" \
 	--node-name-map "$work/node-name-map" \
-	--json "$work/report.json" >"$work/report.txt"
+	--json "$work/report.json" --html "$work/report.html" >"$work/report.txt"
 rc=$?
 [ $rc -eq 1 ] || { echo "report exit $rc, expected 1" >&2; exit 1; }
 
@@ -30,3 +32,6 @@ rc=$?
 # Transceivers (make-db-csv): vendor, part number and serial at both ends
 # where the db_csv has a row, the reason where it has none.
 "$here/check-xcvr-ends" "$work" || exit 1
+# The per-cable view (issue 35): the window, bits, errors and BER of the two
+# cables whose counters the scenario set, the figures of the run's records.
+"$here/check-cable-ber" "$work" "$work/counters.jsonl" || exit 1

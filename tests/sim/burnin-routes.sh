@@ -14,7 +14,8 @@
 #   2. the same plan without the console (the counters do not move): every
 #      cable is not-loaded, one finding each, exit 1 (the proof can fail);
 #   3. errors-cable on a leaf up-link: the symbol errors at its far end are
-#      in that cable's cable-load records (errors_to), and in no other's.
+#      in that cable's cable-load records (errors_to), and in no other's,
+#      and over their limit by the counter limits (errors_over_to).
 # The cover plan's rounds are full-duplex (each port sends once and
 # receives once) and burnin runs them as they are.
 set -u
@@ -99,4 +100,11 @@ errs() { loads erroring "select($1) | .errors_to.SymbolErrorCounter // 0" |
 on=$(errs ".cable == \"$up\"") off=$(errs ".cable != \"$up\"")
 [ "$on" -gt 0 ] && [ "$off" = 0 ] ||
 	sim_fail "errors-cable $up: $on symbol errors in its records, $off elsewhere"
-sim_log "PASS: $engine: errors-cable $up: $on symbol errors at its far end, in its records only"
+# Issue 35: judged by the counter limits with the bits of their step (3
+# errors a flow over a step of seconds: a BER far over 1e-12), they are
+# over their limit: errors_over_to holds them all.
+over=$(loads erroring "select(.cable == \"$up\") | .errors_over_to.SymbolErrorCounter // 0" |
+	awk '{ s += $1 } END { print s + 0 }')
+[ "$over" = "$on" ] ||
+	sim_fail "errors-cable $up: $over of its $on symbol errors over their limit"
+sim_log "PASS: $engine: errors-cable $up: $on symbol errors at its far end, in its records only, all over their limit"

@@ -8,7 +8,8 @@
 # of 12 from before the window is no finding in window mode and is one with
 # --since-clear; every counters record says which window it covers; the
 # fake's sim-console traffic (burnin --transport fake) during a window gives
-# records whose rcv_bits are the bits its flows moved.
+# records whose rcv_bits are the bits its flows moved. The report shows
+# the window, bits, errors and BER of the cable (its per-cable view).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -76,6 +77,33 @@ n=$(jq -r 'select(.kind == "finding") | .category' small.jsonl | sort -u |
 	tr '\n' ' ')
 [ "$n" = "symbol-errors " ] || sim_fail "10^10 bits: findings $n"
 sim_log "ok: 50 symbol errors over 10^10 bits fail: $(jq -r .message <<<"$f")"
+
+# The report's per-cable view (issue 35): that cable's window, bits, errors
+# and BER, exactly the figures of the record, joined to the cable of the
+# discover records; its far end's too.
+sim_client "$IBPROOF" fabric discover --records discover.jsonl >/dev/null 2>&1
+"$IBPROOF" report discover.jsonl small.jsonl --json small-report.json \
+	--html small-report.html >small-report.txt 2>&1
+[ $? = 1 ] || sim_fail "report of the 10^10 window: $(cat small-report.txt)"
+w=$(jq -c 'select(.kind == "counters" and .port == 1 and
+	.subject.node == "leaf01") | .window' small.jsonl)
+read -r s0 s1 sec x r b bb < <(jq -r '"\(.start) \(.end) \(.seconds) \(.xmit_bits) \(.rcv_bits) \(.ber) \(.ber_bits)"' <<<"$w")
+jq -e '.rcv_bits > 1e10 - 1e7 and .rcv_bits < 1e10 + 1e7 and .errors.SymbolErrorCounter == 50
+	and .ber_bits > .rcv_bits and .ber == 50 / .ber_bits' <<<"$w" >/dev/null ||
+	sim_fail "10^10 window record: $w"
+figs="window $(printf %.3g "$sec") s from $s0 to $s1: sent $(printf %.3g "$x") bits, received $(printf %.3g "$r") bits; errors: SymbolErrorCounter 50; BER $(printf %.2g "$b") over $(printf %.3g "$bb") bits (limit 1e-12)"
+far=$(jq -r 'select(.kind == "link" and .a.name == "leaf01" and .a.port == 1) |
+	"\(.b.name) port \(.b.port)"' discover.jsonl)
+[ -n "$far" ] || sim_fail "discover: no link at leaf01 port 1"
+grep -qxF "  leaf01 port 1 <-> $far" small-report.txt &&
+	grep -qxF "    leaf01 port 1: $figs" small-report.txt &&
+	grep -qxF "         port counters: $figs" small-report.txt ||
+	sim_fail "the report's per-cable view lacks '$figs': $(cat small-report.txt)"
+grep -qE "^    $far: window [0-9.]+ s from .*; errors: none; BER 0 over " \
+	small-report.txt || sim_fail "the far end's figures: $(cat small-report.txt)"
+grep -qF "<td>leaf01 port 1</td><td>$figs</td>" small-report.html ||
+	sim_fail "the HTML Cables table lacks '$figs'"
+sim_log "ok: the report's per-cable view: leaf01 port 1: $figs"
 
 # The LinkDownedCounter of 12 from before: a finding only since the clear.
 sim_client "$IBPROOF" fabric counters --since-clear --records clear.jsonl \

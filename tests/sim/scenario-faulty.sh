@@ -81,6 +81,10 @@ sim_cmd 'PerformanceSet "leaf09"[3] PortCounters.SymbolErrorCounter=50'
 sim_cmd 'PerformanceSet "leaf09"[3] PortCounters.LinkDownedCounter=12'
 sim_cmd 'PerformanceSet "spine02"[19] PortCounters.SymbolErrorCounter=30'
 sim_cmd 'PerformanceSet "spine02"[19] PortCounters.LinkDownedCounter=15'
+# The bits those errors came in (4-octet words; ibsim adds its MADs): the
+# report's per-cable view gives each its BER (3.2e10 and 6.4e10 bits).
+sim_cmd 'PerformanceSet "leaf09"[3] PortCountersExtended.PortRcvData=1000000000'
+sim_cmd 'PerformanceSet "spine02"[19] PortCountersExtended.PortRcvData=2000000000'
 
 run() { # run NAME ARGS...: ibproof under ibsim, exit code into exit-codes
 	local name=$1 rc

@@ -3,7 +3,8 @@
  * The load proof's pure logic (burnin/load_proof.c): counter deltas (64-bit
  * extended, 32-bit saturating, cleared meanwhile: never a wrapped
  * difference), the cables a step's flows load, a cable's verdict against
- * half of what its flows moved, and its records.
+ * half of what its flows moved, its error rises through the counter
+ * limits (issue 35), and its records.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -187,6 +188,75 @@ static void test_error_deltas_at_both_ends(void **state)
 	assert_int_equal(2, p.to_errors[IB_PC_RCV_ERRORS]);
 }
 
+/*
+ * Issue 35: a cable's error rises in a step go through the counter limits
+ * with the bits the step carried. 50 symbol errors at the ingress end of
+ * a 4x EDR cable (100 Gb/s): over a 1 s step (at least 10^11 bits) a BER
+ * of 5e-10, over the 1e-12 bound: they count; over 10^15 bits received
+ * (or a step of 10^4 s) 5e-14: they do not. On HDR the bound is 1e-14.
+ * A link that went down in the step counts (events per step); discards
+ * under 100 do not (a warning in `fabric counters`, no cable action).
+ */
+static void test_errors_judged_per_bit_of_the_step(void **state)
+{
+	struct burnin_cable_load load = { .cable = 0,
+					  .flows = 1,
+					  .moved_bytes = 8 };
+	struct burnin_cable_link edr = { .speed = IB_SPEED_EDR,
+					 .lanes = 4,
+					 .seconds = 1 };
+	struct burnin_cable_counters c;
+	struct burnin_cable_proof p;
+
+	(void)state;
+	counters(&c, 0, 10, true);
+	c.to_before.ext = c.to_after.ext = true;
+	c.to_after.v[IB_PC_SYMBOL_ERRORS] = 50;
+	burnin_cable_prove(&load, &c, &p);
+	burnin_cable_judge_errors(&c, &edr, &p);
+	assert_true(p.to_over[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(50, p.errors_over);
+	/* the same count over 10^15 bits received (3.125e13 words) */
+	c.to_after.v[IB_PC_RCV_DATA] = 31250000000000ULL;
+	burnin_cable_prove(&load, &c, &p);
+	burnin_cable_judge_errors(&c, &edr, &p);
+	assert_int_equal(50, p.to_errors[IB_PC_SYMBOL_ERRORS]);
+	assert_false(p.to_over[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(0, p.errors_over);
+	/* ... or over a long step with no data counted: the line's bits */
+	c.to_after.v[IB_PC_RCV_DATA] = 0;
+	edr.seconds = 1e4;
+	burnin_cable_prove(&load, &c, &p);
+	burnin_cable_judge_errors(&c, &edr, &p);
+	assert_int_equal(0, p.errors_over);
+	/* HDR (200 Gb/s) bounds 1e-14: 50 over 2x10^15 bits count there */
+	edr.speed = IB_SPEED_HDR;
+	burnin_cable_judge_errors(&c, &edr, &p);
+	assert_int_equal(50, p.errors_over);
+	/* fewer than 3 errors are chance, whatever the bits */
+	edr = (struct burnin_cable_link){ .speed = IB_SPEED_EDR,
+					  .lanes = 4,
+					  .seconds = 1e-3 };
+	c.to_after.v[IB_PC_SYMBOL_ERRORS] = 2;
+	burnin_cable_prove(&load, &c, &p);
+	burnin_cable_judge_errors(&c, &edr, &p);
+	assert_int_equal(0, p.errors_over);
+	/* a link down in the step counts; 5 discards do not */
+	c.from_after.v[IB_PC_LINK_DOWNED] = 1;
+	c.from_after.v[IB_PC_XMIT_DISCARDS] = 5;
+	burnin_cable_prove(&load, &c, &p);
+	burnin_cable_judge_errors(&c, &edr, &p);
+	assert_true(p.from_over[IB_PC_LINK_DOWNED]);
+	assert_false(p.from_over[IB_PC_XMIT_DISCARDS]);
+	assert_int_equal(1, p.errors_over);
+	/* an unread ingress end: nothing judged there */
+	c.to_read = false;
+	c.to_after.v[IB_PC_SYMBOL_ERRORS] = 50;
+	burnin_cable_prove(&load, &c, &p);
+	burnin_cable_judge_errors(&c, &edr, &p);
+	assert_int_equal(1, p.errors_over);
+}
+
 static void test_records_follow_the_contract(void **state)
 {
 	struct burnin_cable_ref ref = { .name = "leaf01:17->spine03:5",
@@ -226,6 +296,21 @@ static void test_records_follow_the_contract(void **state)
 	assert_int_equal(3, json_integer_value(json_object_get(
 				    json_object_get(r, "errors_to"),
 				    "SymbolErrorCounter")));
+	/* not judged yet: none over its limit */
+	assert_int_equal(
+		0, json_object_size(json_object_get(r, "errors_over_to")));
+	json_decref(r);
+	burnin_cable_judge_errors(
+		&c,
+		&(struct burnin_cable_link){
+			.speed = IB_SPEED_EDR, .lanes = 4, .seconds = 1 },
+		&p);
+	r = burnin_cable_load_record(0, "write", &ref, &load, &p);
+	assert_int_equal(3, json_integer_value(json_object_get(
+				    json_object_get(r, "errors_over_to"),
+				    "SymbolErrorCounter")));
+	assert_int_equal(
+		0, json_object_size(json_object_get(r, "errors_over_from")));
 	f = burnin_cable_not_loaded_finding(0, "write", &ref, &load, &p);
 	assert_non_null(f);
 	assert_int_equal(0, record_validate(f, why, sizeof(why)));
@@ -243,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_loads_of_a_step),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_error_deltas_at_both_ends),
+		cmocka_unit_test(test_errors_judged_per_bit_of_the_step),
 		cmocka_unit_test(test_records_follow_the_contract),
 	};
 

@@ -201,6 +201,17 @@ static void test_step_proves_and_names_diverted_cables(void **state)
 	assert_int_equal(0,
 			 burnin_load_proof_cable_error_total(lp, up, &total));
 	assert_int_equal(5, total);
+	/* Issue 35: 5 more in a step of 10^6 s (10^17 bits at least) are
+	 * within the limit: counted, not over it. */
+	s.seconds = 1e6;
+	assert_int_equal(0, burnin_load_proof_begin(lp, &s));
+	pcs[2][1].v[IB_PC_SYMBOL_ERRORS] += 5;
+	assert_int_equal(0, burnin_load_proof_end(lp, &s, NULL));
+	assert_int_equal(10, burnin_load_proof_cable_errors(
+				     lp, up)[IB_PC_SYMBOL_ERRORS]);
+	assert_int_equal(0,
+			 burnin_load_proof_cable_error_total(lp, up, &total));
+	assert_int_equal(5, total);
 	/* A cable of no flow of the step: never read. */
 	for (int c = 0; c < burnin_routes_n_cables(r); c++) {
 		const struct burnin_cable *k = burnin_routes_cable(r, c);

@@ -102,13 +102,19 @@ static json_t *xcvr(uint64_t guid, int port, const char *node,
 /* Beyond the records above: what analyse() adds or changes. */
 struct extra {
 	bool loads; /* the load proof's cable-load records (load_record) */
+	/* issue 35: their errors_over_* (burnin's judgement by the counter
+	 * limits): 0 none (records from before), 1 the 2-error step's rise
+	 * over its limit, 2 no rise over */
+	int over;
 	bool jansson; /* no fast path: every line through jansson */
 	const char *previous; /* --previous REPORT.json */
 };
 
 /* A cable-load record of round 1 for the cable leaf -> spine of up-port
- * up, its error rises at the far end (0: none rose). */
-static json_t *load_record(int leaf, int up, int spine, int errors)
+ * up, its error rises at the far end (0: none rose); over: -1 no
+ * errors_over_* (before issue 35), else whether that rise broke its
+ * limit. */
+static json_t *load_record(int leaf, int up, int spine, int errors, int over)
 {
 	json_t *rec = record_new("cable-load");
 	char gf[19], gt[19];
@@ -129,18 +135,28 @@ static json_t *load_record(int leaf, int up, int spine, int errors)
 			errors ? json_pack("{s:i}", "SymbolErrorCounter",
 					   errors)
 			       : json_object()));
+	if (over >= 0) {
+		json_object_set_new(rec, "errors_over_from", json_object());
+		json_object_set_new(
+			rec, "errors_over_to",
+			over && errors ? json_pack("{s:i}",
+						   "SymbolErrorCounter", errors)
+				       : json_object());
+	}
 	return rec;
 }
 
-static void write_loads(struct record_writer *w)
+static void write_loads(struct record_writer *w, int over)
 {
+	int o1 = over ? over == 1 : -1, o2 = over ? 0 : -1;
+
 	/* leaf01 -> spine02 rose in two steps; leaf02 -> spine03 clean */
 	assert_int_equal(0, record_writer_emit_steal(
-				    w, load_record(1, 1 + N + 3, 2, 2)));
+				    w, load_record(1, 1 + N + 3, 2, 2, o1)));
 	assert_int_equal(0, record_writer_emit_steal(
-				    w, load_record(1, 1 + N + 3, 2, 1)));
+				    w, load_record(1, 1 + N + 3, 2, 1, o2)));
 	assert_int_equal(0, record_writer_emit_steal(
-				    w, load_record(2, 1 + N + 4, 3, 0)));
+				    w, load_record(2, 1 + N + 4, 3, 0, o2)));
 }
 
 static void write_records(const char *file, bool intra_leaf, const char *slow,
@@ -179,7 +195,7 @@ static void write_records(const char *file, bool intra_leaf, const char *slow,
 			 record_writer_emit_steal(
 				 w, xcvr(SPINE + 1, 1, "spine01", "MT0002")));
 	if (x && x->loads)
-		write_loads(w);
+		write_loads(w, x->over);
 	assert_int_equal(0, record_writer_close(w));
 }
 
@@ -395,6 +411,22 @@ static void counters_of_load_proof_blame_cable(void **state)
 			   json_object_get(ev, "counters"), "err_delta")));
 	report_fini(&r);
 	analyse_x(true, "none", false, &(struct extra){ 0 }, &r);
+	assert_int_equal(0, (int)r.n_entries);
+	report_fini(&r);
+	/* issue 35: burnin judged each step's rise by the counter limits:
+	 * only the rise over its limit counts (2 of the 3); none over, no
+	 * blame */
+	analyse_x(true, "none", false,
+		  &(struct extra){ .loads = true, .over = 1 }, &r);
+	e = entry(&r, "replace-cable");
+	assert_int_equal(1, (int)r.n_entries);
+	ev = json_object_get(e->evidence, "bad-cable");
+	assert_int_equal(
+		2, json_integer_value(json_object_get(
+			   json_object_get(ev, "counters"), "err_delta")));
+	report_fini(&r);
+	analyse_x(true, "none", false,
+		  &(struct extra){ .loads = true, .over = 2 }, &r);
 	assert_int_equal(0, (int)r.n_entries);
 	report_fini(&r);
 }
