@@ -315,7 +315,7 @@ static int post_fec(const struct phy_ber *b, enum ib_speed speed,
 	ber_ev(f, b, speed);
 	fabric_finding_real(f, "limit", l->post_fec);
 	fabric_finding_msg(f,
-			   "%s: %s BER %.2g after FEC, over %.0e (%s): errors "
+			   "%s: %s BER %.2g after FEC, over %.2g (%s): errors "
 			   "reach applications; replace the cable",
 			   where, sym ? "symbol" : "effective", v, l->post_fec,
 			   l->post_fec_source);
@@ -338,7 +338,7 @@ static int raw(const struct phy_ber *b, enum ib_speed speed,
 	ber_ev(f, b, speed);
 	fabric_finding_real(f, "limit", at_cliff ? l->raw_fail : l->raw_warn);
 	fabric_finding_msg(
-		f, "%s: raw BER %.2g before FEC, over %.0e (%s)%s: %s", where,
+		f, "%s: raw BER %.2g before FEC, over %.2g (%s)%s: %s", where,
 		b->raw_ber, at_cliff ? l->raw_fail : l->raw_warn, l->raw_source,
 		b->has_sym_errors && !b->sym_errors
 			? ", with no symbol errors yet"

@@ -313,7 +313,7 @@ void report_phy_text(struct report_buf *b, const struct report_phy *p)
 	else
 		report_buf_puts(b, ", speed not said");
 	if (!isnan(p->minutes))
-		report_buf_printf(b, ", over %.3g min", p->minutes);
+		report_buf_printf(b, ", over %.10g min", p->minutes);
 	report_buf_puts(b, ")");
 	phy_figure(b, "raw", p->raw, &first);
 	phy_figure(b, "effective", p->effective, &first);
