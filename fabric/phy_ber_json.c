@@ -21,45 +21,6 @@
 #define SECT_BER "Physical Counters and BER Info"
 #define VALUE_MAX 512
 
-/* Where "name" stands as a key (a ':' after it) at or after from. */
-static const char *find_key(const char *from, const char *name)
-{
-	size_t n = strlen(name);
-	const char *s = from, *c;
-
-	while ((s = strchr(s, '"'))) {
-		if (!strncmp(s + 1, name, n) && s[1 + n] == '"') {
-			for (c = s + 2 + n; *c == ' ' || *c == '\t' ||
-					    *c == '\r' || *c == '\n';
-			     c++)
-				;
-			if (*c == ':')
-				return s;
-		}
-		s++;
-	}
-	return NULL;
-}
-
-static int line_at(const char *text, const char *at)
-{
-	int line = 1;
-
-	for (const char *s = text; s < at; s++)
-		line += *s == '\n';
-	return line;
-}
-
-int phy_ber_json_line(const char *json, const char *sect, const char *key)
-{
-	const char *s = find_key(json, sect), *k;
-
-	if (!s)
-		return 1;
-	k = key ? find_key(s, key) : NULL;
-	return line_at(json, k ? k : s);
-}
-
 /* A value as the text form prints it; a shape the text form has no
  * counterpart for becomes a word phy_ber_field() refuses. */
 static void value_text(const json_t *v, char *buf, size_t len)
@@ -137,7 +98,7 @@ int phy_ber_parse_json(const char *path, const char *json, size_t len,
 	p.in.err = err;
 	p.in.errlen = errlen;
 	if (nul) {
-		p.in.line = line_at(json, nul);
+		p.in.line = phy_ber_line_at(json, nul);
 		return lines_error(&p.in, "NUL byte in JSON text");
 	}
 	root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &je);
