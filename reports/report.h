@@ -367,13 +367,15 @@ struct report_buf;
 void report_coverage_lines(const struct report *r, struct report_buf *b);
 
 /*
- * The per-cable view (report_cables.c, issue 35). While reading (r->lock
- * held): a `counters` record's window and errors; the `ber` of a
- * `transceiver` record at end e. After reading: one row per cable of the
+ * The per-cable view (issue 35). While reading (report_cable_take.c, r->lock
+ * held): a `counters` record's window and errors, and the `ber` of a
+ * `transceiver` record, each at end e (its port reference, resolved by the
+ * caller). After reading (report_cables.c): one row per cable of the
  * `link` records that has a figure at either end, then one per port read
  * on no known cable, ordered by ends. Each 0 or -ENOMEM.
  */
-int report_window_take(struct report *r, const json_t *rec);
+int report_window_take(struct report *r, const json_t *rec,
+		       const struct report_end *e);
 int report_phy_take(struct report *r, const json_t *rec,
 		    const struct report_end *e);
 int report_cable_rows_build(struct report *r);

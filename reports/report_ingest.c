@@ -408,12 +408,13 @@ static int ingest_counters(struct report *r, const json_t *rec)
 	const json_t *subj = json_object_get(rec, "subject");
 	struct report_end e;
 	uint64_t idx;
+	int ret;
 
-	int ret = report_window_take(r, rec);
-
-	if (ret || !json_object_get(rec, "transceiver") ||
-	    report_end_from(r, subj, &e) || e.type != 'c' || !e.guid ||
-	    !hashmap_get(&r->hport_by_guid, e.guid, &idx))
+	if (report_end_from(r, subj, &e))
+		return 0; /* no port to join it to */
+	ret = report_window_take(r, rec, &e);
+	if (ret || !json_object_get(rec, "transceiver") || e.type != 'c' ||
+	    !e.guid || !hashmap_get(&r->hport_by_guid, e.guid, &idx))
 		return ret;
 	report_xcvr_from(r, rec, &r->hports[idx].xcvr);
 	return 0;

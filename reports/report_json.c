@@ -8,29 +8,6 @@
 #include "common/record.h"
 #include "reports/report.h"
 
-json_t *report_end_json(const struct report_end *e)
-{
-	struct report_buf loc = { 0 };
-	json_t *o;
-
-	if (!e->type && !e->guid && !e->name)
-		return json_null();
-	if (e->type == 'c' && e->host) {
-		o = record_port_ref(e->host, e->ca ? e->ca : "", e->port,
-				    e->guid);
-	} else {
-		o = record_switch_port_ref(e->name ? e->name : "", e->guid,
-					   e->port);
-		if (o && e->alias)
-			json_object_set_new(o, "alias", json_string(e->alias));
-	}
-	report_end_text(&loc, e);
-	if (o && loc.s)
-		json_object_set_new(o, "location", json_string(loc.s));
-	report_buf_free(&loc);
-	return o;
-}
-
 static void xcvr_set(json_t *o, const char *key, const char *v)
 {
 	if (v)

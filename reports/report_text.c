@@ -115,26 +115,6 @@ void report_xcvr_text(struct report_buf *b, const struct report_xcvr *x)
 						  "for this port");
 }
 
-void report_end_text(struct report_buf *b, const struct report_end *e)
-{
-	char g[19];
-
-	if (e->type == 'c' && e->host) {
-		report_buf_printf(b, "%s %s port %d", e->host,
-				  e->ca ? e->ca : "?", e->port);
-		return;
-	}
-	if (!e->type && !e->name && !e->guid) {
-		report_buf_puts(b, "unknown");
-		return;
-	}
-	report_buf_printf(b, "%s port %d",
-			  e->name ? e->name : record_guid_str(e->guid, g),
-			  e->port);
-	if (e->alias)
-		report_buf_printf(b, " (cage %s)", e->alias);
-}
-
 /* "leaf01 port 5 <-> spine01 port 1" or "node03 mlx5_0 port 1" of a
  * locate entry's candidate. */
 static void candidate_text(struct report_buf *b, const json_t *c)
