@@ -11,8 +11,9 @@
 #   the installed `ibproof demo`: its help, its script (a bad --out), and
 #   its first stage, the ibsim scenario, run from the installed simulator
 #   harness (tests/sim under share/ibproof, gen_fattree under libexec).
-#   IBP_PKG_DEMO=full runs the whole installed demo instead (the Soft-RoCE
-#   stage boots qemu guests: minutes; e2e_demo runs it from the tree).
+#   pkg_demo (tests/pkg/installed-demo.sh) then runs the whole installed
+#   demo, guests included, in the vm tier; IBP_PKG_DEMO=full runs it here
+#   instead of the ibsim stage.
 # Usage: package-check.sh DEBDIR
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
