@@ -66,34 +66,77 @@ static void window_saturated(struct report_window *w, const json_t *names)
 	}
 }
 
-typedef const char *stamp_fn(const struct report *r, uint64_t idx);
+/* Which of two reads of a port is kept: > 0 for the first, < 0 for the
+ * second; 0 only when they say the same. */
+typedef int read_cmp_fn(const struct report *r, uint64_t a, uint64_t b);
 
-static const char *window_stamp(const struct report *r, uint64_t i)
+static int str_cmp(const char *a, const char *b)
 {
-	return r->windows[i].stamp;
+	return strcmp(a ?: "", b ?: "");
 }
 
-static const char *phy_stamp(const struct report *r, uint64_t i)
+/* Figures in a fixed order: NAN (not read) below any figure. */
+static int num_cmp(const double *a, const double *b, size_t n)
 {
-	return r->phys[i].stamp;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(a[i]) != isnan(b[i]))
+			return isnan(a[i]) ? -1 : 1;
+		if (!isnan(a[i]) && a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	}
+	return 0;
 }
 
-/* A port read twice keeps its later read (by stamp, RFC 3339 UTC), so
- * the view does not depend on which reading thread came last. */
+static int window_cmp(const struct report *r, uint64_t i, uint64_t j)
+{
+	const struct report_window *a = &r->windows[i], *b = &r->windows[j];
+	const double fa[] = { a->seconds, a->xmit_bits, a->rcv_bits,
+			      a->ber_bits, a->ber },
+		     fb[] = { b->seconds, b->xmit_bits, b->rcv_bits,
+			      b->ber_bits, b->ber };
+	int c = str_cmp(a->stamp, b->stamp) ?: num_cmp(fa, fb, 5)
+						     ?: str_cmp(a->mode, b->mode);
+
+	for (int k = 0; !c && k < IB_PC_COUNT; k++)
+		c = a->errors[k] < b->errors[k]	  ? -1
+		    : a->errors[k] > b->errors[k] ? 1
+						  : 0;
+	return c;
+}
+
+static int phy_cmp(const struct report *r, uint64_t i, uint64_t j)
+{
+	const struct report_phy *a = &r->phys[i], *b = &r->phys[j];
+	const double fa[] = { a->raw,		a->effective,
+			      a->symbol,	a->effective_errors,
+			      a->symbol_errors, a->minutes },
+		     fb[] = { b->raw,		b->effective,
+			      b->symbol,	b->effective_errors,
+			      b->symbol_errors, b->minutes };
+
+	return str_cmp(a->stamp, b->stamp) ?: num_cmp(fa, fb, 6)
+		?: str_cmp(a->source, b->source) ?: str_cmp(a->speed, b->speed);
+}
+
+/*
+ * A port read twice keeps its later read (by stamp, RFC 3339 UTC); of two
+ * with the same stamp, the one with the larger figures (a fixed order of
+ * them), so the view does not depend on which file or reading thread came
+ * first.
+ */
 static int put_later(const struct report *r, struct hashmap *m, uint64_t key,
-		     size_t idx, stamp_fn *stamp)
+		     size_t idx, read_cmp_fn *cmp)
 {
 	uint64_t old;
 
-	if (hashmap_get(m, key, &old) && old != idx &&
-	    strcmp(stamp(r, old) ?: "", stamp(r, idx) ?: "") >= 0)
+	if (hashmap_get(m, key, &old) && old != idx && cmp(r, old, idx) >= 0)
 		return 0;
 	return hashmap_put(m, key, idx);
 }
 
 static int end_keys(const struct report *r, struct hashmap *m,
 		    const json_t *ref, const struct report_end *e, size_t idx,
-		    stamp_fn *stamp)
+		    read_cmp_fn *cmp)
 {
 	uint64_t pg = 0;
 	const char *s = str_field(ref, "port_guid");
@@ -101,10 +144,10 @@ static int end_keys(const struct report *r, struct hashmap *m,
 	if (s && record_guid_parse(s, &pg))
 		pg = 0;
 	if (e->guid &&
-	    put_later(r, m, report_end_key(e->guid, e->port), idx, stamp))
+	    put_later(r, m, report_end_key(e->guid, e->port), idx, cmp))
 		return -ENOMEM;
 	if (pg && pg != e->guid &&
-	    put_later(r, m, report_end_key(pg, e->port), idx, stamp))
+	    put_later(r, m, report_end_key(pg, e->port), idx, cmp))
 		return -ENOMEM;
 	return 0;
 }
@@ -146,7 +189,7 @@ int report_window_take(struct report *r, const json_t *rec,
 	r->n_windows++;
 	w->stamp = w->end ?: strtab_intern(&r->strs, str_field(rec, "time"));
 	return end_keys(r, &r->window_by_end, ref, e, r->n_windows - 1,
-			window_stamp);
+			window_cmp);
 }
 
 int report_phy_take(struct report *r, const json_t *rec,
@@ -174,5 +217,5 @@ int report_phy_take(struct report *r, const json_t *rec,
 	r->n_phys++;
 	p->stamp = strtab_intern(&r->strs, str_field(rec, "time"));
 	return end_keys(r, &r->phy_by_end, json_object_get(rec, "port"), e,
-			r->n_phys - 1, phy_stamp);
+			r->n_phys - 1, phy_cmp);
 }

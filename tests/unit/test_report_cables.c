@@ -251,6 +251,26 @@ static void test_port_on_no_cable(void **state)
 	report_fini(&r);
 }
 
+/* Two reads of one port with the same end stamp: the same one is kept,
+ * whatever order they came in (the larger figures, a fixed order). */
+static void test_same_stamp_any_order(void **state)
+{
+	struct report r;
+	const struct report_window *w;
+
+	(void)state;
+	for (int order = 0; order < 2; order++) {
+		assert_int_equal(0, report_init(&r));
+		take_window(&r, leaf, order ? 9 : 5);
+		take_window(&r, leaf, order ? 5 : 9);
+		assert_int_equal(0, report_cable_rows_build(&r));
+		assert_int_equal(1, r.n_cable_rows);
+		w = &r.windows[r.cable_rows[0].window[0]];
+		assert_int_equal(9, w->errors[IB_PC_SYMBOL_ERRORS]);
+		report_fini(&r);
+	}
+}
+
 static char *slurp(FILE *f)
 {
 	long n;
@@ -317,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_not_read_is_said),
 		cmocka_unit_test(test_phy_ber),
 		cmocka_unit_test(test_port_on_no_cable),
+		cmocka_unit_test(test_same_stamp_any_order),
 		cmocka_unit_test(test_strings_escaped),
 	};
 
